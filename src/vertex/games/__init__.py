@@ -1,0 +1,1 @@
+"""Every game, one module or package each; each registers itself on import."""

@@ -1,0 +1,213 @@
+"""One engine for the Dots-and-Boxes family (RULES.md §1): cells bounded by lines.
+
+A position is a few integers: the drawn lines as a bitmask, each seat's cells as a bitmask and
+whose turn it is. Drawing a line checks only the (at most two) cells on that line.
+"""
+
+from __future__ import annotations
+
+from abc import abstractmethod
+from functools import cached_property
+from typing import Any, ClassVar, TypeVar
+
+from vertex.core.errors import IllegalMove
+from vertex.core.game import Game, State
+from vertex.core.options import GameOptions
+from vertex.core.outcome import best_seats
+from vertex.lattice.board import LineBoard
+
+O = TypeVar("O", bound=GameOptions)
+
+
+class DotsGame(Game[O]):
+    """A game of the family: a board, pre-drawn lines and a few rule switches."""
+
+    misere: bool = False
+    extra_turn: bool = True
+    touch_rule: ClassVar[bool] = False
+
+    @cached_property
+    @abstractmethod
+    def board(self) -> LineBoard:
+        """The dots, lines and cells."""
+
+    @cached_property
+    def predrawn(self) -> int:
+        """Lines drawn before play (border or rim): nobody's, and not moves."""
+        return 0
+
+    def turn_order(self, seed: int) -> tuple[int, ...]:
+        """Seats in the order they move; the first moves first."""
+        return tuple(range(self.seats))
+
+    def seat_symbols(self, seed: int) -> tuple[str, ...]:
+        """A symbol per seat, used to mark claimed cells."""
+        return tuple("XOABCD"[s] for s in range(self.seats))
+
+    def initial_state(self, seed: int = 0) -> DotsState:
+        board = self.board
+        drawn = self.predrawn
+        reach = 0
+        if self.touch_rule:
+            for ln in _bits(drawn):
+                a, b = board.lines[ln]
+                reach |= board.dot_lines[a] | board.dot_lines[b]
+        # cells closed by pre-drawn lines alone belong to nobody
+        dead = 0
+        for c, mask in enumerate(board.cell_masks):
+            if drawn & mask == mask:
+                dead |= 1 << c
+        return DotsState(
+            game=self,
+            seed=seed,
+            history=(),
+            drawn=drawn,
+            owned=(0,) * self.seats,
+            dead=dead,
+            order=self.turn_order(seed),
+            turn=0,
+            reach=reach,
+        )
+
+
+class DotsState(State):
+    """A position of the family. Fields are plain ints and tuples; copies are cheap."""
+
+    game: DotsGame[Any]
+
+    def __init__(
+        self,
+        *,
+        game: DotsGame[Any],
+        seed: int,
+        history: tuple[tuple[int | None, str], ...],
+        drawn: int,
+        owned: tuple[int, ...],
+        dead: int,
+        order: tuple[int, ...],
+        turn: int,
+        reach: int,
+    ) -> None:
+        self.game = game
+        self.seed = seed
+        self.history = history
+        self.drawn = drawn
+        self.owned = owned
+        self.dead = dead
+        self.order = order
+        self.turn = turn  # index into order
+        self.reach = reach  # lines touching a drawn line (touch rule only)
+
+    # ---- the engine, on line indices (the AI uses these directly) -------------------------
+    def open_lines(self) -> int:
+        """Bitmask of the lines that may be drawn now."""
+        free = self.game.board.all_lines & ~self.drawn
+        return free & self.reach if self.game.touch_rule else free
+
+    def completes(self, line: int) -> list[int]:
+        """Cells the line would complete."""
+        board = self.game.board
+        drawn = self.drawn | (1 << line)
+        return [c for c in board.line_cells[line] if drawn & board.cell_masks[c] == board.cell_masks[c]]
+
+    def draw(self, line: int, name: str) -> DotsState:
+        """Draw line `line` for the seat due; the caller has checked it is open."""
+        board = self.game.board
+        seat = self.order[self.turn]
+        new = self._with_entry((seat, name))
+        new.drawn = self.drawn | (1 << line)
+        closed = self.completes(line)
+        if closed:
+            owned = list(self.owned)
+            for c in closed:
+                owned[seat] |= 1 << c
+            new.owned = tuple(owned)
+        if self.game.touch_rule:
+            a, b = board.lines[line]
+            new.reach = self.reach | board.dot_lines[a] | board.dot_lines[b]
+        if not (closed and self.game.extra_turn):
+            new.turn = (self.turn + 1) % len(self.order)
+        return new
+
+    # ---- the contract ---------------------------------------------------------------------
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        return () if not self.open_lines() else (self.order[self.turn],)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        return tuple(m.bit_count() for m in self.owned)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        if not self.is_over:
+            return ()
+        return best_seats(self.scores, lowest=self.game.misere)
+
+    def legal_moves(self) -> list[str]:
+        names = self.game.board.line_names
+        return [names[i] for i in _bits(self.open_lines())]
+
+    def _play(self, move: str, seat: int) -> DotsState:
+        board = self.game.board
+        line = board.find_line(move)
+        name = board.line_names[line]
+        bit = 1 << line
+        if self.game.predrawn & bit:
+            raise IllegalMove(f"line {name} is part of the border, drawn before play")
+        if self.drawn & bit:
+            raise IllegalMove(f"line {name} is already drawn")
+        if self.game.touch_rule and not self.reach & bit:
+            raise IllegalMove(
+                f"line {name} touches no drawn line: every new line must share a dot "
+                "with a line already drawn (touch rule)"
+            )
+        return self.draw(line, name)
+
+    def cell_owner(self, cell: int) -> int | None:
+        bit = 1 << cell
+        for seat, mask in enumerate(self.owned):
+            if mask & bit:
+                return seat
+        return None
+
+    def _board(self) -> dict[str, Any]:
+        board = self.game.board
+        names = board.line_names
+        dot_names = board.dot_names
+        return {
+            "kind": board.kind,
+            "dots": [
+                {"name": n, "x": round(x, 4), "y": round(y, 4)}
+                for n, (x, y) in zip(dot_names, board.positions, strict=True)
+            ],
+            "lines": [
+                {
+                    "name": names[i],
+                    "dots": [dot_names[a], dot_names[b]],
+                    "drawn": bool(self.drawn >> i & 1),
+                    "predrawn": bool(self.game.predrawn >> i & 1),
+                }
+                for i, (a, b) in enumerate(board.lines)
+            ],
+            "cells": [
+                {
+                    "dots": [dot_names[d] for d in board.cell_dots[c]],
+                    "lines": [names[ln] for ln in board.cells[c]],
+                    "owner": self.cell_owner(c),
+                }
+                for c in range(len(board.cells))
+            ],
+            "symbols": list(self.game.seat_symbols(self.seed)),
+            "order": list(self.order),
+        }
+
+
+def _bits(mask: int) -> list[int]:
+    """Indices of the set bits, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

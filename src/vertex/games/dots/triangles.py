@@ -1,0 +1,67 @@
+"""`dots-and-triangles` (RULES.md §1.2): the big triangle, or the 1×n strip."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from vertex.core.registry import register
+from vertex.games.dots.boxes import FamilyOptions
+from vertex.games.dots.engine import DotsGame
+from vertex.lattice.board import LineBoard
+from vertex.lattice.triangular import strip_board, strip_closed_border, triangle_board
+
+
+class TrianglesOptions(FamilyOptions):
+    shape: Literal["triangle", "strip"] = Field(default="triangle")
+    size: int = Field(default=4, ge=2, le=8, description="small triangles along each side")
+    length: int = Field(default=4, ge=1, le=12, description="strip length (shape=strip)")
+    players: int = Field(default=2, ge=2, le=4)
+
+    @model_validator(mode="after")
+    def _shape_fields(self) -> TrianglesOptions:
+        fields = self.model_fields_set
+        if self.shape == "triangle" and "length" in fields:
+            raise ValueError("'length' is for shape=strip; a triangle takes 'size'")
+        if self.shape == "strip" and "size" in fields:
+            raise ValueError("'size' is for shape=triangle; a strip takes 'length'")
+        return self
+
+
+@register
+class DotsAndTriangles(DotsGame[TrianglesOptions]):
+    id = "dots-and-triangles"
+    name = "Dots and Triangles"
+    summary = (
+        "Dots and Boxes on a triangular lattice: draw lines between neighbouring dots; draw the "
+        "third side of a small triangle to claim it and move again. Most triangles wins."
+    )
+    Options = TrianglesOptions
+
+    @property
+    def seats(self) -> int:
+        return self.options.players
+
+    @property
+    def misere(self) -> bool:  # type: ignore[override]
+        return self.options.misere
+
+    @property
+    def extra_turn(self) -> bool:  # type: ignore[override]
+        return self.options.extra_turn
+
+    @cached_property
+    def board(self) -> LineBoard:
+        if self.options.shape == "strip":
+            return strip_board(self.options.length)
+        return triangle_board(self.options.size)
+
+    @cached_property
+    def predrawn(self) -> int:
+        if not self.options.border:
+            return 0
+        if self.options.shape == "strip":
+            return strip_closed_border(self.board, self.options.length)
+        return self.board.rim

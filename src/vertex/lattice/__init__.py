@@ -1,0 +1,1 @@
+"""Dots, lines and cells: square grids, the triangular lattice, and their names."""

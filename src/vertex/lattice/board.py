@@ -1,0 +1,113 @@
+"""A board of dots, lines and cells, with bitmasks for fast play.
+
+Lines are numbered 0..L-1 in canonical-name order; a set of lines is a Python int used as a
+bitmask, so "is this cell complete" is one AND and one compare.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+from vertex.core.errors import IllegalMove
+from vertex.lattice.names import dot_name, line_name, parse_line
+
+Dot = tuple[int, int]  # (column, row), 0-based
+
+
+@dataclass(frozen=True)
+class LineBoard:
+    """Dots, the lines between neighbours, and the cells those lines bound."""
+
+    kind: str
+    dots: tuple[Dot, ...]
+    positions: tuple[tuple[float, float], ...]  # drawing coordinates per dot, y downward
+    lines: tuple[tuple[int, int], ...]  # dot indices, canonical order inside each pair
+    cells: tuple[tuple[int, ...], ...]  # line indices of each cell
+    cell_dots: tuple[tuple[int, ...], ...]  # corner dots of each cell, in drawing order
+    rim: int = 0  # lines bounding the board's outline (pre-drawn in some games)
+    # derived
+    dot_index: dict[Dot, int] = field(init=False, repr=False, compare=False)
+    line_index: dict[tuple[int, int], int] = field(init=False, repr=False, compare=False)
+    line_names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    line_cells: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    cell_masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    dot_lines: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    all_lines: int = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        s = object.__setattr__
+        s(self, "dot_index", {d: i for i, d in enumerate(self.dots)})
+        s(self, "line_index", {pair: i for i, pair in enumerate(self.lines)})
+        s(self, "line_names", tuple(line_name(self.dots[a], self.dots[b]) for a, b in self.lines))
+        owners: list[list[int]] = [[] for _ in self.lines]
+        for c, cell in enumerate(self.cells):
+            for ln in cell:
+                owners[ln].append(c)
+        s(self, "line_cells", tuple(tuple(o) for o in owners))
+        s(self, "cell_masks", tuple(sum(1 << ln for ln in cell) for cell in self.cells))
+        incident = [0] * len(self.dots)
+        for i, (a, b) in enumerate(self.lines):
+            incident[a] |= 1 << i
+            incident[b] |= 1 << i
+        s(self, "dot_lines", tuple(incident))
+        s(self, "all_lines", (1 << len(self.lines)) - 1)
+
+    @property
+    def dot_names(self) -> list[str]:
+        return [dot_name(*d) for d in self.dots]
+
+    def find_line(self, text: str) -> int:
+        """The index of a line written in notation; NotationError / IllegalMove if not here."""
+        a, b = parse_line(text)
+        ia, ib = self.dot_index.get(a), self.dot_index.get(b)
+        for name, idx in ((dot_name(*a), ia), (dot_name(*b), ib)):
+            if idx is None:
+                raise IllegalMove(f"there is no dot {name} on this board")
+        assert ia is not None and ib is not None
+        pair = (min(ia, ib), max(ia, ib))
+        if pair not in self.line_index:
+            raise IllegalMove(f"{dot_name(*a)} and {dot_name(*b)} are not neighbouring dots")
+        return self.line_index[pair]
+
+
+def build_board(
+    kind: str,
+    dots: Iterable[Dot],
+    position: dict[Dot, tuple[float, float]],
+    cells: Sequence[Sequence[Dot]],
+) -> LineBoard:
+    """A board from its cells, each given as a cycle of corner dots.
+
+    Lines are the cell sides; rim lines are those with exactly one cell on them.
+    """
+    used = sorted({d for cell in cells for d in cell} | set(dots), key=lambda d: (d[1], d[0]))
+    dot_idx = {d: i for i, d in enumerate(used)}
+    pairs: set[tuple[int, int]] = set()
+    cell_pairs: list[list[tuple[int, int]]] = []
+    for cell in cells:
+        sides = []
+        for k in range(len(cell)):
+            a, b = cell[k], cell[(k + 1) % len(cell)]
+            pair = tuple(sorted((dot_idx[a], dot_idx[b])))
+            sides.append((pair[0], pair[1]))
+            pairs.add((pair[0], pair[1]))
+        cell_pairs.append(sides)
+    # dot indices follow canonical (row, column) order, so sorting pairs sorts line names
+    lines = tuple(sorted(pairs))
+    lidx = {p: i for i, p in enumerate(lines)}
+    cell_lines = tuple(tuple(sorted(lidx[p] for p in sides)) for sides in cell_pairs)
+    count = [0] * len(lines)
+    for cl in cell_lines:
+        for ln in cl:
+            count[ln] += 1
+    rim = sum(1 << i for i, n in enumerate(count) if n == 1)
+    return LineBoard(
+        kind=kind,
+        dots=tuple(used),
+        positions=tuple(position[d] for d in used),
+        lines=lines,
+        cells=cell_lines,
+        cell_dots=tuple(tuple(dot_idx[d] for d in cell) for cell in cells),
+        rim=rim,
+    )
