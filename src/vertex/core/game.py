@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 from vertex.core.errors import IllegalMove
 from vertex.core.options import GameOptions, options_schema
 from vertex.core.outcome import seat_label
+from vertex.core.rng import Rng
 
 if TYPE_CHECKING:
     from vertex.core.record import Record
@@ -125,6 +126,17 @@ class State(ABC):
     @abstractmethod
     def _board(self) -> dict[str, Any]:
         """The game-specific part of to_dict(): whatever a board needs to be drawn."""
+
+    def sample_move(self, seat: int, rng: Rng) -> tuple[str, Rng]:
+        """A uniformly random legal move for `seat` and the advanced generator.
+
+        Continuous-move games (legal_moves() is None) override this to draw an aim.
+        """
+        moves = self.legal_moves()
+        if not moves:
+            raise IllegalMove(f"{seat_label(seat)} has no move to make")
+        i, rng = rng.below(len(moves))
+        return moves[i], rng
 
     def _end_by_agreement(self) -> State:
         raise IllegalMove(f"{self.game.name} cannot be ended by agreement")
