@@ -238,4 +238,3 @@ class State(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.game.id} ply={len(self.history)}>"
-

@@ -22,6 +22,8 @@ def square_board(rows: int, cols: int, shape: str = "rectangle") -> LineBoard:
         if shape == "rectangle" or rhombus_keeps(r, c, rows, cols)
     ]
     cells: list[list[Dot]] = [[(c, r), (c + 1, r), (c + 1, r + 1), (c, r + 1)] for r, c in keep]
-    dots = [(c, r) for r in range(rows + 1) for c in range(cols + 1)] if shape == "rectangle" else []
+    dots = (
+        [(c, r) for r in range(rows + 1) for c in range(cols + 1)] if shape == "rectangle" else []
+    )
     position = {(c, r): (float(c), float(r)) for r in range(rows + 1) for c in range(cols + 1)}
     return build_board(f"square-{shape}", dots, position, cells)

@@ -108,7 +108,9 @@ class DotsState(State):
         """Cells the line would complete."""
         board = self.game.board
         drawn = self.drawn | (1 << line)
-        return [c for c in board.line_cells[line] if drawn & board.cell_masks[c] == board.cell_masks[c]]
+        return [
+            c for c in board.line_cells[line] if drawn & board.cell_masks[c] == board.cell_masks[c]
+        ]
 
     def draw(self, line: int, name: str) -> DotsState:
         """Draw line `line` for the seat due; the caller has checked it is open."""

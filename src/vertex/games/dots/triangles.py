@@ -16,18 +16,25 @@ from vertex.lattice.triangular import strip_board, strip_closed_border, triangle
 
 class TrianglesOptions(FamilyOptions):
     shape: Literal["triangle", "strip"] = Field(default="triangle")
-    size: int = Field(default=4, ge=2, le=8, description="small triangles along each side")
-    length: int = Field(default=4, ge=1, le=12, description="strip length (shape=strip)")
+    size: int | None = Field(
+        default=None, ge=2, le=8, description="shape=triangle: small triangles a side (4)"
+    )
+    length: int | None = Field(default=None, ge=1, le=12, description="shape=strip: length (4)")
     players: int = Field(default=2, ge=2, le=4)
 
     @model_validator(mode="after")
     def _shape_fields(self) -> TrianglesOptions:
-        fields = self.model_fields_set
-        if self.shape == "triangle" and "length" in fields:
+        if self.shape == "triangle" and self.length is not None:
             raise ValueError("'length' is for shape=strip; a triangle takes 'size'")
-        if self.shape == "strip" and "size" in fields:
+        if self.shape == "strip" and self.size is not None:
             raise ValueError("'size' is for shape=triangle; a strip takes 'length'")
         return self
+
+    @property
+    def side(self) -> int:
+        """The size of the triangle or the length of the strip, defaults applied."""
+        value = self.length if self.shape == "strip" else self.size
+        return 4 if value is None else value
 
 
 @register
@@ -55,13 +62,13 @@ class DotsAndTriangles(DotsGame[TrianglesOptions]):
     @cached_property
     def board(self) -> LineBoard:
         if self.options.shape == "strip":
-            return strip_board(self.options.length)
-        return triangle_board(self.options.size)
+            return strip_board(self.options.side)
+        return triangle_board(self.options.side)
 
     @cached_property
     def predrawn(self) -> int:
         if not self.options.border:
             return 0
         if self.options.shape == "strip":
-            return strip_closed_border(self.board, self.options.length)
+            return strip_closed_border(self.board, self.options.side)
         return self.board.rim

@@ -1,0 +1,1 @@
+"""Playing in the terminal: text boards, the play loop, replay."""

@@ -1,0 +1,63 @@
+"""Text boards for the terminal: one renderer per game, registered by the game's module here."""
+
+from __future__ import annotations
+
+import importlib
+import json
+import pkgutil
+from collections.abc import Callable
+
+from vertex.core.game import State
+
+TextBoard = Callable[[State], str]
+_BOARDS: dict[str, TextBoard] = {}
+_loaded = False
+
+
+def text_board(*game_ids: str) -> Callable[[TextBoard], TextBoard]:
+    """Decorator: `fn(state) -> str` draws the boards of these games."""
+
+    def wrap(fn: TextBoard) -> TextBoard:
+        for gid in game_ids:
+            _BOARDS[gid] = fn
+        return fn
+
+    return wrap
+
+
+def _load() -> None:
+    global _loaded
+    if _loaded:
+        return
+    import vertex.terminal as pkg
+
+    for info in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
+        importlib.import_module(info.name)
+    _loaded = True
+
+
+def render(state: State) -> str:
+    """The state drawn as text, with scores and whose turn it is."""
+    _load()
+    draw = _BOARDS.get(state.game.id)
+    body = draw(state) if draw else json.dumps(state.to_dict()["board"], indent=1)
+    return body + "\n" + status_line(state)
+
+
+def status_line(state: State) -> str:
+    symbols = state.to_dict()["board"].get("symbols") or [""] * state.game.seats
+    scores = "  ".join(
+        f"seat {s}{' ' + symbols[s] if symbols[s] else ''}: {v:g}"
+        for s, v in enumerate(state.scores)
+    )
+    if state.is_over:
+        won = state.winners
+        if len(won) == state.game.seats:
+            verdict = "a draw"
+        elif len(won) == 1:
+            verdict = f"seat {won[0]} wins"
+        else:
+            verdict = "shared win: " + ", ".join(f"seat {s}" for s in won)
+        return f"{scores}\ngame over — {verdict}"
+    due = ", ".join(f"seat {s}" for s in state.to_move)
+    return f"{scores}\nto move: {due}"
