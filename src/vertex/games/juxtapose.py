@@ -22,7 +22,7 @@ For the computer players (DESIGN §3) moves also have a small integer code:
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pydantic import Field
 
@@ -216,6 +216,12 @@ class Juxtapose(Game[JuxtaposeOptions]):
         "the empty square. Win at once by lining up four of one size, or the three of one colour."
     )
     Options = JuxtaposeOptions
+    #: Option sets the random-play test plays (tests/test_random_play.py).
+    random_play_cases: ClassVar[tuple[dict[str, Any], ...]] = (
+        {},
+        {"players": 3},
+        {"players": 4, "move_limit": 40},
+    )
 
     @property
     def seats(self) -> int:
