@@ -299,9 +299,8 @@ class JuxtaposeState(State):
             return [(self.squares[a], b), (self.squares[b], a)]
         return [(self.squares[a], b)]
 
-    def _lines_made(self, code: int) -> tuple[tuple[int, ...], ...]:
-        """The lines on the board after `code`; any there are are new, made by this move."""
-        shifts = self._shifts(code)
+    def _lines_made(self, shifts: list[tuple[int, int]]) -> tuple[tuple[int, ...], ...]:
+        """The lines on the board after the move; any there are are new, made by this move."""
         where = list(self.where)
         for p, sq in shifts:
             where[p] = sq
@@ -325,10 +324,10 @@ class JuxtaposeState(State):
     def wins_at_once(self, move: int | str) -> bool:
         """Would this legal move make a line (and so win for the mover)? Builds no state."""
         code = move if isinstance(move, int) else move_code(move)
-        return bool(self._lines_made(code))
+        return bool(self._lines_made(self._shifts(code)))
 
     def winning_moves(self) -> list[str]:
-        return [MOVE_NAMES[c] for c in self.move_codes() if self._lines_made(c)]
+        return [MOVE_NAMES[c] for c in self.move_codes() if self._lines_made(self._shifts(c))]
 
     def apply(self, code: int) -> JuxtaposeState:
         """Play the legal move `code` for the seat due (unchecked: the caller knows it is legal)."""
@@ -337,20 +336,21 @@ class JuxtaposeState(State):
         new.game = self.game
         new.seed = self.seed
         new.history = (*self.history, (seat, MOVE_NAMES[code]))
-        lines = self._lines_made(code)
+        shifts = self._shifts(code)
+        lines = self._lines_made(shifts)
         squares = list(self.squares)
         where = list(self.where)
         packed = self.code
         slides = self.slides
         moved = 0
-        for p, sq in self._shifts(code):
+        for p, sq in shifts:
             old = where[p]
             if old >= 0 and squares[old] == p:
                 squares[old] = EMPTY
                 packed &= ~(15 << 4 * old)
             where[p] = sq
             moved |= 1 << p
-        for p, sq in self._shifts(code):
+        for p, sq in shifts:
             squares[sq] = p
             packed = packed & ~(15 << 4 * sq) | (p + 1) << 4 * sq
         if code < SWAP_BASE:
