@@ -7,7 +7,9 @@ A position is a handful of small immutable values, so a copy is a few attribute 
 - `where`: a 15-tuple, pyramid index → square index or -1 (still in the stash). A pyramid's
   index is `colour * 3 + size - 1`, colours in the order R, Y, G, B, P: `R1` = 0, `P3` = 14.
 - `stash` and `moved_last`: 15-bit masks of pyramid indices.
-- `past`: the slide-phase position keys seen so far (for threefold repetition).
+- `past`: the slide-phase position keys seen so far, the current one last (threefold
+  repetition); a key packs the board (4 bits a square), the seat to move and `moved_last`.
+- `winner`, `lines`, `draw`: how the game ended, if it has.
 
 For the computer players (DESIGN §3) moves also have a small integer code:
 `p * 16 + square` for a drop (0..239), `256 + a * 16 + b` for a swap (a < b) and
@@ -15,8 +17,9 @@ For the computer players (DESIGN §3) moves also have a small integer code:
 - `state.move_codes()` — the legal moves as codes (same order as `legal_moves()`);
 - `state.apply(code)` — the next state (the history gets the canonical move name);
 - `state.wins_at_once(move)` — does this legal move (code or string) make a winning line
-  for the mover? It looks only at the colours and sizes of the pyramids the move shifts, so it
-  costs a few mask operations and builds no state. `state.winning_moves()` lists them all.
+  for the mover? A line ends the game at once, so none is on the board before the move and
+  only the colours and sizes of the pyramids it shifts need a look: a few mask operations,
+  no new state. `state.winning_moves()` lists them all.
 - `move_code(text)` / `MOVE_NAMES[code]` convert between the two spellings.
 """
 
@@ -34,7 +37,6 @@ from vertex.core.registry import register
 SIZE = 4
 COLOURS = "RYGBP"
 COLOUR_NAMES = ("red", "yellow", "green", "blue", "purple")
-SIZE_NAMES = ("small", "medium", "large")
 PYRAMIDS = 15
 ALL_PYRAMIDS = (1 << PYRAMIDS) - 1
 EMPTY = -1
