@@ -1,0 +1,331 @@
+"""The Vert3x engine (RULES.md §2): lines in each seat's colour, triangles, passes, the end.
+
+A position is a handful of integers: per seat the lines drawn, the lines at dots it touched
+and the lines crossing its lines, all as bitmasks over the board's lines. A seat's legal lines
+are then a few mask operations, and the triangles a new line completes are found by walking
+out from that line only (`Geometry.completed_triangles`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from vertex.core.errors import IllegalMove
+from vertex.core.game import AGREED_END, State
+from vertex.core.outcome import best_seats, seat_label
+from vertex.core.rng import Rng
+from vertex.games.vert3x.scoring import shown
+from vertex.lattice.geometry import Triangle
+from vertex.lattice.names import dot_name
+from vertex.lattice.quarters import QUARTERS, quarter_corners
+
+if TYPE_CHECKING:
+    from vertex.games.vert3x.game import Vert3x
+
+#: A letter per seat, for text boards and the status line.
+SYMBOLS = "ABCDEF"
+
+#: A scored triangle: owner, the triangle, points in the rule set's kept units.
+Scored = tuple[int, Triangle, int]
+
+
+class Vert3xState(State):
+    """A Vert3x position. Every field is an int or a tuple; copies are cheap."""
+
+    game: Vert3x
+
+    def __init__(
+        self,
+        *,
+        game: Vert3x,
+        seed: int,
+        history: tuple[tuple[int | None, str], ...],
+        lines: tuple[int, ...],
+        near: tuple[int, ...],
+        crossed: tuple[int, ...],
+        inside: int,
+        claims: tuple[int, ...],
+        points: tuple[int, ...],
+        triangles: tuple[Scored, ...],
+        seat: int | None,
+        used: int,
+        skipped: tuple[int, ...],
+        ended: bool,
+    ) -> None:
+        self.game = game
+        self.seed = seed
+        self.history = history
+        self.lines = lines  # per seat: the lines it drew
+        self.near = near  # per seat: lines at a dot it touched (connected, vertex_block)
+        self.crossed = crossed  # per seat: lines crossing one of its lines (no_cross)
+        self.inside = inside  # lines inside a scored GYØ triangle
+        self.claims = claims  # per seat: quarter-squares it holds (GYØ)
+        self.points = points  # per seat, in the scoring's kept units
+        self.triangles = triangles
+        self.seat = seat  # the seat due, None when the game is over
+        self.used = used  # lines of this turn that count towards lines_per_turn
+        self.skipped = skipped  # seats passed over (no legal line) since the last move
+        self.ended = ended  # ended by agreement
+
+    @classmethod
+    def start(cls, game: Vert3x, seed: int) -> Vert3xState:
+        n = game.seats
+        state = cls(
+            game=game,
+            seed=seed,
+            history=(),
+            lines=(0,) * n,
+            near=(0,) * n,
+            crossed=(0,) * n,
+            inside=0,
+            claims=(0,) * n,
+            points=(0,) * n,
+            triangles=(),
+            seat=None,
+            used=0,
+            skipped=(),
+            ended=False,
+        )
+        state.seat, state.skipped = state._next_seat(n - 1)
+        return state
+
+    # ---- the engine, on line indices (the AI can use these directly) ----------------------
+    @property
+    def drawn(self) -> int:
+        out = 0
+        for mask in self.lines:
+            out |= mask
+        return out
+
+    def legal_mask(self, seat: int) -> int:
+        """Bitmask of the lines `seat` may draw now (whoever is due)."""
+        game = self.game
+        opts = game.options
+        free = game.geometry.board.all_lines & ~self.drawn & ~self.inside
+        if opts.no_cross or opts.vertex_block:
+            cross = near = 0
+            for t in range(game.seats):
+                if t != seat:
+                    cross |= self.crossed[t]
+                    near |= self.near[t]
+            if opts.no_cross:
+                free &= ~cross
+            if opts.vertex_block:
+                free &= ~near
+        if opts.connected:
+            free &= self.near[seat] | game.start_lines[seat]
+        return free
+
+    def draw(self, line: int) -> Vert3xState:
+        """Draw `line` for the seat due; the caller has checked it is legal."""
+        game = self.game
+        geo = game.geometry
+        seat = self.seat
+        assert seat is not None
+        bit = 1 << line
+        new = self._with_entry((seat, geo.board.line_names[line]))
+        mine = self.lines[seat] | bit
+        a, b = geo.board.lines[line]
+        new.lines = _put(self.lines, seat, mine)
+        touched = geo.board.dot_lines[a] | geo.board.dot_lines[b]
+        new.near = _put(self.near, seat, self.near[seat] | touched)
+        new.crossed = _put(self.crossed, seat, self.crossed[seat] | geo.crossing[line])
+        points = self.points[seat] + game.scoring.line_points
+        found = geo.completed_triangles(line, mine)
+        if found:
+            claim = self.claims[seat]
+            scored = []
+            for tri in found:
+                got, quarters = game.scoring.triangle(geo, tri, seat, self.claims)
+                points += got
+                claim |= quarters
+                scored.append((seat, tri, got))
+            new.triangles = self.triangles + tuple(scored)
+            if game.options.rules == "gyo":
+                new.claims = _put(self.claims, seat, claim)
+                inside = self.inside
+                for tri in found:
+                    inside |= geo.lines_inside(tri)
+                new.inside = inside
+        new.points = _put(self.points, seat, points)
+        counts = not (found and game.options.extra_turn)
+        new.used = self.used + 1 if counts else self.used
+        if new.used < game.options.lines_per_turn and new.legal_mask(seat):
+            new.skipped = ()
+        else:
+            new.used = 0
+            new.seat, new.skipped = new._next_seat(seat)
+        return new
+
+    def _next_seat(self, after: int) -> tuple[int | None, tuple[int, ...]]:
+        """The next seat after `after` with a legal line, and the seats passed over."""
+        n = self.game.seats
+        passed: list[int] = []
+        for i in range(1, n + 1):
+            t = (after + i) % n
+            if self.legal_mask(t):
+                return t, tuple(passed)
+            passed.append(t)
+        return None, ()
+
+    # ---- the contract ---------------------------------------------------------------------
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        return () if self.seat is None else (self.seat,)
+
+    @property
+    def scores(self) -> tuple[int | float, ...]:
+        scale = self.game.scoring.scale
+        return tuple(shown(p, scale) for p in self.points)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        if not self.is_over:
+            return ()
+        return best_seats(self.scores)
+
+    def legal_moves(self) -> list[str]:
+        if self.seat is None:
+            return []
+        names = self.game.geometry.board.line_names
+        return [names[i] for i in _bits(self.legal_mask(self.seat))]
+
+    def sample_move(self, seat: int, rng: Rng) -> tuple[str, Rng]:
+        lines = _bits(self.legal_mask(seat)) if seat == self.seat else []
+        if not lines:
+            raise IllegalMove(f"{seat_label(seat)} has no line to draw")
+        i, rng = rng.below(len(lines))
+        return self.game.geometry.board.line_names[lines[i]], rng
+
+    def _play(self, move: str, seat: int) -> Vert3xState:
+        line = self.game.geometry.board.find_line(move)
+        if not self.legal_mask(seat) >> line & 1:
+            raise IllegalMove(self.why_illegal(line, seat))
+        return self.draw(line)
+
+    def why_illegal(self, line: int, seat: int) -> str:
+        """The rule a line breaks for `seat`, in words."""
+        game = self.game
+        opts = game.options
+        geo = game.geometry
+        board = geo.board
+        name = board.line_names[line]
+        bit = 1 << line
+        for t, mask in enumerate(self.lines):
+            if mask & bit:
+                return f"line {name} is already drawn by {seat_label(t)}"
+        if self.inside & bit:
+            return f"line {name} lies inside a scored triangle: no line may be drawn there"
+        others = [t for t in range(game.seats) if t != seat]
+        if opts.no_cross:
+            for t in others:
+                hit = geo.crossing[line] & self.lines[t]
+                if hit:
+                    return (
+                        f"line {name} crosses {seat_label(t)}'s line "
+                        f"{board.line_names[_bits(hit)[0]]} (no_cross: lines of different "
+                        "players may not cross)"
+                    )
+        if opts.vertex_block:
+            for t in others:
+                if self.near[t] & bit:
+                    dot = next(d for d in board.lines[line] if board.dot_lines[d] & self.lines[t])
+                    return (
+                        f"line {name} touches dot {dot_name(*board.dots[dot])}, already used "
+                        f"by {seat_label(t)} "
+                        "(vertex_block: a dot touched by one player is closed to the others)"
+                    )
+        if opts.connected:
+            if not self.lines[seat] and game.start_dots is not None:
+                start = dot_name(*board.dots[game.start_dots[seat]])
+                return f"line {name} must start at your start dot {start} (connected)"
+            return (
+                f"line {name} shares no dot with your lines (connected: each line must touch "
+                "one of your earlier lines)"
+            )
+        return f"line {name} cannot be drawn now"
+
+    def _end_by_agreement(self) -> Vert3xState:
+        new = self._with_entry((None, AGREED_END))
+        new.seat, new.skipped, new.ended = None, (), True
+        return new
+
+    # ---- the drawing ----------------------------------------------------------------------
+    def line_owner(self, line: int) -> int | None:
+        for t, mask in enumerate(self.lines):
+            if mask >> line & 1:
+                return t
+        return None
+
+    def _board(self) -> dict[str, Any]:
+        game = self.game
+        geo = game.geometry
+        board = geo.board
+        names = board.dot_names
+        scale = game.scoring.scale
+        claims = []
+        if game.options.rules == "gyo":
+            across = game.scoring.across
+            for t, mask in enumerate(self.claims):
+                for q in _bits(mask):
+                    square, k = divmod(q, 4)
+                    y, x = divmod(square, across)
+                    claims.append(
+                        {
+                            "owner": t,
+                            "square": dot_name(x, y),
+                            "quarter": QUARTERS[k],
+                            "corners": [list(c) for c in quarter_corners(q, across)],
+                        }
+                    )
+        return {
+            "kind": board.kind,
+            "rules": game.options.rules,
+            "dots": [
+                {"name": n, "x": round(x, 4), "y": round(y, 4)}
+                for n, (x, y) in zip(names, board.positions, strict=True)
+            ],
+            "lines": [
+                {
+                    "name": board.line_names[i],
+                    "dots": [names[a], names[b]],
+                    "owner": self.line_owner(i),
+                    "inside": bool(self.inside >> i & 1),
+                }
+                for i, (a, b) in enumerate(board.lines)
+            ],
+            "triangles": [
+                {
+                    "owner": owner,
+                    "points": shown(got, scale),
+                    "corners": [names[c] for c in tri.corners],
+                    "sides": list(tri.sides),
+                    "small": tri.small,
+                }
+                for owner, tri, got in self.triangles
+            ],
+            "claims": claims,
+            "start": game.start_names(),
+            "symbols": list(SYMBOLS[: game.seats]),
+            "turn": {
+                "seat": self.seat,
+                "lines_drawn": self.used,
+                "lines_per_turn": game.options.lines_per_turn,
+            },
+            "skipped": list(self.skipped),
+            "ended_by_agreement": self.ended,
+        }
+
+
+def _put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
+    return (*values[:i], value, *values[i + 1 :])
+
+
+def _bits(mask: int) -> list[int]:
+    """Indices of the set bits, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out

@@ -1,0 +1,125 @@
+"""`vert3x` (RULES.md §2): the game object — options in force, board, start dots, scoring."""
+
+from __future__ import annotations
+
+from functools import cached_property
+from typing import Any, ClassVar
+
+from vertex.core.errors import NotationError, OptionsError
+from vertex.core.game import Game
+from vertex.core.registry import register
+from vertex.games.vert3x.engine import Vert3xState
+from vertex.games.vert3x.options import Vert3xOptions
+from vertex.games.vert3x.scoring import Scoring
+from vertex.lattice.diagonal_grid import diagonal_grid_geometry
+from vertex.lattice.geometry import Geometry, spread
+from vertex.lattice.names import dot_name, parse_dot
+from vertex.lattice.tri_shapes import (
+    big_triangle_board,
+    custom_board,
+    hexagon_board,
+    parallelogram_board,
+    triangular_geometry,
+)
+from vertex.lattice.windows import window_geometry
+
+
+@register
+class Vert3x(Game[Vert3xOptions]):
+    id = "vert3x"
+    name = "Vert3x"
+    summary = (
+        "Draw lines in your colour between neighbouring dots and score for triangles whose "
+        "three sides are all yours. Three rule sets: classic (triangular lattice, points for "
+        "lines and outlines), Trianguliche (windows, blocked dots, powers of two) and GYØ "
+        "(square grid with diagonals, points per unit not held by others)."
+    )
+    Options = Vert3xOptions
+    can_end_by_agreement = True
+    #: Option sets the random-play test runs: each rule set, shapes and switches.
+    random_play_cases: ClassVar[list[dict[str, Any]]] = [
+        {"rules": "classic", "radius": 2},
+        {"rules": "classic", "shape": "triangle", "size": 3, "players": 3, "multiplier": True},
+        {"rules": "classic", "shape": "parallelogram", "width": 3, "height": 2, "extra_turn": True},
+        {"rules": "classic", "shape": "custom", "cells": ["a1-b2-a2", "a1-b1-b2", "b1-c2-b2"]},
+        {"rules": "classic", "radius": 1, "connected": False, "lines_per_turn": 2},
+        {"rules": "trianguliche"},
+        {"rules": "trianguliche", "width": 1, "height": 2, "players": 3, "extra_turn": True},
+        {"rules": "gyo", "size": 5},
+        {"rules": "gyo", "size": 4, "players": 4, "no_cross": False, "connected": True},
+        {"rules": "gyo", "size": 4, "vertex_block": True, "lines_per_turn": 3, "extra_turn": True},
+    ]
+
+    def __init__(self, options: Vert3xOptions) -> None:
+        super().__init__(options)
+        self.start_dots  # noqa: B018 - a start dot off the board is an options error, now
+
+    @property
+    def seats(self) -> int:
+        return self.options.players
+
+    @cached_property
+    def geometry(self) -> Geometry:
+        o = self.options
+        if o.rules == "trianguliche":
+            assert o.width is not None and o.height is not None
+            return window_geometry(o.width, o.height)
+        if o.rules == "gyo":
+            assert o.size is not None
+            return diagonal_grid_geometry(o.size)
+        if o.shape == "triangle":
+            assert o.size is not None
+            board = big_triangle_board(o.size)
+        elif o.shape == "parallelogram":
+            assert o.width is not None and o.height is not None
+            board = parallelogram_board(o.width, o.height)
+        elif o.shape == "custom":
+            assert o.cells is not None
+            board = custom_board(tuple(o.cells))
+        else:
+            assert o.radius is not None
+            board = hexagon_board(o.radius)
+        return triangular_geometry(board)
+
+    @cached_property
+    def scoring(self) -> Scoring:
+        across = (self.options.size or 0) - 1 if self.options.rules == "gyo" else 0
+        return Scoring(self.options.rules, self.options.multiplier, across)
+
+    @cached_property
+    def start_dots(self) -> tuple[int, ...] | None:
+        """Each seat's start dot (dot index) when play is connected, else None."""
+        o = self.options
+        if not o.connected:
+            return None
+        geo = self.geometry
+        if o.start == "auto":
+            return spread(geo.outline, o.players)
+        out = []
+        for name in o.start:
+            try:
+                dot = geo.board.dot_index.get(parse_dot(name))
+            except NotationError as exc:
+                raise OptionsError(f"bad options for vert3x: option 'start': {exc}") from None
+            if dot is None:
+                raise OptionsError(
+                    f"bad options for vert3x: option 'start': there is no dot {name!r} "
+                    "on this board"
+                )
+            out.append(dot)
+        return tuple(out)
+
+    @cached_property
+    def start_lines(self) -> tuple[int, ...]:
+        """Per seat, the lines at its start dot (0 when play is not connected)."""
+        if self.start_dots is None:
+            return (0,) * self.seats
+        return tuple(self.geometry.board.dot_lines[d] for d in self.start_dots)
+
+    def start_names(self) -> list[str] | None:
+        if self.start_dots is None:
+            return None
+        return [dot_name(*self.geometry.board.dots[d]) for d in self.start_dots]
+
+    def initial_state(self, seed: int = 0) -> Vert3xState:
+        return Vert3xState.start(self, seed)
