@@ -1,0 +1,65 @@
+"""Computer seats: choose a move away from the event loop.
+
+A worker process (default) or a thread asks `vertex.ai.player(game, level)` for a move. A
+process gets the record and replays it, so nothing but JSON crosses the boundary.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import importlib
+import multiprocessing
+from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from typing import Any
+
+from vertex.core import Rng, State, replay
+
+
+def choose(state: State, seat: int, level: int, budget_s: float) -> str:
+    """The computer player's move, or a uniformly random one if the players are not built."""
+    player: Any = None
+    with contextlib.suppress(ImportError):
+        player = getattr(importlib.import_module("vertex.ai"), "player", None)
+    if player is None:
+        rng = Rng.from_seed(state.seed, "server-ai", seat, len(state.history))
+        return state.sample_move(seat, rng)[0]
+    move: str = player(state.game, level).choose(state, seat, budget_s)
+    return move
+
+
+def random_move(state: State, seat: int) -> str:
+    rng = Rng.from_seed(state.seed, "fallback", seat, len(state.history))
+    return state.sample_move(seat, rng)[0]
+
+
+def _choose_from_record(record_json: str, seat: int, level: int, budget_s: float) -> str:
+    return choose(replay(record_json), seat, level, budget_s)
+
+
+class Thinker:
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self._pool: Executor | None = None
+
+    def _executor(self) -> Executor:
+        if self._pool is None:
+            if self.kind == "process":
+                ctx = multiprocessing.get_context("spawn")
+                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx)
+            else:
+                self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="vertex-ai")
+        return self._pool
+
+    async def choose(self, state: State, seat: int, level: int, budget_s: float) -> str:
+        loop = asyncio.get_running_loop()
+        args: tuple[Any, ...]
+        if self.kind == "process":
+            args = (state.record().to_json(), seat, level, budget_s)
+            return await loop.run_in_executor(self._executor(), _choose_from_record, *args)
+        return await loop.run_in_executor(self._executor(), choose, state, seat, level, budget_s)
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None

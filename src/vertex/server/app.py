@@ -1,0 +1,386 @@
+"""The ASGI app: the HTTP API and the table socket of DESIGN.md §5.
+
+Handlers only translate: requests become hub commands, ApiErrors become
+`{error: {code, message}}`. Nothing a client sends can produce a stack trace in a reply.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
+from contextlib import asynccontextmanager
+from typing import Annotated, Any, Literal
+
+from fastapi import FastAPI, Path, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.websockets import WebSocketDisconnect
+
+from vertex.core import list_games
+from vertex.server.conn import Conn, TokenBucket
+from vertex.server.errors import ApiError
+from vertex.server.hub import Hub, dumps
+from vertex.server.protocol import check_id, check_version, error, parse
+from vertex.server.settings import Settings
+from vertex.server.table import Table, token_hash
+
+log = logging.getLogger("vertex.server")
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+
+# ---- request bodies ---------------------------------------------------------------------------
+class _Body(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class SeatIn(_Body):
+    kind: Literal["human", "ai"] = "human"
+    level: int | None = Field(default=None, ge=1, le=5, description="computer level, 1-5")
+
+    @model_validator(mode="after")
+    def _level(self) -> SeatIn:
+        if self.kind == "ai" and self.level is None:
+            self.level = 2
+        if self.kind == "human":
+            self.level = None
+        return self
+
+
+class Clock(_Body):
+    per_move: float | None = Field(default=None, gt=0, le=86_400, description="seconds a move")
+    total: float | None = Field(default=None, gt=0, le=86_400, description="seconds a game")
+    increment: float = Field(default=0, ge=0, le=3_600, description="seconds added per move")
+
+    @model_validator(mode="after")
+    def _one_kind(self) -> Clock:
+        if (self.per_move is None) == (self.total is None):
+            raise ValueError("a clock has either per_move or total (+ increment)")
+        return self
+
+
+class CreateTable(_Body):
+    game: str
+    options: dict[str, Any] = Field(default_factory=dict)
+    seats: list[SeatIn] | None = Field(default=None, description="default: every seat human")
+    undo: bool = Field(default=False, description="take-backs with the others' consent")
+    clock: Clock | None = Field(default=None, description="default: no clock")
+    on_timeout: Literal["computer", "lose"] = Field(
+        default="computer", description="when a clock runs out: a computer moves, or the seat loses"
+    )
+
+
+class TakeSeat(_Body):
+    name: str = Field(min_length=1, max_length=200)
+
+
+class MoveIn(_Body):
+    token: str = Field(min_length=1, max_length=200)
+    move: str = Field(min_length=1, max_length=200)
+    version: int | None = Field(default=None, ge=0)
+    id: str | int | None = None
+
+
+class ActionIn(_Body):
+    token: str = Field(min_length=1, max_length=200)
+    action: Literal[
+        "resign",
+        "rematch",
+        "undo-request",
+        "undo-accept",
+        "end-request",
+        "end-accept",
+        "chat",
+        "hand-over",
+    ]
+    text: str | None = Field(default=None, max_length=10_000)
+    seat: int | None = None
+    level: int | None = Field(default=None, ge=1, le=5)
+
+
+# ---- the app ----------------------------------------------------------------------------------
+INDEX = """<!doctype html>
+<html lang="en"><meta charset="utf-8"><title>Vertex</title>
+<h1>Vertex</h1>
+<p>The Vertex game server is running. The JSON API is described at <a href="/docs">/docs</a>
+(OpenAPI: <a href="/openapi.json">/openapi.json</a>).</p>
+</html>
+"""
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    settings = settings or Settings.from_env()
+    hub = Hub(settings)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()
+        try:
+            yield
+        finally:
+            await hub.stop()
+
+    app = FastAPI(
+        title="Vertex",
+        version="0.1.0",
+        summary="Play pen-and-paper and pyramid games online: tables, seats, live play.",
+        lifespan=lifespan,
+    )
+    app.state.hub = hub
+    _errors(app)
+    app.add_middleware(BodyLimit, limit=settings.limits.body_bytes)
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def index() -> str:
+        return INDEX
+
+    @app.get("/healthz")
+    async def healthz() -> dict[str, Any]:
+        return hub.health()
+
+    @app.get("/api/games")
+    async def games() -> list[dict[str, Any]]:
+        """Every game: id, name, rule summary, options (JSON Schema) and their defaults."""
+        return list_games()
+
+    @app.post("/api/tables", status_code=201)
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        """Open a table. Share `url`; each player then takes a seat."""
+        creator = request.client.host if request.client else "unknown"
+        seats = None if body.seats is None else [s.model_dump() for s in body.seats]
+        settings_ = {
+            "undo": body.undo,
+            "clock": None if body.clock is None else body.clock.model_dump(exclude_none=True),
+            "on_timeout": body.on_timeout,
+        }
+        table = await hub.create(body.game, body.options, seats, settings_, creator)
+        return {"id": table.id, "url": f"/tables/{table.id}", "seats": table.public_seats()}
+
+    @app.get("/api/tables/{table_id}")
+    async def view(table_id: TableId) -> dict[str, Any]:
+        """The public view: what a spectator sees."""
+        table = await hub.get(table_id)
+        return table.view(time.time(), hub.connected(table_id))
+
+    @app.post("/api/tables/{table_id}/seats/{n}")
+    async def take_seat(table_id: TableId, n: int, body: TakeSeat) -> dict[str, Any]:
+        """Take free seat `n`. The token is the only proof of the seat: keep it private."""
+        token, v = await hub.take_seat(table_id, n, body.name)
+        return {"seat": n, "token": token, "version": v, "seat_link": _seat_link(table_id, token)}
+
+    @app.post("/api/tables/{table_id}/moves")
+    async def move(table_id: TableId, body: MoveIn) -> dict[str, Any]:
+        """Play a move for the seat the token holds (the same checks as the socket)."""
+        table = await hub.get(table_id)
+        seat = _seat(table, body.token)
+        msg: dict[str, Any] = {"t": "move", "move": body.move, "v": body.version, "id": body.id}
+        check_id(body.id)
+        reply = await hub.command(table_id, seat, token_hash(body.token), msg)
+        return {"version": reply["v"], "duplicate": reply.get("duplicate", False)}
+
+    @app.post("/api/tables/{table_id}/actions")
+    async def action(table_id: TableId, body: ActionIn) -> dict[str, Any]:
+        """Table actions for scripts: resign, rematch, undo and end requests, chat, hand-over."""
+        table = await hub.get(table_id)
+        seat = _seat(table, body.token)
+        msg: dict[str, Any] = {"t": body.action}
+        if body.action == "chat":
+            msg["text"] = body.text or ""
+        if body.action == "hand-over":
+            msg.update(seat=body.seat, level=body.level)
+        reply = await hub.command(table_id, seat, token_hash(body.token), msg)
+        out = {"version": reply["v"]}
+        if "table" in reply:
+            out["table"] = reply["table"]
+        return out
+
+    @app.get("/api/tables/{table_id}/record", response_model=None)
+    async def record(
+        table_id: TableId, format: Literal["json", "text"] = "json"
+    ) -> dict[str, Any] | PlainTextResponse:
+        """The game record (replays with `vertex replay`); `?format=text`: one move a line."""
+        rec = (await hub.get(table_id)).record()
+        if format == "text":
+            return PlainTextResponse(rec.to_text())
+        return rec.model_dump(mode="json")
+
+    @app.websocket("/ws/tables/{table_id}")
+    async def socket(ws: WebSocket, table_id: str) -> None:
+        await _serve_socket(hub, ws, table_id)
+
+    return app
+
+
+TableId = Annotated[str, Path(max_length=64, description="the table id from its link")]
+
+
+def _seat(table: Table, token: str) -> int:
+    seat = table.seat_of(token)
+    if seat is None:
+        raise ApiError("bad-token", "that seat token does not hold a seat at this table", 403)
+    return seat
+
+
+def _seat_link(table_id: str, token: str) -> str:
+    # The token rides in the fragment, which browsers never send to a server or a log.
+    return f"/tables/{table_id}#token={token}"
+
+
+# ---- the socket -------------------------------------------------------------------------------
+async def _serve_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
+    await ws.accept()
+    limits = hub.limits
+    try:
+        table = await hub.get(table_id)
+        seat, token = None, ws.query_params.get("token")
+        if token is not None:
+            seat = table.seat_of(token)
+            if seat is None:
+                raise ApiError("bad-token", "that seat token does not hold a seat at this table")
+        since_raw = ws.query_params.get("since")
+        since = None
+        if since_raw is not None:
+            if not since_raw.isdigit() or len(since_raw) > 12:
+                raise ApiError("bad-message", "'since' must be a table version (a number ≥ 0)")
+            since = int(since_raw)
+    except ApiError as exc:
+        with contextlib.suppress(Exception):
+            await ws.send_text(dumps(error(exc)))
+            await ws.close(code=4404 if exc.code == "no-such-table" else 4400)
+        return
+    bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
+    conn = Conn(ws, table_id, seat, None if token is None else token_hash(token), bucket)
+    pump = asyncio.create_task(conn.pump())
+    try:
+        await hub.attach(conn, since)
+        while not conn.closed:
+            raw = await ws.receive()
+            if raw["type"] == "websocket.disconnect":
+                break
+            data = raw.get("text")
+            if data is None:
+                data = raw.get("bytes") or b""
+            reply = await _handle(hub, conn, data)
+            if reply is not None:
+                conn.send(dumps(reply))
+    except WebSocketDisconnect:
+        pass
+    except ApiError as exc:  # the table could not be loaded
+        conn.send(dumps(error(exc)))
+    except Exception:
+        log.exception("socket for table %s failed", table_id)
+    finally:
+        hub.detach(conn)
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(pump, timeout=5)
+        with contextlib.suppress(Exception):
+            await ws.close()
+
+
+async def _handle(hub: Hub, conn: Conn, data: str | bytes) -> dict[str, Any] | None:
+    cid = None
+    try:
+        if not conn.bucket.take():
+            per_s = hub.limits.messages_per_second
+            raise ApiError("rate-limited", f"too many messages: at most {per_s:g} a second")
+        msg = parse(data, hub.limits.message_bytes)
+        cid = msg.get("id")
+        if msg["t"] == "ping":
+            return {"t": "pong", **({"id": cid} if cid is not None else {})}
+        if conn.seat is None or conn.token is None:
+            raise ApiError("spectator", "spectators watch; take a seat to play")
+        check_version(msg.get("v"))
+        return await hub.command(conn.table_id, conn.seat, conn.token, msg)
+    except ApiError as exc:
+        return error(exc, cid)
+
+
+# ---- errors and limits ------------------------------------------------------------------------
+def _errors(app: FastAPI) -> None:
+    @app.exception_handler(ApiError)
+    async def api_error(_r: Request, exc: ApiError) -> JSONResponse:
+        return JSONResponse(exc.body(), status_code=exc.status)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_r: Request, exc: RequestValidationError) -> JSONResponse:
+        problems = []
+        for err in exc.errors()[:5]:
+            where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "request"
+            problems.append(f"{where}: {err.get('msg', 'invalid')}")
+        body = {"error": {"code": "bad-request", "message": "; ".join(problems)}}
+        return JSONResponse(body, status_code=422)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_r: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = {404: "not-found", 405: "method-not-allowed"}.get(exc.status_code, "http-error")
+        body = {"error": {"code": code, "message": str(exc.detail)}}
+        return JSONResponse(body, status_code=exc.status_code)
+
+    @app.exception_handler(Exception)
+    async def crash(_r: Request, exc: Exception) -> JSONResponse:
+        log.error("request failed", exc_info=exc)
+        body = {"error": {"code": "internal", "message": "the server failed; nothing changed"}}
+        return JSONResponse(body, status_code=500)
+
+
+class BodyLimit:
+    """Refuse request bodies over `limit` bytes before anything parses them.
+
+    The body is read here (it is small by definition) and handed on whole.
+    """
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length" and (not value.isdigit() or int(value) > self.limit):
+                await self._refuse(send)
+                return
+        chunks: list[bytes] = []
+        seen = 0
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went away
+            chunk = message.get("body", b"")
+            seen += len(chunk)
+            if seen > self.limit:
+                await self._refuse(send)
+                return
+            chunks.append(chunk)
+            if not message.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if sent:
+                return await receive()
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, send: Send) -> None:
+        msg = f"a request body may be at most {self.limit} bytes"
+        response = JSONResponse({"error": {"code": "too-large", "message": msg}}, status_code=413)
+        await response({"type": "http"}, _no_receive, send)
+
+
+async def _no_receive() -> Message:
+    return {"type": "http.disconnect"}

@@ -1,0 +1,70 @@
+"""The event bus: tells other worker processes that a table has a new event.
+
+One process needs no bus (its sockets hear events directly). Several workers share Redis
+pub/sub: a worker publishes each event it wrote; the others fold it into their copy of the
+table and pass it to their sockets.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+log = logging.getLogger("vertex.server")
+
+Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
+CHANNEL = "vertex:events"
+
+
+class LocalBus:
+    """One process: nothing to carry."""
+
+    async def start(self, handler: Handler) -> None:
+        return None
+
+    async def publish(self, table_id: str, event: dict[str, Any]) -> None:
+        return None
+
+    async def close(self) -> None:
+        return None
+
+
+class RedisBus:
+    def __init__(self, url: str, origin: str) -> None:
+        import redis.asyncio as aioredis
+
+        self.origin = origin
+        self.redis = aioredis.Redis.from_url(url)
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self, handler: Handler) -> None:
+        pubsub = self.redis.pubsub()
+        await pubsub.subscribe(CHANNEL)
+        self._task = asyncio.create_task(self._listen(pubsub, handler), name="vertex-bus")
+
+    async def _listen(self, pubsub: Any, handler: Handler) -> None:
+        async for item in pubsub.listen():
+            if item.get("type") != "message":
+                continue
+            try:
+                msg = json.loads(item["data"])
+                if msg.get("origin") == self.origin:
+                    continue
+                await handler(msg["table"], msg["event"])
+            except Exception:
+                log.exception("bus message dropped")
+
+    async def publish(self, table_id: str, event: dict[str, Any]) -> None:
+        msg = {"origin": self.origin, "table": table_id, "event": event}
+        await self.redis.publish(CHANNEL, json.dumps(msg, separators=(",", ":")))
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        await self.redis.aclose()

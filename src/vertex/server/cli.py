@@ -1,0 +1,68 @@
+"""`vertex serve`: the server on one address, with SQLite unless told otherwise."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+import sys
+
+from vertex.server.settings import DEFAULT_DATABASE
+
+HELP = "serve the Vertex site and API (http://127.0.0.1:8000 by default)"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on")
+    parser.add_argument("--port", type=int, default=8000, help="port to listen on")
+    parser.add_argument(
+        "--database",
+        default=os.environ.get("VERTEX_DATABASE_URL") or DEFAULT_DATABASE,
+        help="SQLAlchemy URL of the store (default: $VERTEX_DATABASE_URL or %(default)s)",
+    )
+    parser.add_argument(
+        "--workers", type=int, default=1, help="worker processes (needs PostgreSQL and Redis)"
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from vertex.server.settings import Settings
+
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    settings = Settings.from_env(args.database)
+    if args.workers > 1 and (settings.database_url.startswith("sqlite") or not settings.redis_url):
+        print(
+            "vertex serve: several workers need a PostgreSQL --database and VERTEX_REDIS_URL",
+            file=sys.stderr,
+        )
+        return 2
+    # The factory reads the database from the environment in each worker process.
+    os.environ["VERTEX_DATABASE_URL"] = settings.database_url
+    print(f"Vertex on http://{args.host}:{args.port} (store: {_safe(settings.database_url)})")
+    uvicorn.run(
+        "vertex.server.cli:app_factory",
+        factory=True,
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        ws_max_size=1 << 20,
+        log_level="warning",
+    )
+    return 0
+
+
+def app_factory() -> object:
+    from vertex.server.app import create_app
+
+    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    return create_app()
+
+
+def _safe(url: str) -> str:
+    # Never print a password from the URL.
+    if "@" in url and "://" in url:
+        scheme, rest = url.split("://", 1)
+        return f"{scheme}://…@{rest.split('@', 1)[1]}"
+    return url

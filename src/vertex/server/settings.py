@@ -1,0 +1,56 @@
+"""Server settings: storage, limits and timings, from arguments and the environment."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+
+DEFAULT_DATABASE = "sqlite:///vertex.db"
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the server refuses. Every refusal is a clear error and changes nothing."""
+
+    body_bytes: int = 16_384  # HTTP request bodies
+    message_bytes: int = 4_096  # one socket message
+    messages_per_second: float = 20.0  # per socket, sustained
+    message_burst: int = 40  # per socket, short bursts
+    tables_per_hour: int = 100  # created per client address
+    chat_chars: int = 500
+    name_chars: int = 40
+    #: Unfinished tables with no event for this long expire (their log is kept).
+    idle_expiry_s: float = 24 * 3600.0
+
+
+@dataclass(frozen=True)
+class Settings:
+    database_url: str = DEFAULT_DATABASE
+    #: Redis for the cross-worker event bus; None runs everything in one process.
+    redis_url: str | None = None
+    limits: Limits = field(default_factory=Limits)
+    #: Thinking time given to a computer seat per move.
+    ai_budget_s: float = 0.5
+    #: "process" runs computer players in a worker process (keeps the server responsive while
+    #: they think); "thread" is lighter and is what in-process tests use.
+    ai_executor: str = "process"
+    #: How often idle tables are looked for.
+    sweep_interval_s: float = 60.0
+    #: Finished tables nobody watches leave memory after this long (they reload on demand).
+    unload_after_s: float = 300.0
+
+    @classmethod
+    def from_env(cls, database_url: str | None = None, **overrides: object) -> Settings:
+        url = database_url or os.environ.get("VERTEX_DATABASE_URL") or DEFAULT_DATABASE
+        redis_url = os.environ.get("VERTEX_REDIS_URL") or None
+        limits = Limits()
+        idle = os.environ.get("VERTEX_IDLE_EXPIRY_S")
+        if idle:
+            limits = Limits(idle_expiry_s=float(idle))
+        values: dict[str, object] = {
+            "database_url": url,
+            "redis_url": redis_url,
+            "limits": limits,
+        }
+        values.update(overrides)
+        return cls(**values)  # type: ignore[arg-type]

@@ -1,0 +1,295 @@
+"""The store: every table and its event log, in SQLite (default) or PostgreSQL.
+
+SQLAlchemy Core with a sync engine driven from a few threads, so the event loop never waits
+on the database. Appends go through one writer that commits whatever has queued up in a
+single transaction (group commit): many tables' moves share one fsync. The log's primary key
+`(table_id, seq)` decides races: an append whose seq is taken is refused, never merged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    Column,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+    func,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import SQLAlchemyError
+from sqlalchemy.pool import StaticPool
+
+T = TypeVar("T")
+
+metadata = MetaData()
+
+tables_t = Table(
+    "vertex_tables",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("spec", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("creator", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Index("ix_vertex_tables_creator", "creator", "created_at"),
+    Index("ix_vertex_tables_status", "status"),
+)
+
+events_t = Table(
+    "vertex_events",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("kind", String(32), nullable=False),
+    Column("data", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+OPEN, OVER, EXPIRED = "open", "over", "expired"
+
+
+@dataclass(frozen=True)
+class TableRow:
+    id: str
+    game: str
+    spec: dict[str, Any]
+    status: str
+    creator: str
+    created_at: float
+    updated_at: float
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One entry of a table's log. `seq` is the table version after the event."""
+
+    seq: int
+    kind: str
+    data: dict[str, Any]
+    at: float
+
+
+@dataclass
+class _Append:
+    table_id: str
+    event: StoredEvent
+    status: str | None
+    done: asyncio.Future[bool]
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+class Store:
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.sqlite = url.startswith("sqlite")
+        self.engine = _make_engine(url)
+        # SQLite: one thread does everything (one writer at a time is all SQLite allows).
+        # PostgreSQL: a writer plus readers.
+        self._writer = ThreadPoolExecutor(1, thread_name_prefix="vertex-store-w")
+        self._reader = (
+            self._writer if self.sqlite else ThreadPoolExecutor(3, thread_name_prefix="vertex-r")
+        )
+        self._queue: asyncio.Queue[_Append] | None = None
+        self._task: asyncio.Task[None] | None = None
+
+    # ---- lifecycle --------------------------------------------------------------------------
+    async def start(self) -> None:
+        await self._run(self._writer, self._create_schema)
+        self._queue = asyncio.Queue()
+        self._task = asyncio.create_task(self._write_loop(), name="vertex-store-writer")
+
+    def _create_schema(self) -> None:
+        try:
+            metadata.create_all(self.engine)
+        except SQLAlchemyError:
+            # Several workers starting at once may race to create the schema; one wins.
+            time.sleep(0.2)
+            metadata.create_all(self.engine)
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
+        self._writer.shutdown(wait=True)
+        if self._reader is not self._writer:
+            self._reader.shutdown(wait=True)
+        self.engine.dispose()
+
+    async def _run(self, pool: ThreadPoolExecutor, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+
+    # ---- tables -----------------------------------------------------------------------------
+    async def create_table(self, row: TableRow) -> None:
+        await self._run(self._writer, self._insert_table, row)
+
+    def _insert_table(self, row: TableRow) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(
+                tables_t.insert().values(
+                    id=row.id,
+                    game=row.game,
+                    spec=_dumps(row.spec),
+                    status=row.status,
+                    creator=row.creator,
+                    created_at=row.created_at,
+                    updated_at=row.updated_at,
+                )
+            )
+
+    async def table(self, table_id: str) -> TableRow | None:
+        return await self._run(self._reader, self._select_table, table_id)
+
+    def _select_table(self, table_id: str) -> TableRow | None:
+        with self.engine.connect() as conn:
+            r = conn.execute(select(tables_t).where(tables_t.c.id == table_id)).first()
+        if r is None:
+            return None
+        return TableRow(
+            r.id, r.game, json.loads(r.spec), r.status, r.creator, r.created_at, r.updated_at
+        )
+
+    async def open_tables(self) -> list[str]:
+        return await self._run(self._reader, self._select_open)
+
+    def _select_open(self) -> list[str]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(select(tables_t.c.id).where(tables_t.c.status == OPEN))
+            return [r.id for r in rows]
+
+    async def set_status(self, table_id: str, status: str) -> None:
+        await self._run(self._writer, self._set_status, table_id, status)
+
+    def _set_status(self, table_id: str, status: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(status=status))
+
+    async def count_created(self, creator: str, since: float) -> int:
+        return await self._run(self._reader, self._count_created, creator, since)
+
+    def _count_created(self, creator: str, since: float) -> int:
+        q = select(func.count()).where(tables_t.c.creator == creator, tables_t.c.created_at > since)
+        with self.engine.connect() as conn:
+            return int(conn.execute(q).scalar_one())
+
+    # ---- the log ----------------------------------------------------------------------------
+    async def events(self, table_id: str, since: int = 0) -> list[StoredEvent]:
+        return await self._run(self._reader, self._select_events, table_id, since)
+
+    def _select_events(self, table_id: str, since: int) -> list[StoredEvent]:
+        q = (
+            select(events_t)
+            .where(events_t.c.table_id == table_id, events_t.c.seq > since)
+            .order_by(events_t.c.seq)
+        )
+        with self.engine.connect() as conn:
+            return [StoredEvent(r.seq, r.kind, json.loads(r.data), r.at) for r in conn.execute(q)]
+
+    async def append(self, table_id: str, ev: StoredEvent, status: str | None = None) -> bool:
+        """Write one event; False when its seq is taken already (another writer won).
+
+        `status` also updates the table's status in the same transaction.
+        """
+        assert self._queue is not None, "Store.start() first"
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Append(table_id, ev, status, done))
+        return await done
+
+    async def _write_loop(self) -> None:
+        assert self._queue is not None
+        while True:
+            batch = [await self._queue.get()]
+            while not self._queue.empty() and len(batch) < 512:
+                batch.append(self._queue.get_nowait())
+            try:
+                results = await self._run(self._writer, self._write_batch, batch)
+            except Exception as exc:  # the database is down: every waiter hears it
+                for item in batch:
+                    if not item.done.done():
+                        item.done.set_exception(exc)
+                continue
+            for item, ok in zip(batch, results, strict=True):
+                if not item.done.done():
+                    item.done.set_result(ok)
+
+    def _write_batch(self, batch: Sequence[_Append]) -> list[bool]:
+        insert = _insert_ignore(self.engine)
+        results = []
+        with self.engine.begin() as conn:
+            for item in batch:
+                ev = item.event
+                row = {
+                    "table_id": item.table_id,
+                    "seq": ev.seq,
+                    "kind": ev.kind,
+                    "data": _dumps(ev.data),
+                    "at": ev.at,
+                }
+                ok = conn.execute(insert, row).rowcount == 1
+                if ok:
+                    _touch(conn, item.table_id, ev.at, item.status)
+                results.append(ok)
+        return results
+
+
+def _touch(conn: Connection, table_id: str, at: float, status: str | None) -> None:
+    values: dict[str, Any] = {"updated_at": at}
+    if status is not None:
+        values["status"] = status
+    conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
+
+
+def _insert_ignore(engine: Engine) -> Any:
+    if engine.dialect.name == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert as pg_insert
+
+        return pg_insert(events_t).on_conflict_do_nothing(index_elements=["table_id", "seq"])
+    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+
+    return sqlite_insert(events_t).on_conflict_do_nothing(index_elements=["table_id", "seq"])
+
+
+def _make_engine(url: str) -> Engine:
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_size=5, max_overflow=5, pool_pre_ping=True)
+    memory = url in ("sqlite://", "sqlite:///:memory:")
+    kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False}}
+    if memory:
+        kwargs["poolclass"] = StaticPool
+    engine = create_engine(url, **kwargs)
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+        # WAL keeps readers and the writer apart; NORMAL sync is safe against a killed process
+        # (only a power cut can lose the last commits).
+        cur = dbapi_conn.cursor()
+        if not memory:
+            cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA busy_timeout=5000")
+        cur.close()
+
+    return engine

@@ -1,0 +1,445 @@
+"""A table: a game plus seats, clocks, requests and chat, rebuilt from its event log.
+
+Pure logic, no IO. Commands check a request against the current table and return the one
+event that carries it out (or raise ApiError); `apply` folds an event into the table. The
+same `apply` rebuilds a table from its log after a restart, and keeps copies on other workers
+in step, so whatever the log says is the table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Any
+
+from vertex.core import AGREED_END, State, VertexError, create_game
+from vertex.core.record import Record
+from vertex.server.errors import ApiError
+from vertex.server.store import EXPIRED, OPEN, OVER, StoredEvent
+
+#: Events that change the game or the result: their messages carry the new state.
+STATE_KINDS = frozenset({"move", "undo", "end", "resign", "timeout", "expired", "hand-over"})
+SEAT_KINDS = frozenset({"seat", "hand-over"})
+
+
+def token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@dataclass
+class Seat:
+    kind: str  # "human" or "ai"
+    level: int | None = None
+    name: str | None = None
+    token: str | None = None  # sha256 of the seat token; never leaves the server
+
+    @property
+    def taken(self) -> bool:
+        return self.kind == "ai" or self.name is not None
+
+    def public(self) -> dict[str, Any]:
+        name = self.name if self.name is not None else None
+        if self.kind == "ai" and name is None:
+            name = f"Computer (level {self.level})"
+        return {"name": name, "kind": self.kind, "level": self.level}
+
+
+class Table:
+    """One table's current state, as its log says."""
+
+    def __init__(self, table_id: str, spec: dict[str, Any], created_at: float) -> None:
+        self.id = table_id
+        self.spec = spec
+        self.game = create_game(spec["game"], **spec["options"])
+        self.seed: int = spec["seed"]
+        self.seats = [
+            Seat(s["kind"], s.get("level"), s.get("name"), s.get("token")) for s in spec["seats"]
+        ]
+        self.undo_allowed: bool = spec.get("undo", False)
+        self.clock: dict[str, float] | None = spec.get("clock")
+        self.on_timeout: str = spec.get("on_timeout", "computer")
+        self.created_at = created_at
+        self.state: State = self.game.initial_state(self.seed)
+        self.times: list[float] = []
+        self.v = 0
+        self.last_at = created_at
+        self.started_at: float | None = None
+        self.result: dict[str, Any] | None = None  # set when the table's game is over
+        self.undo_request: tuple[int, int] | None = None  # (seat, ply to go back to)
+        self.undo_accepts: set[int] = set()
+        self.end_accepts: set[int] = set()
+        self.rematch: str | None = None
+        self.epoch = 0  # bumps when moves are taken back: a computer's pending move is void
+        self.cids: dict[tuple[int, str], int] = {}
+        self.due_since: dict[int, float] = {}
+        self.bank: list[float] = [float((self.clock or {}).get("total", 0))] * len(self.seats)
+        self._pending: tuple[int, State] | None = None
+        self._check_start(created_at)
+
+    # ---- views ------------------------------------------------------------------------------
+    @property
+    def status(self) -> str:
+        if self.result is None:
+            return OPEN
+        return EXPIRED if self.result.get("reason") == "expired" else OVER
+
+    @property
+    def is_over(self) -> bool:
+        return self.result is not None
+
+    @property
+    def started(self) -> bool:
+        return self.started_at is not None
+
+    def seat_of(self, token: str) -> int | None:
+        h = token_hash(token)
+        for n, seat in enumerate(self.seats):
+            if seat.token is not None and seat.token == h:
+                return n
+        return None
+
+    def humans(self) -> list[int]:
+        return [n for n, s in enumerate(self.seats) if s.kind == "human"]
+
+    def due(self) -> tuple[int, ...]:
+        """Seats that owe a move now (none before the start or after the end)."""
+        if not self.started or self.is_over:
+            return ()
+        return self.state.to_move
+
+    def deadline(self, seat: int) -> float | None:
+        if self.clock is None or seat not in self.due_since:
+            return None
+        allowed = self.clock.get("per_move") or self.bank[seat]
+        return self.due_since[seat] + allowed
+
+    def clocks(self, now: float) -> list[float | None] | None:
+        """Seconds left per seat (None: not counting down), for the view."""
+        if self.clock is None:
+            return None
+        out: list[float | None] = []
+        for s in range(len(self.seats)):
+            d = self.deadline(s)
+            if d is not None:
+                out.append(round(max(0.0, d - now), 3))
+            elif "total" in self.clock:
+                out.append(round(self.bank[s], 3))
+            else:
+                out.append(None)
+        return out
+
+    def public_seats(self, connected: list[bool] | None = None) -> list[dict[str, Any]]:
+        out = []
+        for n, seat in enumerate(self.seats):
+            view = seat.public()
+            view["connected"] = seat.kind == "ai" or bool(connected and connected[n])
+            out.append(view)
+        return out
+
+    def settings(self) -> dict[str, Any]:
+        return {"undo": self.undo_allowed, "clock": self.clock, "on_timeout": self.on_timeout}
+
+    def view(self, now: float, connected: list[bool] | None = None) -> dict[str, Any]:
+        """What anyone may see: no token, no hash of one."""
+        return {
+            "id": self.id,
+            "game": self.game.id,
+            "options": self.game.options_dict(),
+            "seats": self.public_seats(connected),
+            "version": self.v,
+            "settings": self.settings(),
+            "started": self.started,
+            "result": self.result,
+            "clocks": self.clocks(now),
+            "requests": {
+                "undo": None if self.undo_request is None else self.undo_request[0],
+                "undo_accepts": sorted(self.undo_accepts),
+                "end": sorted(self.end_accepts),
+            },
+            "rematch": self.rematch,
+            "state": self.state.to_dict(),
+        }
+
+    def message(self, ev: StoredEvent) -> dict[str, Any]:
+        """The socket message for an event that was just applied."""
+        msg: dict[str, Any] = {"t": "event", "v": ev.seq, "kind": ev.kind, "at": ev.at}
+        msg.update({k: v for k, v in ev.data.items() if not k.startswith("_")})
+        if ev.kind in STATE_KINDS or (ev.kind == "seat" and self.started_at == ev.at):
+            msg["state"] = self.state.to_dict()
+            msg["result"] = self.result
+            msg["clocks"] = self.clocks(ev.at)
+        if ev.kind in SEAT_KINDS:
+            msg["seats"] = [s.public() for s in self.seats]
+            msg["started"] = self.started
+        return msg
+
+    def record(self) -> Record:
+        seats = [{"name": s.public()["name"], "kind": s.kind} for s in self.seats]
+        rec = self.state.record(seats=seats, times=self.times)
+        if self.result is not None:
+            rec.result = {
+                "is_over": True,
+                "scores": list(self.state.scores),
+                "winners": self.result["winners"],
+                "reason": self.result["reason"],
+            }
+        return rec
+
+    # ---- commands: check, then return the event that does it ------------------------------
+    def _event(self, kind: str, now: float, **data: Any) -> StoredEvent:
+        return StoredEvent(self.v + 1, kind, data, now)
+
+    def _open(self) -> None:
+        if self.result is not None:
+            if self.result["reason"] == "expired":
+                raise ApiError("expired", "this table expired after a long pause", 409)
+            raise ApiError("game-over", "the game at this table is over", 409)
+
+    def take_seat(self, n: int, name: str, token: str, now: float) -> StoredEvent:
+        self._open()
+        if not 0 <= n < len(self.seats):
+            raise ApiError("no-such-seat", f"this table has seats 0 to {len(self.seats) - 1}")
+        seat = self.seats[n]
+        if seat.kind != "human":
+            raise ApiError("seat-taken", f"seat {n} is a computer player's", 409)
+        if seat.taken:
+            raise ApiError("seat-taken", f"seat {n} is taken by {seat.name}", 409)
+        return self._event("seat", now, seat=n, name=name, _token=token_hash(token))
+
+    def move(
+        self,
+        seat: int,
+        move: str,
+        now: float,
+        v: int | None = None,
+        cid: str | int | None = None,
+        auto: bool = False,
+    ) -> StoredEvent:
+        self._open()
+        if not self.started:
+            raise ApiError("not-started", "the game starts when every seat is taken", 409)
+        if v is not None and v != self.v:
+            raise ApiError("stale", f"the table is at version {self.v}, not {v}", 409)
+        if seat not in self.state.to_move:
+            due = ", ".join(f"seat {s}" for s in self.state.to_move)
+            raise ApiError("not-your-turn", f"it is not seat {seat}'s turn ({due} to move)", 409)
+        try:
+            new = self.state.play(move, seat=seat)
+        except VertexError as exc:
+            raise ApiError("illegal-move", str(exc), 422) from None
+        grown = new.history[len(self.state.history) :]
+        canonical = grown[-1][1] if len(grown) == 1 and grown[0][0] == seat else move.strip()
+        self._pending = (self.v + 1, new)
+        data: dict[str, Any] = {"seat": seat, "move": canonical}
+        if auto:
+            data["auto"] = True
+        if cid is not None:
+            data["cid"] = cid
+        return self._event("move", now, **data)
+
+    def resign(self, seat: int, now: float) -> StoredEvent:
+        self._open()
+        return self._event("resign", now, seat=seat)
+
+    def timeout(self, seat: int, now: float) -> StoredEvent:
+        """A seat's clock ran out and the table says it loses."""
+        self._open()
+        deadline = self.deadline(seat)
+        if deadline is None or now < deadline:
+            raise ApiError("no-timeout", f"seat {seat}'s clock has not run out", 409)
+        return self._event("timeout", now, seat=seat)
+
+    def undo_request_cmd(self, seat: int, now: float) -> StoredEvent:
+        self._open()
+        if not self.undo_allowed:
+            raise ApiError("no-undo", "this table was set up without take-backs (undo)", 409)
+        ply = self._last_move_ply(seat)
+        if ply is None:
+            raise ApiError("nothing-to-undo", f"seat {seat} has no move to take back", 409)
+        others = [h for h in self.humans() if h != seat]
+        if not others:
+            return self._event("undo", now, seat=seat, ply=ply)
+        return self._event("undo-request", now, seat=seat, ply=ply)
+
+    def undo_accept(self, seat: int, now: float) -> StoredEvent:
+        self._open()
+        if self.undo_request is None:
+            raise ApiError("nothing-to-accept", "nobody asked to take a move back", 409)
+        asker, ply = self.undo_request
+        if seat == asker:
+            raise ApiError("not-allowed", "the other players accept your take-back, not you", 409)
+        needed = {h for h in self.humans() if h != asker}
+        if needed <= self.undo_accepts | {seat}:
+            return self._event("undo", now, seat=asker, ply=ply)
+        return self._event("undo-accept", now, seat=seat)
+
+    def end_request(self, seat: int, now: float) -> StoredEvent:
+        self._open()
+        if not self.game.can_end_by_agreement:
+            raise ApiError("not-allowed", f"{self.game.name} cannot be ended by agreement", 409)
+        if not self.started:
+            raise ApiError("not-started", "the game has not started", 409)
+        if seat in self.end_accepts:
+            raise ApiError("already-asked", "you agreed to end already", 409)
+        if set(self.humans()) <= self.end_accepts | {seat}:
+            return self._event("end", now, seat=seat)
+        return self._event("end-request", now, seat=seat)
+
+    def end_accept(self, seat: int, now: float) -> StoredEvent:
+        if not self.end_accepts:
+            raise ApiError("nothing-to-accept", "nobody asked to end the game", 409)
+        return self.end_request(seat, now)
+
+    def chat(self, seat: int, text: str, now: float) -> StoredEvent:
+        return self._event("chat", now, seat=seat, name=self.seats[seat].name, text=text)
+
+    def hand_over(self, seat: int, level: int, now: float) -> StoredEvent:
+        self._open()
+        if self.seats[seat].kind != "human":
+            raise ApiError("not-allowed", f"seat {seat} is a computer player already", 409)
+        return self._event("hand-over", now, seat=seat, level=level)
+
+    def rematch_cmd(self, new_id: str, now: float) -> StoredEvent:
+        if self.result is None:
+            raise ApiError("not-over", "a rematch starts once the game is over", 409)
+        return self._event("rematch", now, table=new_id)
+
+    def expire(self, now: float) -> StoredEvent:
+        self._open()
+        return self._event("expired", now)
+
+    def rematch_spec(self, seed: int) -> dict[str, Any]:
+        """Same game and options, seats rotated so another player moves first.
+
+        Players keep their seat tokens: each follows the table link with the token they have.
+        """
+        n = len(self.seats)
+        order = [self.seats[(i + 1) % n] for i in range(n)]
+        spec = dict(self.spec)
+        spec["seed"] = seed
+        spec["rematch_of"] = self.id
+        spec["seats"] = [
+            {"kind": s.kind, "level": s.level, "name": s.name, "token": s.token} for s in order
+        ]
+        return spec
+
+    def _last_move_ply(self, seat: int) -> int | None:
+        for i in range(len(self.state.history) - 1, -1, -1):
+            if self.state.history[i][0] == seat:
+                return i
+        return None
+
+    # ---- folding events into the table -----------------------------------------------------
+    def apply(self, ev: StoredEvent) -> None:
+        if ev.seq != self.v + 1:
+            raise ValueError(f"table {self.id}: event {ev.seq} after version {self.v}")
+        d = ev.data
+        kind = ev.kind
+        self.v = ev.seq
+        self.last_at = ev.at
+        if kind == "seat":
+            seat = self.seats[d["seat"]]
+            seat.name, seat.token = d["name"], d["_token"]
+            self._check_start(ev.at)
+        elif kind == "move":
+            self._apply_move(ev)
+        elif kind == "resign" or kind == "timeout":
+            self._finish(kind, ev.at, loser=d["seat"])
+        elif kind == "undo-request":
+            self.undo_request = (d["seat"], d["ply"])
+            self.undo_accepts = set()
+        elif kind == "undo-accept":
+            self.undo_accepts.add(d["seat"])
+        elif kind == "undo":
+            self._rebuild(d["ply"], ev.at)
+        elif kind == "end-request":
+            self.end_accepts.add(d["seat"])
+        elif kind == "end":
+            self.end_accepts = set()
+            self.state = self.state.end_by_agreement()
+            self.times.append(ev.at)
+            self._clock_step(ev.at, None)
+            self._finish("agreed", ev.at)
+        elif kind == "hand-over":
+            seat = self.seats[d["seat"]]
+            seat.kind, seat.level, seat.token = "ai", d["level"], None
+            self._check_start(ev.at)
+        elif kind == "rematch":
+            self.rematch = d["table"]
+        elif kind == "expired":
+            self.result = {"reason": "expired", "winners": []}
+            self.due_since = {}
+        elif kind != "chat":
+            raise ValueError(f"table {self.id}: unknown event kind {kind!r}")
+
+    def _apply_move(self, ev: StoredEvent) -> None:
+        d = ev.data
+        seat = d["seat"]
+        if self._pending is not None and self._pending[0] == ev.seq:
+            new = self._pending[1]
+        else:
+            new = self.state.play(d["move"], seat=seat)
+        self._pending = None
+        self.times.extend([ev.at] * (len(new.history) - len(self.state.history)))
+        self.state = new
+        if "cid" in d:
+            self.cids[(seat, str(d["cid"]))] = ev.seq
+        self.undo_request, self.undo_accepts = None, set()
+        self.end_accepts = set()
+        self._clock_step(ev.at, seat)
+        if new.is_over:
+            self._finish("game", ev.at)
+
+    def _rebuild(self, ply: int, at: float) -> None:
+        state = self.game.initial_state(self.seed)
+        for seat, move in self.state.history[:ply]:
+            state = state.end_by_agreement() if seat is None else state.play(move, seat=seat)
+            assert seat is not None or move == AGREED_END
+        self.state = state
+        self.times = self.times[:ply]
+        self.undo_request, self.undo_accepts = None, set()
+        self.epoch += 1
+        self.due_since = {s: at for s in self.state.to_move}
+
+    def _check_start(self, at: float) -> None:
+        if self.started_at is None and all(s.taken for s in self.seats):
+            self.started_at = at
+            self.due_since = {s: at for s in self.state.to_move}
+
+    def _clock_step(self, at: float, mover: int | None) -> None:
+        """Charge the seats whose turn ended and start the clocks of the seats now due."""
+        due = set(self.state.to_move)
+        total = self.clock is not None and "total" in self.clock
+        for s, since in list(self.due_since.items()):
+            if s == mover or s not in due:
+                if total and self.clock is not None:
+                    self.bank[s] -= at - since
+                    if s == mover:
+                        self.bank[s] += float(self.clock.get("increment", 0))
+                del self.due_since[s]
+        for s in due:
+            self.due_since.setdefault(s, at)
+
+    def _finish(self, reason: str, at: float, loser: int | None = None) -> None:
+        if loser is None:
+            winners = list(self.state.winners)
+        else:
+            others = [s for s in range(len(self.seats)) if s != loser]
+            scores = self.state.scores
+            best = max(scores[s] for s in others) if len(others) > 1 else None
+            winners = [s for s in others if best is None or scores[s] == best]
+        self.result = {"reason": reason, "winners": winners}
+        if loser is not None:
+            self.result["seat"] = loser
+        self.due_since = {}
+        self.undo_request, self.undo_accepts, self.end_accepts = None, set(), set()
+
+
+def rebuild(
+    table_id: str, spec: dict[str, Any], created_at: float, events: list[StoredEvent]
+) -> Table:
+    """A table from its log."""
+    table = Table(table_id, spec, created_at)
+    for ev in events:
+        table.apply(ev)
+    return table
