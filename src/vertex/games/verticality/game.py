@@ -1,0 +1,350 @@
+"""`verticality` (RULES.md §4): towers of pyramids and cards, judged by rigid-body physics.
+
+Steps are simultaneous: every seat still building owes one piece; `play(move, seat=s)` stores
+the aim, and when the last aim of the step is in, the step resolves: each aim gets its seat's
+hand tremor and is simulated on that seat's tower (one MuJoCo model per tower), then falls,
+slides and the end of the game are judged. A refused aim changes nothing.
+
+The engine does no IO: personal bests for Solo style are kept by the server from `result()`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from vertex.core.errors import IllegalMove
+from vertex.core.game import Game, State
+from vertex.core.options import GameOptions
+from vertex.core.outcome import seat_label
+from vertex.core.registry import register
+from vertex.core.rng import Rng
+from vertex.games.verticality.notation import Aim, aim_schema, parse_aim
+from vertex.games.verticality.rules import (
+    FACE_SIZE,
+    PER_LEVEL,
+    SHAKE_ROUNDS,
+    SHAKE_STEP,
+    SIZE_NAMES,
+    SUPPLY_PER_SIZE,
+    roll,
+    tremor,
+)
+from vertex.games.verticality.tower import MM, Tower
+from vertex.physics import Keyframes, Pose
+
+STEP_NAMES = ("pyramid 1", "pyramid 2", "pyramid 3", "card")
+SIZE_ORDER = ("S", "M", "L")
+
+
+class VerticalityOptions(GameOptions):
+    players: int = Field(default=2, ge=1, le=6, description="1 plays Solo style")
+    tremor_mm: float = Field(
+        default=0.45,
+        ge=0.0,
+        le=5.0,
+        description="hand tremor σ in mm (easy 0.2, normal 0.45, hard 0.9; 0 = a steady hand)",
+    )
+    skyscraper: bool = Field(
+        default=False, description="Skyscraper style: pyramids need not touch each other"
+    )
+    step_seconds: int = Field(
+        default=60,
+        ge=0,
+        le=3600,
+        description="step clock in seconds (0 = untimed); when it runs out the piece drops "
+        "where the player last aimed it, or at the level's centre",
+    )
+
+
+@register
+class Verticality(Game[VerticalityOptions]):
+    id = "verticality"
+    name = "Verticality"
+    summary = (
+        "Build a tower of pyramids and cards on a simulated table. The die picks the size of "
+        "each level's three pyramids; everybody places at the same time, a piece a step, with "
+        "a slightly shaky hand. The last tower standing wins."
+    )
+    Options = VerticalityOptions
+    discrete = False
+    #: Options that keep a random game quick (the random-play test may use them).
+    cheap_options: dict[str, Any] = {"players": 2}  # noqa: RUF012
+
+    @property
+    def seats(self) -> int:
+        return self.options.players
+
+    @property
+    def solo(self) -> bool:
+        return self.options.players == 1
+
+    def move_schema(self) -> dict[str, Any]:
+        return aim_schema()
+
+    def initial_state(self, seed: int = 0) -> VerticalityState:
+        state = VerticalityState(self, seed)
+        state._start_level(Rng.from_seed(seed, "die"))
+        return state
+
+
+class VerticalityState(State):
+    game: Verticality
+
+    def __init__(self, game: Verticality, seed: int) -> None:
+        n = game.seats
+        self.game = game
+        self.seed = seed
+        self.history = ()
+        self.towers: tuple[Tower, ...] = (Tower(),) * n
+        self.level = 1
+        self.step = 0  # index into STEP_NAMES
+        self.step_no = 0  # steps resolved so far (mulligans and shakes included)
+        self.supply: dict[str, int] = dict.fromkeys(SIZE_ORDER, SUPPLY_PER_SIZE)
+        self.rolls: tuple[str, ...] = ()  # die faces rolled for this level; the last counts
+        self.size = "L"
+        self.rng = Rng(0)
+        self.due: tuple[int, ...] = tuple(range(n))
+        self.aims: tuple[Aim | None, ...] = (None,) * n
+        self.arrivals: tuple[int, ...] = ()  # who placed, in order, this step
+        self.previous: tuple[int, ...] = ()  # the same for the step before
+        self.finished = False
+        self.won: tuple[int, ...] = ()
+        self.shakes = 0  # natural-forces rounds so far
+        self.events: tuple[str, ...] = ()
+
+    # ---- the contract ---------------------------------------------------------------------
+    @property
+    def to_move(self) -> tuple[int, ...]:
+        if self.finished:
+            return ()
+        return tuple(s for s in self.due if self.aims[s] is None)
+
+    @property
+    def scores(self) -> tuple[float, ...]:
+        return tuple(float(t.levels) for t in self.towers)
+
+    @property
+    def winners(self) -> tuple[int, ...]:
+        return self.won if self.finished else ()
+
+    def legal_moves(self) -> None:
+        return None
+
+    def _play(self, move: str, seat: int) -> VerticalityState:
+        aim = parse_aim(move)
+        tower = self.towers[seat]
+        tower.check(self.level, self.step, self.size, aim, self.game.options.skyscraper)
+        new = self._with_entry((seat, str(aim)))
+        aims = list(self.aims)
+        aims[seat] = aim
+        new.aims = tuple(aims)
+        new.arrivals = (*self.arrivals, seat)
+        if all(new.aims[s] is not None for s in new.due):
+            new._resolve()
+        return new
+
+    def sample_move(self, seat: int, rng: Rng) -> tuple[str, Rng]:
+        from vertex.games.verticality.plan import random_aim
+
+        aim, rng = random_aim(self, seat, rng)
+        return str(aim), rng
+
+    # ---- resolving a step -----------------------------------------------------------------
+    def _resolve(self) -> None:
+        """Every due seat has aimed: simulate each tower and judge (mutates this new copy)."""
+        towers = list(self.towers)
+        supply = dict(self.supply)
+        fell: list[int] = []
+        again: list[int] = []
+        events: list[str] = []
+        for seat in sorted(self.due):
+            aim = self.aims[seat]
+            assert aim is not None
+            noise = tremor(self.seed, seat, self.step_no, self.game.options.tremor_mm, aim.haste)
+            if aim.piece == "pyramid":
+                supply[self.size] -= 1
+            tower, outcome = towers[seat].place(self.level, self.size, aim, noise, self.step_no)
+            towers[seat] = tower
+            if outcome == "fell":
+                fell.append(seat)
+                for size, count in tower.returned().items():
+                    supply[size] += count
+                events.append(f"{seat_label(seat)}'s tower fell: {tower.last_event}")
+            elif outcome == "slid":
+                again.append(seat)
+                events.append(f"{seat_label(seat)}: {tower.last_event}")
+        self.towers = tuple(towers)
+        self.supply = supply
+        self.events = tuple(events)
+        self.step_no += 1
+        done_first = self.previous
+        self.previous = self.arrivals
+        self.arrivals = ()
+        self.aims = (None,) * self.game.seats
+        if self._check_end(fell, done_first):
+            return
+        if again:
+            # A slid card is placed again before anybody moves on (the mulligan).
+            self.due = tuple(again)
+            return
+        self.step += 1
+        if self.step == len(STEP_NAMES):
+            self.step = 0
+            self.level += 1
+            self._start_level(self.rng)
+        else:
+            self.due = self._standing()
+
+    def _standing(self) -> tuple[int, ...]:
+        return tuple(s for s, t in enumerate(self.towers) if t.standing)
+
+    def _check_end(self, fell: list[int], done_first: tuple[int, ...]) -> bool:
+        standing = self._standing()
+        if self.game.solo:
+            if standing:
+                return False
+            self.won = (0,)
+        elif len(standing) > 1:
+            return False
+        elif standing:
+            self.won = standing
+        else:
+            # Everybody left fell in this step: the one who finished the step before first.
+            first = [s for s in done_first if s in fell]
+            self.won = (first[0],) if first else tuple(sorted(fell))
+        self.finished = True
+        self.due = ()
+        return True
+
+    def _start_level(self, rng: Rng) -> None:
+        """Roll the die for the new level; with the supply used up, shake until pieces free."""
+        rolls: list[str] = []
+        while True:
+            need = PER_LEVEL * len(self._standing())
+            if any(self.supply[s] >= need for s in SIZE_ORDER):
+                break
+            if self._shake():
+                return
+        while True:
+            face, rng = roll(rng)
+            rolls.append(face)
+            if self.supply[FACE_SIZE[face]] >= need:
+                break
+        self.rng = rng
+        self.rolls = tuple(rolls)
+        self.size = FACE_SIZE[face]
+        self.due = self._standing()
+
+    def _shake(self) -> bool:
+        """One round of natural forces; True when it ended the game."""
+        self.shakes += 1
+        strength = SHAKE_STEP * self.shakes
+        towers = list(self.towers)
+        fell: list[int] = []
+        events = list(self.events)
+        for seat in self._standing():
+            tower = towers[seat].shake(strength, self.step_no)
+            towers[seat] = tower
+            if not tower.standing:
+                fell.append(seat)
+                for size, count in tower.returned().items():
+                    self.supply[size] += count
+                events.append(f"{seat_label(seat)}'s tower fell: {tower.last_event}")
+        self.towers = tuple(towers)
+        self.events = tuple(events)
+        self.step_no += 1
+        if fell:
+            done_first = self.previous
+            return self._check_end(fell, done_first)
+        if self.shakes >= SHAKE_ROUNDS:
+            self.finished = True
+            self.won = self._standing()
+            self.due = ()
+            return True
+        return False
+
+    # ---- views ----------------------------------------------------------------------------
+    def result(self) -> dict[str, Any]:
+        out = super().result()
+        out["levels"] = [t.levels for t in self.towers]
+        out["height_mm"] = [_r(t.height() / MM, 2) for t in self.towers]
+        out["solo"] = self.game.solo
+        return out
+
+    def _board(self) -> dict[str, Any]:
+        face = self.rolls[-1] if self.rolls else None
+        return {
+            "kind": "towers",
+            "level": self.level,
+            "step": self.step,
+            "step_name": STEP_NAMES[self.step],
+            "step_number": self.step_no,
+            "die": {
+                "face": face,
+                "size": self.size,
+                "size_name": SIZE_NAMES[self.size],
+                "rolls": list(self.rolls),
+            },
+            "supply": dict(self.supply),
+            "due": list(self.due),
+            "placed": [s for s in self.due if self.aims[s] is not None],
+            "tremor_mm": self.game.options.tremor_mm,
+            "skyscraper": self.game.options.skyscraper,
+            "step_seconds": self.game.options.step_seconds,
+            "natural_forces": {"shakes": self.shakes, "strength": SHAKE_STEP * self.shakes},
+            "events": list(self.events),
+            "towers": [_tower_view(seat, t) for seat, t in enumerate(self.towers)],
+            "result": {
+                "levels": [t.levels for t in self.towers],
+                "height_mm": [_r(t.height() / MM, 2) for t in self.towers],
+            },
+        }
+
+    def default_aim(self, seat: int) -> str:
+        """Where the piece drops when the step clock runs out and the seat never aimed."""
+        from vertex.games.verticality.plan import plan_aim
+
+        if seat not in self.to_move:
+            raise IllegalMove(f"{seat_label(seat)} owes no piece now")
+        return str(plan_aim(self, seat))
+
+
+def _tower_view(seat: int, tower: Tower) -> dict[str, Any]:
+    return {
+        "seat": seat,
+        "standing": tower.standing,
+        "levels": tower.levels,
+        "height_mm": _r(tower.height() / MM, 2),
+        "tilt_deg": _r(tower.lean(), 2),
+        "mulligan_used": tower.mulligan_used,
+        "fell_at_step": tower.fell_at,
+        "last_event": tower.last_event,
+        "pieces": [{"kind": p.kind, "level": p.level, **_pose_view(p.pose)} for p in tower.pieces],
+        "keyframes": _keyframes_view(tower.keyframes),
+    }
+
+
+def _pose_view(pose: Pose) -> dict[str, list[float]]:
+    return {
+        "position_mm": [_r(v / MM, 3) for v in pose[:3]],
+        "quaternion": [_r(v, 6) for v in pose[3:]],
+    }
+
+
+def _keyframes_view(frames: Keyframes | None) -> dict[str, Any] | None:
+    if frames is None:
+        return None
+    return {
+        "times": [_r(t, 4) for t in frames.times],
+        "pieces": list(frames.bodies),
+        "frames": [
+            [[*(_r(v / MM, 3) for v in p[:3]), *(_r(v, 6) for v in p[3:])] for p in frame]
+            for frame in frames.poses
+        ],
+    }
+
+
+def _r(v: float, digits: int) -> float:
+    return round(v, digits) + 0.0

@@ -1,0 +1,242 @@
+"""One player's tower: its pieces as poses, how a placement is checked, simulated and judged.
+
+Everything here is relative to the player's base (the origin). Judging uses the poses after
+the settle, piece by piece against what it stands on, so a slowly leaning tower is not taken
+for a fallen one and a fallen piece is never missed:
+- a pyramid has fallen when it tilts more than 25° or its base is more than 3 mm below the card
+  it stood on (it dropped to a lower level);
+- a card is off when it tilts more than 15° or no pyramid of its level still holds it up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Literal
+
+from vertex.core.errors import IllegalMove
+from vertex.games.verticality.notation import Aim
+from vertex.physics import PYRAMIDS, Keyframes, Kind, Pose, settle, tilt_deg, yaw_pose
+from vertex.physics.geometry import (
+    apex,
+    card_footprint,
+    card_top_z,
+    gap,
+    inside,
+    penetration,
+    pyramid_footprint,
+    rotate,
+    yaw_deg,
+)
+from vertex.physics.pieces import CARD_THICKNESS
+
+MM = 1e-3
+#: Pieces come down from this height above what they land on (m).
+DROP = 1.0 * MM
+#: Touching rule: a gap this small (m) between footprints still counts as touching.
+TOUCH = 1.0 * MM
+#: Nudging: a new pyramid may be aimed this deep (m) into a piece of its level, no deeper.
+NUDGE_MAX = 4.0 * MM
+FALL_TILT = 25.0
+CARD_TILT = 15.0
+#: How far below its support a piece may sink before it counts as dropped a level (m).
+DROP_TOL = 3.0 * MM
+
+Outcome = Literal["placed", "slid", "fell"]
+
+
+@dataclass(frozen=True, slots=True)
+class Piece:
+    kind: Kind  # "S", "M", "L" or "card"
+    level: int  # 1-based
+    pose: Pose
+
+
+@dataclass(frozen=True, slots=True)
+class Tower:
+    pieces: tuple[Piece, ...] = ()
+    levels: int = 0  # levels completed (card placed and holding)
+    standing: bool = True
+    mulligan_used: bool = False
+    #: The step (counted over the game) in which the tower fell, if it did.
+    fell_at: int | None = None
+    #: The last settle, for the page to animate, and what it came to.
+    keyframes: Keyframes | None = None
+    last_event: str = ""
+
+    # ---- what stands where -------------------------------------------------------------
+    def pyramids_of(self, level: int) -> list[Piece]:
+        return [p for p in self.pieces if p.level == level and p.kind != "card"]
+
+    def card_of(self, level: int) -> Piece | None:
+        for p in self.pieces:
+            if p.level == level and p.kind == "card":
+                return p
+        return None
+
+    def height(self) -> float:
+        """Highest point of the tower above the table (m)."""
+        best = 0.0
+        for p in self.pieces:
+            if p.kind == "card":
+                best = max(best, p.pose[2] + CARD_THICKNESS / 2)
+            else:
+                best = max(best, apex(p.kind, p.pose)[2])
+        return best
+
+    def lean(self) -> float:
+        """Tilt of the top card, or of the steepest pyramid when no card is placed (degrees)."""
+        card = self.card_of(self.levels)
+        if card is not None:
+            return tilt_deg(card.pose)
+        return max((tilt_deg(p.pose) for p in self.pieces), default=0.0)
+
+    def returned(self) -> dict[str, int]:
+        """Pyramids by size, as they go back to the supply."""
+        out = {"S": 0, "M": 0, "L": 0}
+        for p in self.pieces:
+            if p.kind != "card":
+                out[p.kind] += 1
+        return out
+
+    def surface_z(self, level: int, x: float, y: float) -> float:
+        """Height of the surface of `level` above (x, y): the table or the card below."""
+        card = self.card_of(level - 1)
+        return 0.0 if card is None else card_top_z(card.pose, x, y)
+
+    # ---- placing -----------------------------------------------------------------------
+    def check(self, level: int, step: int, size: str, aim: Aim, skyscraper: bool) -> None:
+        """Refuse an aim the rules forbid, before any simulation (IllegalMove says why)."""
+        if aim.piece == "card":
+            if step != 3:
+                raise IllegalMove(
+                    f"this step places pyramid {step + 1} of level {level}, not a card"
+                )
+            return
+        if step == 3:
+            raise IllegalMove(f"this step places the card of level {level}, not a pyramid")
+        pose = yaw_pose(aim.x * MM, aim.y * MM, 0.0, aim.rot)
+        foot = pyramid_footprint(size, pose)
+        below = self.card_of(level - 1)
+        if below is not None and not all(inside(card_footprint(below.pose), c) for c in foot):
+            raise IllegalMove(
+                f"aiming into a lower level: the pyramid must stand wholly on your level-"
+                f"{level - 1} card (card centre at {_mm(below.pose[0])}, {_mm(below.pose[1])} mm)"
+            )
+        mates = self.pyramids_of(level)
+        for mate in mates:
+            depth = penetration(foot, pyramid_footprint(mate.kind, mate.pose))
+            if depth > NUDGE_MAX:
+                raise IllegalMove(
+                    f"aimed {depth / MM:.1f} mm into the pyramid at {_mm(mate.pose[0])}, "
+                    f"{_mm(mate.pose[1])} mm: pieces cannot pass through each other (nudge at "
+                    f"most {NUDGE_MAX / MM:g} mm deep)"
+                )
+        if mates and not skyscraper:
+            nearest = min(gap(foot, pyramid_footprint(m.kind, m.pose)) for m in mates)
+            if nearest > TOUCH:
+                raise IllegalMove(
+                    f"touching rule: each pyramid must touch another of its level, and this one "
+                    f"would stand {nearest / MM:.1f} mm from the nearest (aim closer, within "
+                    f"{TOUCH / MM:g} mm)"
+                )
+
+    def place(
+        self, level: int, size: str, aim: Aim, noise: tuple[float, float, float], step_no: int
+    ) -> tuple[Tower, Outcome]:
+        """Drop the aimed piece (with the tremor `noise`: dx mm, dy mm, drot deg) and settle."""
+        x = (aim.x + noise[0]) * MM
+        y = (aim.y + noise[1]) * MM
+        rot = aim.rot + noise[2]
+        if aim.piece == "card":
+            tops = [apex(p.kind, p.pose)[2] for p in self.pyramids_of(level)]
+            z = max(tops, default=self.surface_z(level, x, y)) + CARD_THICKNESS / 2 + DROP
+            new = Piece("card", level, yaw_pose(x, y, z, rot))
+        else:
+            flat = yaw_pose(x, y, 0.0, rot)
+            z = max(self.surface_z(level, cx, cy) for cx, cy in pyramid_footprint(size, flat))
+            new = Piece(size, level, yaw_pose(x, y, z + DROP, rot))  # type: ignore[arg-type]
+        pieces = (*self.pieces, new)
+        result = settle([p.kind for p in pieces], [p.pose for p in pieces])
+        settled = tuple(replace(p, pose=q) for p, q in zip(pieces, result.poses, strict=True))
+        tower = replace(self, pieces=settled, keyframes=result.keyframes)
+        failure = tower.failure(top_card_level=level if aim.piece == "card" else None)
+        if failure is None:
+            levels = level if aim.piece == "card" else self.levels
+            return replace(tower, levels=levels, last_event="placed"), "placed"
+        what, reason = failure
+        if what == "slid" and not self.mulligan_used:
+            kept = settled[:-1]
+            event = f"{reason}: mulligan used, place the card again"
+            return replace(tower, pieces=kept, mulligan_used=True, last_event=event), "slid"
+        if what == "slid":
+            reason += " for the second time"
+        return replace(tower, standing=False, fell_at=step_no, last_event=reason), "fell"
+
+    def shake(self, strength: float, step_no: int) -> Tower:
+        """Natural forces: sway the table with `strength` (m/s²) and see what still stands."""
+        result = settle([p.kind for p in self.pieces], [p.pose for p in self.pieces], strength)
+        settled = tuple(replace(p, pose=q) for p, q in zip(self.pieces, result.poses, strict=True))
+        tower = replace(self, pieces=settled, keyframes=result.keyframes)
+        failure = tower.failure(top_card_level=None)
+        if failure is None:
+            return replace(tower, last_event=f"withstood a shake of {strength:g} m/s²")
+        event = f"shaken at {strength:g} m/s²: {failure[1]}"
+        return replace(tower, standing=False, fell_at=step_no, last_event=event)
+
+    def failure(self, top_card_level: int | None) -> tuple[str, str] | None:
+        """("fell" | "slid", reason) for the first piece out of place, or None.
+
+        `top_card_level` names the card just placed: if it alone is off, that is a slide (the
+        mulligan case); any other card off takes the pyramids on it down, a fall.
+        """
+        slid: tuple[str, str] | None = None
+        for p in self.pieces:
+            if p.kind == "card":
+                reason = self._card_off(p)
+                if reason is None:
+                    continue
+                if p.level == top_card_level:
+                    slid = ("slid", f"the level-{p.level} card {reason}")
+                else:
+                    return ("fell", f"the level-{p.level} card {reason}")
+            else:
+                tilt = tilt_deg(p.pose)
+                if tilt > FALL_TILT:
+                    return ("fell", f"a level-{p.level} pyramid tipped over ({tilt:.0f}°)")
+                if p.level > 1:
+                    support = self.surface_z(p.level, p.pose[0], p.pose[1])
+                    if p.pose[2] < support - DROP_TOL:
+                        return ("fell", f"a level-{p.level} pyramid dropped below its level")
+        return slid
+
+    def _card_off(self, card: Piece) -> str | None:
+        tilt = tilt_deg(card.pose)
+        if tilt > CARD_TILT:
+            return f"slid off (tilted {tilt:.0f}°)"
+        foot = card_footprint(card.pose)
+        nx, ny, nz = rotate(card.pose, (0.0, 0.0, 1.0))
+        bottom = card.pose[2] - CARD_THICKNESS / 2
+        for p in self.pyramids_of(card.level):
+            ax, ay, az = apex(p.kind, p.pose)
+            if not inside(foot, (ax, ay)):
+                continue
+            under = bottom - (nx * (ax - card.pose[0]) + ny * (ay - card.pose[1])) / nz
+            if abs(under - az) <= DROP_TOL:
+                return None
+        return "slid off its pyramids"
+
+
+def level_centre(tower: Tower, level: int) -> tuple[float, float, float]:
+    """Centre (mm) and heading (degrees) of the surface of `level`."""
+    card = tower.card_of(level - 1)
+    if card is None:
+        return (0.0, 0.0, 0.0)
+    return (card.pose[0] / MM, card.pose[1] / MM, yaw_deg(card.pose) % 360.0)
+
+
+def size_base(size: str) -> float:
+    return PYRAMIDS[size].base
+
+
+def _mm(v: float) -> str:
+    return f"{v / MM:.1f}"
