@@ -1,0 +1,1 @@
+"""Dots-family knowledge for the computer players: fast positions, chains, the solver."""

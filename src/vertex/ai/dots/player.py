@@ -1,0 +1,165 @@
+"""Computer players for the Dots family, levels 1–5.
+
+1. random lines;
+2. greedy: takes every cell offered, draws quiet lines, hands out as little as it can;
+3. MCTS, few simulations, with the chain-aware playouts and pruning of `adapter`;
+4. more simulations, plus exact play of simple chain-and-loop endgames and, with two
+   players, the exact solver once few lines are left;
+5. the budget in full: the solver first (its table kept between moves), MCTS when the
+   position is still too big, and MCTS again to choose among equally good solved moves.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+from vertex.ai.dots.adapter import DotsAdapter
+from vertex.ai.dots.endgame import best_opening, components
+from vertex.ai.dots.kit import DotsKit, Pos, lines_of
+from vertex.ai.dots.solver import Solver, SolveTimeout
+from vertex.ai.mcts import Mcts
+from vertex.ai.search import BUDGET_SHARE, check_turn, move_rng
+from vertex.core.game import State
+from vertex.games.dots.engine import DotsGame, DotsState
+
+ITERATIONS = {3: 300, 4: 3000}
+#: Level 4 solves exactly when at most this many lines are open (always quick).
+LEVEL4_SOLVE_LINES = 16
+#: Level 5 tries the solver when at most this many lines are open, or in the endgame.
+LEVEL5_SOLVE_LINES = 30
+#: Share of the budget the level-5 solver may use before MCTS takes over.
+SOLVER_SHARE = 0.6
+#: Entries kept in the solver's table before it is cleared (memory bound).
+TABLE_LIMIT = 3_000_000
+
+
+class DotsPlayer:
+    def __init__(self, game: DotsGame[Any], level: int, *, seed: int = 0) -> None:
+        self.game = game
+        self.level = level
+        self.seed = seed
+        self.kit = DotsKit(game)
+        self.adapter = DotsAdapter(self.kit)
+        self.solver: Solver | None = None
+        self._mcts: Mcts[Pos, int] | None = None
+        self._root: tuple[Any, ...] | None = None
+        #: what the last choice was based on: "solver", "endgame", "mcts", "greedy", "random"
+        self.last_reason = ""
+
+    def __getstate__(self) -> dict[str, Any]:
+        # tables and trees are caches: a worker process rebuilds them
+        return {"game": self.game, "level": self.level, "seed": self.seed}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__init__(data["game"], data["level"], seed=data["seed"])  # type: ignore[misc]
+
+    # ---- the contract ----------------------------------------------------------------------
+    def choose(self, state: State, seat: int, budget_s: float) -> str:
+        start = time.monotonic()
+        moves = check_turn(state, seat)
+        assert isinstance(state, DotsState)
+        if len(moves) == 1:
+            return moves[0]
+        rng = move_rng(self.seed, state, seat)
+        deadline = start + max(budget_s, 0.0) * BUDGET_SHARE
+        pos = self.kit.start(state)
+        if self.level == 1:
+            self.last_reason = "random"
+            return moves[rng.randrange(len(moves))]
+        if self.level == 2:
+            self.last_reason = "greedy"
+            return self.kit.names[self._greedy(pos, rng)]
+        free = lines_of(self.kit.open_lines(pos))
+        line = self._endgame(pos)
+        if line is not None:
+            self.last_reason = "endgame"
+            return self.kit.names[line]
+        best: list[int] | None = None
+        if self.level >= 4 and self.game.seats == 2:
+            best = self._solve(state, len(free), start, budget_s, deadline)
+            if best is not None and (len(best) == 1 or self.level == 4):
+                self.last_reason = "solver"
+                return self.kit.names[best[rng.randrange(len(best))]]
+        self.last_reason = "mcts" if best is None else "solver+mcts"
+        return self.kit.names[self._search(state, pos, rng, deadline, best)]
+
+    # ---- the pieces ------------------------------------------------------------------------
+    def _greedy(self, pos: Pos, rng: random.Random) -> int:
+        kit = self.kit
+        free = lines_of(kit.open_lines(pos))
+        rem = kit.remaining(pos.drawn)
+        takes = [ln for ln in free if any(rem[c] == 1 for c in kit.line_cells[ln])]
+        if takes and not kit.misere:
+            return takes[rng.randrange(len(takes))]
+        quiet = [ln for ln in free if kit.safe(rem, ln)]
+        if quiet:
+            return quiet[rng.randrange(len(quiet))]
+        fewest = min(sum(rem[c] == 2 for c in kit.line_cells[ln]) for ln in free)
+        least = [ln for ln in free if sum(rem[c] == 2 for c in kit.line_cells[ln]) == fewest]
+        return least[rng.randrange(len(least))]
+
+    def _endgame(self, pos: Pos) -> int | None:
+        """In a simple chain-and-loop endgame with nothing on offer: the exact opening."""
+        kit = self.kit
+        if kit.seats != 2 or kit.misere or not kit.extra_turn or kit.touch_rule:
+            return None
+        rem = kit.remaining(pos.drawn)
+        if any(r == 1 for r in rem):
+            return None
+        comps = components(kit, pos.drawn)
+        if not comps:
+            return None
+        return best_opening(comps)[1].opening_line()
+
+    def _solve(
+        self, state: DotsState, open_lines: int, start: float, budget: float, deadline: float
+    ) -> list[int] | None:
+        limit = LEVEL4_SOLVE_LINES if self.level == 4 else LEVEL5_SOLVE_LINES
+        quiet_left = any(
+            self.kit.safe(self.kit.remaining(state.drawn), ln)
+            for ln in lines_of(self.kit.open_lines(self.kit.pos(state)))
+        )
+        if open_lines > limit and quiet_left:
+            return None
+        if self.solver is None:
+            self.solver = Solver(self.game)
+        if len(self.solver.tt) > TABLE_LIMIT:
+            self.solver.tt.clear()
+        stop = None if self.level == 4 else start + budget * SOLVER_SHARE
+        if self.level == 4 and open_lines > LEVEL4_SOLVE_LINES:
+            stop = deadline
+        try:
+            sol = self.solver.solve(state, deadline=stop)
+        except SolveTimeout:
+            return None
+        return [self.kit.index[name] for name in sol.best_moves]
+
+    def _search(
+        self,
+        state: DotsState,
+        pos: Pos,
+        rng: random.Random,
+        deadline: float,
+        only: list[int] | None,
+    ) -> int:
+        mcts = self._mcts or Mcts(self.adapter, self.kit.seats)
+        self._mcts = mcts
+        root = mcts.set_root(pos, None if only else self._path(state), rng)
+        self._root = None if only else state.history
+        if only is not None:
+            # choose among the solved best moves: the one hardest to answer in practice
+            root.untried = [m for m in only if all(m != done for done, _ in root.children)]
+            root.children = [(m, ch) for m, ch in root.children if m in only]
+        iterations = ITERATIONS.get(self.level)
+        mcts.search(rng, iterations, deadline)
+        if only is not None:
+            self._mcts = None  # a pruned root is no tree to reuse
+        return mcts.best()
+
+    def _path(self, state: State) -> list[str] | None:
+        old = self._root
+        if old is None or state.history[: len(old)] != old:
+            return None
+        return [move for _, move in state.history[len(old) :]]
