@@ -69,8 +69,12 @@ class Verticality(Game[VerticalityOptions]):
     )
     Options = VerticalityOptions
     discrete = False
-    #: Options that keep a random game quick (the random-play test may use them).
-    cheap_options: dict[str, Any] = {"players": 2}  # noqa: RUF012
+    #: Option sets for the random-play test over every game: small and quick, one per style.
+    random_play_cases: tuple[dict[str, Any], ...] = (
+        {"players": 2},
+        {"players": 1, "skyscraper": True},
+        {"players": 3, "tremor_mm": 0.9},
+    )
 
     @property
     def seats(self) -> int:
@@ -269,7 +273,7 @@ class VerticalityState(State):
     def result(self) -> dict[str, Any]:
         out = super().result()
         out["levels"] = [t.levels for t in self.towers]
-        out["height_mm"] = [_r(t.height() / MM, 2) for t in self.towers]
+        out["height_mm"] = [_r(t.built / MM, 2) for t in self.towers]
         out["solo"] = self.game.solo
         return out
 
@@ -298,7 +302,7 @@ class VerticalityState(State):
             "towers": [_tower_view(seat, t) for seat, t in enumerate(self.towers)],
             "result": {
                 "levels": [t.levels for t in self.towers],
-                "height_mm": [_r(t.height() / MM, 2) for t in self.towers],
+                "height_mm": [_r(t.built / MM, 2) for t in self.towers],
             },
         }
 
@@ -316,7 +320,7 @@ def _tower_view(seat: int, tower: Tower) -> dict[str, Any]:
         "seat": seat,
         "standing": tower.standing,
         "levels": tower.levels,
-        "height_mm": _r(tower.height() / MM, 2),
+        "height_mm": _r(tower.built / MM, 2),
         "tilt_deg": _r(tower.lean(), 2),
         "mulligan_used": tower.mulligan_used,
         "fell_at_step": tower.fell_at,

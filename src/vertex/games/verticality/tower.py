@@ -57,6 +57,8 @@ class Tower:
     levels: int = 0  # levels completed (card placed and holding)
     standing: bool = True
     mulligan_used: bool = False
+    #: Height (m) of the tower after its last good placement: a fallen tower keeps it.
+    built: float = 0.0
     #: The step (counted over the game) in which the tower fell, if it did.
     fell_at: int | None = None
     #: The last settle, for the page to animate, and what it came to.
@@ -162,7 +164,8 @@ class Tower:
         failure = tower.failure(top_card_level=level if aim.piece == "card" else None)
         if failure is None:
             levels = level if aim.piece == "card" else self.levels
-            return replace(tower, levels=levels, last_event="placed"), "placed"
+            placed = replace(tower, levels=levels, last_event="placed")
+            return replace(placed, built=placed.height()), "placed"
         what, reason = failure
         if what == "slid" and not self.mulligan_used:
             kept = settled[:-1]
