@@ -61,7 +61,8 @@ class Mcts(Generic[P, M]):
     def new_node(self, pos: P, rng: random.Random) -> Node[P, M]:
         mover = self.adapter.mover(pos)
         moves = self.adapter.moves(pos) if mover >= 0 else []
-        rng.shuffle(moves)
+        if len(moves) > 1:
+            rng.shuffle(moves)
         return Node(pos, mover, moves, self.seats)
 
     def set_root(self, pos: P, path: list[str] | None, rng: random.Random) -> Node[P, M]:

@@ -65,17 +65,19 @@ def candidate_lines(kit: DotsKit, drawn: int, free: list[int]) -> list[int]:
     """The lines worth considering in normal play (see the module notes)."""
     masks = kit.cell_masks
     line_cells = kit.line_cells
-    rem = [(m & ~drawn).bit_count() for m in masks]
+    pair = kit.line_pair
+    rem = kit.remaining(drawn)
     takes: list[int] = []
     declines: list[int] = []
     quiet: list[int] = []
     for line in free:
-        cells = line_cells[line]
-        if any(rem[c] == 1 for c in cells):
-            if all(rem[c] != 2 for c in cells):
+        a, b = pair[line]
+        ra, rb = rem[a], rem[b]
+        if ra == 1 or rb == 1:
+            if ra != 2 and rb != 2:
                 return [line]  # a free cell: take it
             takes.append(line)
-        elif all(rem[c] > 2 for c in cells):
+        elif ra > 2 and rb > 2:
             quiet.append(line)
     if takes:
         # decline: leave the last two cells of a chain as a domino by drawing the far side

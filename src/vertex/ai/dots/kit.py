@@ -31,6 +31,11 @@ class DotsKit:
         self.game = game
         self.lines = len(board.lines)
         self.line_cells: tuple[tuple[int, ...], ...] = board.line_cells
+        #: the two cells of each line, -1 for the outside: index a remaining-sides list that
+        #: ends with a sentinel (see `remaining`) to test both sides without a loop
+        self.line_pair: tuple[tuple[int, int], ...] = tuple(
+            (cells[0], cells[1] if len(cells) > 1 else -1) for cells in board.line_cells
+        )
         self.cell_masks: tuple[int, ...] = board.cell_masks
         self.cells = len(board.cell_masks)
         self.names = board.line_names
@@ -99,8 +104,10 @@ class DotsKit:
         )
 
     def remaining(self, drawn: int) -> list[int]:
-        """Undrawn sides per cell (0 = complete)."""
-        return [(m & ~drawn).bit_count() for m in self.cell_masks]
+        """Undrawn sides per cell (0 = complete), then a sentinel 9 for the outside."""
+        rem = [(m & ~drawn).bit_count() for m in self.cell_masks]
+        rem.append(OUTSIDE)
+        return rem
 
     def missing_line(self, cell: int, drawn: int) -> int:
         free = self.cell_masks[cell] & ~drawn
@@ -108,14 +115,24 @@ class DotsKit:
 
     def safe(self, rem: list[int], line: int) -> bool:
         """Drawing the line leaves no cell with a single side to go (gives nothing away)."""
-        return all(rem[c] > 2 for c in self.line_cells[line])
+        a, b = self.line_pair[line]
+        return rem[a] > 2 and rem[b] > 2
+
+
+#: remaining-sides value standing for the outside of the board: never offered, never taken
+OUTSIDE = 9
+
+_BYTE_BITS = tuple(tuple(b for b in range(8) if byte >> b & 1) for byte in range(256))
 
 
 def lines_of(mask: int) -> list[int]:
-    """Indices of the set bits, lowest first."""
-    out = []
+    """Indices of the set bits, lowest first (a byte at a time)."""
+    out: list[int] = []
+    base = 0
     while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
+        byte = mask & 0xFF
+        if byte:
+            out.extend(base + b for b in _BYTE_BITS[byte])
+        mask >>= 8
+        base += 8
     return out

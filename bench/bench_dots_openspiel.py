@@ -1,0 +1,236 @@
+"""Dots and Boxes: our engine and players side by side with OpenSpiel (issue 5).
+
+    .venv/bin/python bench/bench_dots_openspiel.py [--part playouts|mcts|strength|all]
+        [--games N] [--seconds S] [--sizes 3,4,5]
+
+1. random playouts, plies per second: our integer playout, our public contract
+   (`legal_moves` + `play`), OpenSpiel's `dots_and_boxes` driven from Python;
+2. MCTS simulations per second from the empty board: ours (chain-aware playouts, and plain
+   random playouts), OpenSpiel's Python MCTS and its C++ `pyspiel.MCTSBot`;
+3. strength: our level 5 against `pyspiel.MCTSBot` (random rollouts, MCTS-Solver on, UCT
+   c=2) with the same wall time per move, both seats, N games per board.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+import pyspiel
+from open_spiel.python.algorithms import mcts as py_mcts
+
+import vertex
+from vertex.ai import player
+from vertex.ai.dots.adapter import DotsAdapter
+from vertex.ai.dots.kit import DotsKit
+from vertex.ai.dots.playout import random_playout
+from vertex.ai.mcts import Mcts
+from vertex.games.dots.engine import DotsState
+
+
+def action_to_line(action: int, rows: int, cols: int) -> str:
+    """OpenSpiel's action number to our line name (horizontal lines first, row by row)."""
+    horizontal = (rows + 1) * cols
+    if action < horizontal:
+        r, c = divmod(action, cols)
+        a, b = (c, r), (c + 1, r)
+    else:
+        r, c = divmod(action - horizontal, cols + 1)
+        a, b = (c, r), (c, r + 1)
+    return f"{chr(97 + a[0])}{a[1] + 1}-{chr(97 + b[0])}{b[1] + 1}"
+
+
+def spiel_game(n: int) -> pyspiel.Game:
+    return pyspiel.load_game("dots_and_boxes", {"num_rows": n, "num_cols": n})
+
+
+def ours_game(n: int) -> vertex.Game:  # type: ignore[type-arg]
+    return vertex.create_game("dots-and-boxes", rows=n, cols=n)
+
+
+# ---- 1. playouts ---------------------------------------------------------------------------
+def playouts(n: int, seconds: float) -> tuple[float, float, float]:
+    game = ours_game(n)
+    kit = DotsKit(game)  # type: ignore[arg-type]
+    start = game.initial_state()
+    assert isinstance(start, DotsState)
+    pos = kit.start(start)
+    rng = random.Random(1)
+    lines = kit.lines
+
+    def rate(step: object) -> float:
+        plies = 0
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            plies += step()  # type: ignore[operator]
+        return plies / (time.perf_counter() - t0)
+
+    def ours_fast() -> int:
+        random_playout(kit, pos, rng)
+        return lines
+
+    def ours_contract() -> int:
+        s = start
+        k = 0
+        while not s.is_over:
+            moves = s.legal_moves()
+            assert moves is not None
+            s = s.play(moves[rng.randrange(len(moves))])
+            k += 1
+        return k
+
+    sg = spiel_game(n)
+
+    def spiel() -> int:
+        s = sg.new_initial_state()
+        k = 0
+        while not s.is_terminal():
+            acts = s.legal_actions()
+            s.apply_action(acts[rng.randrange(len(acts))])
+            k += 1
+        return k
+
+    return rate(ours_fast), rate(ours_contract), rate(spiel)
+
+
+# ---- 2. MCTS simulations per second -------------------------------------------------------
+def ours_sims(n: int, seconds: float, smart: bool) -> float:
+    game = ours_game(n)
+    kit = DotsKit(game)  # type: ignore[arg-type]
+    start = game.initial_state()
+    assert isinstance(start, DotsState)
+    search = Mcts(DotsAdapter(kit, smart=smart), 2)
+    rng = random.Random(1)
+    search.set_root(kit.start(start), None, rng)
+    t0 = time.perf_counter()
+    search.search(rng, deadline=time.monotonic() + seconds)
+    return search.iterations / (time.perf_counter() - t0)
+
+
+def spiel_py_sims(n: int, sims: int) -> float:
+    game = spiel_game(n)
+    bot = py_mcts.MCTSBot(
+        game,
+        2.0,
+        sims,
+        py_mcts.RandomRolloutEvaluator(1, __import__("numpy").random.RandomState(1)),
+    )
+    t0 = time.perf_counter()
+    bot.step(game.new_initial_state())
+    return sims / (time.perf_counter() - t0)
+
+
+def spiel_cpp_sims(n: int, sims: int) -> float:
+    game = spiel_game(n)
+    bot = cpp_bot(game, sims, -1.0, 1)
+    t0 = time.perf_counter()
+    bot.step(game.new_initial_state())
+    return sims / (time.perf_counter() - t0)
+
+
+def cpp_bot(game: pyspiel.Game, sims: int, seconds: float, seed: int) -> pyspiel.MCTSBot:
+    return pyspiel.MCTSBot(
+        game,
+        pyspiel.RandomRolloutEvaluator(1, seed),
+        2.0,
+        sims,
+        2000,
+        True,
+        seed,
+        False,
+        pyspiel.ChildSelectionPolicy.UCT,
+        seconds,
+    )
+
+
+# ---- 3. strength ---------------------------------------------------------------------------
+def match(n: int, ours_seat: int, seconds: float, seed: int) -> tuple[int, float, float]:
+    """Our margin (our cells minus theirs) and mean seconds per move (ours, theirs)."""
+    game = ours_game(n)
+    ours = player(game, 5, seed=seed)
+    sg = spiel_game(n)
+    bot = cpp_bot(sg, 10**9, seconds, seed)
+    actions = {action_to_line(a, n, n): a for a in range(sg.num_distinct_actions())}
+    state = game.initial_state()
+    sp = sg.new_initial_state()
+    times: list[list[float]] = [[], []]
+    while not state.is_over:
+        seat = state.to_move[0]
+        assert sp.current_player() == seat
+        t0 = time.perf_counter()
+        if seat == ours_seat:
+            move = ours.choose(state, seat, seconds)
+            action = actions[move]
+            times[0].append(time.perf_counter() - t0)
+        else:
+            action = bot.step(sp)
+            move = action_to_line(action, n, n)
+            times[1].append(time.perf_counter() - t0)
+        state = state.play(move)
+        sp.apply_action(action)
+    assert sp.is_terminal()
+    margin = state.scores[ours_seat] - state.scores[1 - ours_seat]
+    return margin, statistics.mean(times[0]), statistics.mean(times[1])
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--part", default="all", choices=["playouts", "mcts", "strength", "all"])
+    ap.add_argument("--games", type=int, default=20, help="strength games per board")
+    ap.add_argument("--seconds", type=float, default=1.0, help="thinking time per move")
+    ap.add_argument("--sizes", default="3,4,5", help="strength board sizes (n×n boxes)")
+    args = ap.parse_args()
+    if args.part in ("playouts", "all"):
+        print("1. random playouts, plies/s")
+        print(f"{'board':6} {'ours (ints)':>12} {'ours (play)':>12} {'OpenSpiel':>12} {'ratio':>6}")
+        for n in (3, 5):
+            fast, contract, spiel = playouts(n, 3.0)
+            print(f"{n}x{n:<4} {fast:12,.0f} {contract:12,.0f} {spiel:12,.0f} {fast / spiel:6.2f}")
+    if args.part in ("mcts", "all"):
+        print("\n2. MCTS simulations/s from the empty board")
+        print(
+            f"{'board':6} {'ours smart':>11} {'ours random':>12} {'OS Python':>10} "
+            f"{'OS C++':>9} {'÷Py':>6} {'÷C++':>6}"
+        )
+        for n in (3, 5):
+            smart = ours_sims(n, 3.0, True)
+            plain = ours_sims(n, 3.0, False)
+            spy = spiel_py_sims(n, 2000)
+            scpp = spiel_cpp_sims(n, 100_000 if n == 3 else 30_000)
+            print(
+                f"{n}x{n:<4} {smart:11,.0f} {plain:12,.0f} {spy:10,.0f} {scpp:9,.0f} "
+                f"{smart / spy:6.1f} {smart / scpp:6.3f}"
+            )
+    if args.part in ("strength", "all"):
+        print(
+            f"\n3. level 5 vs pyspiel.MCTSBot, {args.seconds:g} s a move, {args.games} games a "
+            "board (seats alternate; W/D/L are ours)"
+        )
+        print(
+            f"{'board':6} {'seat':>4} {'W':>3} {'D':>3} {'L':>3} {'margin':>7} {'s/move us':>10} "
+            f"{'them':>6}"
+        )
+        for n in (int(x) for x in args.sizes.split(",")):
+            for seat in (0, 1):
+                wdl = [0, 0, 0]
+                margins: list[int] = []
+                ours_t: list[float] = []
+                theirs_t: list[float] = []
+                for g in range(seat, args.games, 2):
+                    margin, t_us, t_them = match(n, seat, args.seconds, seed=1000 + g)
+                    wdl[0 if margin > 0 else 1 if margin == 0 else 2] += 1
+                    margins.append(margin)
+                    ours_t.append(t_us)
+                    theirs_t.append(t_them)
+                print(
+                    f"{n}x{n:<4} {seat:>4} {wdl[0]:>3} {wdl[1]:>3} {wdl[2]:>3} "
+                    f"{statistics.mean(margins):+7.1f} {statistics.mean(ours_t):10.2f} "
+                    f"{statistics.mean(theirs_t):6.2f}",
+                    flush=True,
+                )
+
+
+if __name__ == "__main__":
+    main()
