@@ -15,9 +15,9 @@ SUPPLY_PER_SIZE = 30
 #: Rotation tremor per millimetre of position tremor (degrees).
 ROT_PER_MM = 2.0
 #: Natural forces: the n-th shake of the table sways it with n × this (m/s²).
-SHAKE_STEP = 1.0
+SHAKE_STEP = 0.5
 #: After this many shakes nothing is going to fall any more; the towers share the win.
-SHAKE_ROUNDS = 40
+SHAKE_ROUNDS = 60
 
 
 def roll(rng: Rng) -> tuple[str, Rng]:
