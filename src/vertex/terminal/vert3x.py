@@ -16,11 +16,8 @@ from vertex.terminal.registry import text_board
 @text_board("vert3x")
 def vert3x_text(state: State) -> str:
     assert isinstance(state, Vert3xState)
-    if state.game.options.rules == "classic":
-        picture = _triangular(state)
-    else:
-        picture = _square(state)
-    return picture + _triangles(state)
+    classic = state.game.options.rules == "classic"
+    return (_triangular(state) if classic else _square(state)) + _triangles(state)
 
 
 def _owner_char(state: Vert3xState, a: tuple[int, int], b: tuple[int, int]) -> str | None:
