@@ -248,7 +248,7 @@ class Store:
                     "data": _dumps(ev.data),
                     "at": ev.at,
                 }
-                ok = conn.execute(insert, row).rowcount == 1
+                ok = conn.execute(insert, row).first() is not None
                 if ok:
                     _touch(conn, item.table_id, ev.at, item.status)
                 results.append(ok)
@@ -266,10 +266,13 @@ def _insert_ignore(engine: Engine) -> Any:
     if engine.dialect.name == "postgresql":
         from sqlalchemy.dialects.postgresql import insert as pg_insert
 
-        return pg_insert(events_t).on_conflict_do_nothing(index_elements=["table_id", "seq"])
-    from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+        stmt: Any = pg_insert(events_t)
+    else:
+        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 
-    return sqlite_insert(events_t).on_conflict_do_nothing(index_elements=["table_id", "seq"])
+        stmt = sqlite_insert(events_t)
+    # RETURNING says whether the row went in: rowcount is not reliable on every driver.
+    return stmt.on_conflict_do_nothing(index_elements=["table_id", "seq"]).returning(events_t.c.seq)
 
 
 def _make_engine(url: str) -> Engine:

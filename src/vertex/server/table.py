@@ -73,7 +73,7 @@ class Table:
         self.cids: dict[tuple[int, str], int] = {}
         self.due_since: dict[int, float] = {}
         self.bank: list[float] = [float((self.clock or {}).get("total", 0))] * len(self.seats)
-        self._pending: tuple[int, State] | None = None
+        self._pending: tuple[StoredEvent, State] | None = None
         self._check_start(created_at)
 
     # ---- views ------------------------------------------------------------------------------
@@ -229,13 +229,16 @@ class Table:
             raise ApiError("illegal-move", str(exc), 422) from None
         grown = new.history[len(self.state.history) :]
         canonical = grown[-1][1] if len(grown) == 1 and grown[0][0] == seat else move.strip()
-        self._pending = (self.v + 1, new)
         data: dict[str, Any] = {"seat": seat, "move": canonical}
         if auto:
             data["auto"] = True
         if cid is not None:
             data["cid"] = cid
-        return self._event("move", now, **data)
+        ev = self._event("move", now, **data)
+        # Keep the new position for apply(), but only for this very event: if another
+        # worker wins the version, its event is applied from scratch.
+        self._pending = (ev, new)
+        return ev
 
     def resign(self, seat: int, now: float) -> StoredEvent:
         self._open()
@@ -375,7 +378,7 @@ class Table:
     def _apply_move(self, ev: StoredEvent) -> None:
         d = ev.data
         seat = d["seat"]
-        if self._pending is not None and self._pending[0] == ev.seq:
+        if self._pending is not None and self._pending[0] is ev:
             new = self._pending[1]
         else:
             new = self.state.play(d["move"], seat=seat)

@@ -1,0 +1,140 @@
+"""Scale-out mode: two workers on one PostgreSQL store and one Redis bus.
+
+The workers are two app instances in this process, each with its own event loop, exactly as
+two uvicorn workers would run them. Skipped (with the reason) when PostgreSQL or Redis is
+not reachable.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import vertex
+from vertex.server import Limits, Settings, create_app
+
+from .conftest import recv_until
+
+PG = os.environ.get("VERTEX_TEST_POSTGRES", "postgresql+psycopg://127.0.0.1:5432/test")
+REDIS = os.environ.get("VERTEX_TEST_REDIS", "redis://127.0.0.1:6379/0")
+
+
+def _reachable() -> str | None:
+    try:
+        import psycopg
+
+        psycopg.connect(PG.replace("+psycopg", ""), connect_timeout=2).close()
+    except Exception as exc:
+        return f"PostgreSQL at {PG} is not reachable: {exc}"
+    try:
+        import redis
+
+        redis.Redis.from_url(REDIS, socket_connect_timeout=2).ping()
+    except Exception as exc:
+        return f"Redis at {REDIS} is not reachable: {exc}"
+    return None
+
+
+pytestmark = pytest.mark.skipif(bool(_reachable()), reason=_reachable() or "")
+
+
+@pytest.fixture
+def workers() -> Iterator[tuple[TestClient, TestClient]]:
+    settings = Settings(
+        database_url=PG,
+        redis_url=REDIS,
+        ai_executor="thread",
+        ai_budget_s=0.02,
+        limits=Limits(tables_per_hour=1_000_000),
+    )
+    with TestClient(create_app(settings)) as a, TestClient(create_app(settings)) as b:
+        assert a.get("/healthz").json()["bus"] == "redis"
+        yield a, b
+
+
+def table(a: TestClient, b: TestClient, **body: Any) -> tuple[str, str, str]:
+    r = a.post(
+        "/api/tables", json={"game": "dots-and-boxes", "options": {"rows": 2, "cols": 2}, **body}
+    )
+    tid = r.json()["id"]
+    ann = a.post(f"/api/tables/{tid}/seats/0", json={"name": "Ann"}).json()["token"]
+    bob = b.post(f"/api/tables/{tid}/seats/1", json={"name": "Bob"}).json()["token"]
+    return tid, ann, bob
+
+
+def test_a_socket_on_one_worker_sees_moves_made_on_another(
+    workers: tuple[TestClient, TestClient],
+) -> None:
+    a, b = workers
+    tid, ann, bob = table(a, b)
+    with b.websocket_connect(f"/ws/tables/{tid}?token={bob}") as ws:
+        assert recv_until(ws, lambda m: m["t"] == "snapshot")["v"] == 2
+        state = vertex.replay(a.get(f"/api/tables/{tid}/record").json())
+        tokens = [ann, bob]
+        for v in range(2, 6):
+            seat = state.to_move[0]
+            move = state.legal_moves()[0]  # type: ignore[index]
+            web = a if v % 2 else b  # alternate the workers that take the moves
+            r = web.post(
+                f"/api/tables/{tid}/moves", json={"token": tokens[seat], "move": move, "version": v}
+            )
+            assert r.status_code == 200, r.text
+            state = state.play(move, seat=seat)
+            ev = recv_until(ws, lambda m, v=v: m["t"] == "event" and m["v"] == v + 1)
+            assert ev["move"] == move and ev["state"] == state.to_dict()
+    for web in (a, b):
+        assert web.get(f"/api/tables/{tid}").json()["version"] == 6
+
+
+def test_the_log_key_decides_races_between_workers(workers: tuple[TestClient, TestClient]) -> None:
+    a, b = workers
+    for _ in range(5):
+        tid, ann, _bob = table(a, b)
+        b.get(f"/api/tables/{tid}")  # both workers hold a copy at version 2
+        results: list[int] = []
+        start = threading.Barrier(2)
+
+        def play(
+            web: TestClient,
+            move: str,
+            tid: str = tid,
+            ann: str = ann,
+            start: threading.Barrier = start,
+            results: list[int] = results,
+        ) -> None:
+            start.wait()
+            body = {"token": ann, "move": move, "version": 2}
+            results.append(web.post(f"/api/tables/{tid}/moves", json=body).status_code)
+
+        threads = [
+            threading.Thread(target=play, args=(a, "a1-b1")),
+            threading.Thread(target=play, args=(b, "a3-b3")),
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert sorted(results) == [200, 409]
+        moves = a.get(f"/api/tables/{tid}/record").json()["moves"]
+        assert len(moves) == 1
+        assert b.get(f"/api/tables/{tid}/record").json()["moves"] == moves
+
+
+def test_a_computer_table_on_two_workers_finishes_once(
+    workers: tuple[TestClient, TestClient],
+) -> None:
+    a, b = workers
+    seats = [{"kind": "ai", "level": 1}, {"kind": "ai", "level": 1}]
+    tid = a.post("/api/tables", json={"game": "dots-and-boxes", "seats": seats}).json()["id"]
+    with b.websocket_connect(f"/ws/tables/{tid}") as ws:
+        recv_until(ws, lambda m: m["t"] == "snapshot")
+        view = b.get(f"/api/tables/{tid}").json()
+        if view["result"] is None:
+            recv_until(ws, lambda m: m.get("t") == "event" and bool(m.get("result")), limit=1000)
+    rec = b.get(f"/api/tables/{tid}/record").json()
+    assert vertex.replay(rec).is_over and len(rec["moves"]) == 24
