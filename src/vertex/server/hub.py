@@ -55,6 +55,7 @@ class Hub:
         self.bus: LocalBus | RedisBus = (
             RedisBus(settings.redis_url, self.worker) if settings.redis_url else LocalBus()
         )
+        self.scaled = settings.redis_url is not None
         self.thinker = Thinker(settings.ai_executor)
         self.tables: dict[str, Table] = {}
         self.locks: dict[str, asyncio.Lock] = {}
@@ -191,7 +192,14 @@ class Hub:
         async with self.lock(tid):
             table = await self._get_locked(tid)
             for _attempt in range(5):
-                ev = make(table)
+                try:
+                    ev = make(table)
+                except ApiError:
+                    # With several workers our copy may lag the log: a refusal is only final
+                    # once we have read everything the other workers wrote.
+                    if not self.scaled or not await self._catch_up(table):
+                        raise
+                    continue
                 if await self.store.append(tid, ev):
                     break
                 # Another worker wrote this version first: learn what it wrote, then re-check.
@@ -217,9 +225,12 @@ class Hub:
         if table.status != before:
             await self.store.set_status(table.id, table.status)
 
-    async def _catch_up(self, table: Table) -> None:
-        for ev in await self.store.events(table.id, table.v):
+    async def _catch_up(self, table: Table) -> bool:
+        """Apply what other workers logged since our copy's version; False if nothing."""
+        events = await self.store.events(table.id, table.v)
+        for ev in events:
             await self._applied(table, ev, own=False)
+        return bool(events)
 
     async def _on_bus(self, tid: str, event: dict[str, Any]) -> None:
         """Another worker wrote an event: bring our copy (if we hold one) up to date."""
