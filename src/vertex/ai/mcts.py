@@ -98,7 +98,7 @@ class Mcts(Generic[P, M]):
         while True:
             if iterations is not None and done >= iterations:
                 break
-            if deadline is not None and not done & 15 and time.monotonic() >= deadline:
+            if deadline is not None and time.monotonic() >= deadline:
                 break
             done += 1
             node = root

@@ -12,7 +12,7 @@ import time
 from typing import Any
 
 from vertex.ai.generic import SUDDEN_WIN_GAMES, GenericAdapter, wins_now
-from vertex.ai.mcts import Mcts
+from vertex.ai.mcts import Adapter, Mcts
 from vertex.core.errors import IllegalMove
 from vertex.core.game import Game, State
 from vertex.core.outcome import seat_label
@@ -39,6 +39,16 @@ def check_turn(state: State, seat: int) -> list[str]:
     return moves
 
 
+def _adapter(game: Game[Any]) -> Adapter[Any, Any]:
+    """The game's own fast adapter when it has one, else the public contract."""
+    if game.id == "juxtapose":
+        from vertex.ai.juxtapose import JuxtaposeAdapter
+
+        return JuxtaposeAdapter()
+    tactical = game.id in SUDDEN_WIN_GAMES
+    return GenericAdapter(tactical=tactical, max_plies=60 if tactical else 200)
+
+
 class SearchPlayer:
     """MCTS through the public contract; `choose(state, seat, budget_s) -> move`."""
 
@@ -46,9 +56,9 @@ class SearchPlayer:
         self.game = game
         self.level = level
         self.seed = seed
-        tactical = game.id in SUDDEN_WIN_GAMES
-        self.adapter = GenericAdapter(tactical=tactical, max_plies=60 if tactical else 200)
-        self._mcts: Mcts[State, str] | None = None
+        self.tactical = game.id in SUDDEN_WIN_GAMES
+        self.adapter: Adapter[Any, Any] = _adapter(game)
+        self._mcts: Mcts[Any, Any] | None = None
         self._root: tuple[Any, ...] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
@@ -69,10 +79,16 @@ class SearchPlayer:
         deadline = start + max(budget_s, 0.0) * BUDGET_SHARE
         mcts = self._mcts or Mcts(self.adapter, state.game.seats)
         self._mcts = mcts
-        mcts.set_root(state, self._path(state), rng)
+        root = mcts.set_root(state, self._path(state), rng)
         self._root = state.history
+        if self.tactical and self.level >= 3 and not root.children:
+            # do not hand the next player a win in one when that can be avoided
+            safe = getattr(self.adapter, "safe_moves", None)
+            if safe is not None and len(root.untried) > 1:
+                keep = set(safe(root.pos))
+                root.untried = [m for m in root.untried if m in keep] or root.untried
         mcts.search(rng, ITERATIONS[self.level], deadline)
-        return mcts.best()
+        return self.adapter.name(root.pos, mcts.best())
 
     def _path(self, state: State) -> list[str] | None:
         old = self._root
@@ -82,7 +98,7 @@ class SearchPlayer:
 
     def _weak(self, state: State, seat: int, moves: list[str], rng: random.Random) -> str:
         """Level 1: a random move, but a win in one is not missed in sudden-win games."""
-        if self.adapter.tactical:
+        if self.tactical:
             for move in moves:
                 if wins_now(state.play(move), seat):
                     return move
