@@ -73,6 +73,7 @@ class Geometry:
     crossing: tuple[int, ...] = field(init=False, repr=False, compare=False)
     line_dots: tuple[int, ...] = field(init=False, repr=False, compare=False)
     corner_rules: tuple[tuple[Corner, ...], ...] = field(init=False, repr=False, compare=False)
+    probes: tuple[tuple[Vec, Vec, Vec], ...] = field(init=False, repr=False, compare=False)
     _memo: dict[tuple[str, tuple[int, int, int]], int] = field(
         init=False, repr=False, compare=False
     )
@@ -105,6 +106,12 @@ class Geometry:
         s(self, "crossing", tuple(_crossings(board)))
         s(self, "line_dots", tuple((1 << a) | (1 << b) for a, b in board.lines))
         s(self, "corner_rules", tuple(_corner_rules(dirs, d) for d in range(len(dirs))))
+        probes = []
+        for a, b in board.lines:
+            (xa, ya), (xb, yb) = board.dots[a], board.dots[b]
+            p1, p2, p3 = ((xa * (4 - f) + xb * f, ya * (4 - f) + yb * f) for f in (1, 2, 3))
+            probes.append((p1, p2, p3))
+        s(self, "probes", tuple(probes))
         s(self, "_memo", {})
 
     # ---- lines --------------------------------------------------------------------------
@@ -170,30 +177,37 @@ class Geometry:
         """Bitmask of the lines with some part strictly inside the triangle.
 
         Two lines meet away from dots only at a unit square's centre (the middle of both), so
-        a line is partly inside iff its point at 1/4, 1/2 or 3/4 of the way is strictly inside.
+        a line is partly inside iff its point at 1/4, 1/2 or 3/4 of the way (`probes`) is
+        strictly inside.
         """
         key = ("lines", tri.corners)
         got = self._memo.get(key)
         if got is not None:
             return got
         pts = [self.coords(c) for c in tri.corners]
-        inside = _strict_inside_test(pts, scale=4)
+        (a1, b1, c1), (a2, b2, c2), (a3, b3, c3) = _half_planes(pts)
         x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
         y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
         index = self.board.dot_index
+        forward = len(self.directions) // 2
+        probes = self.probes
         mask = 0
         for y in range(y0, y1 + 1):
             for x in range(x0, x1 + 1):
                 p = index.get((x, y))
                 if p is None:
                     continue
-                for line in self.step[p][: len(self.directions) // 2]:
+                for line in self.step[p][:forward]:
                     if line < 0:
                         continue
-                    a, b = self.board.lines[line]
-                    (xa, ya), (xb, yb) = self.coords(a), self.coords(b)
-                    if any(inside(xa * (4 - f) + xb * f, ya * (4 - f) + yb * f) for f in (1, 2, 3)):
-                        mask |= 1 << line
+                    for px, py in probes[line]:
+                        if (
+                            a1 * px + b1 * py > c1
+                            and a2 * px + b2 * py > c2
+                            and a3 * px + b3 * py > c3
+                        ):
+                            mask |= 1 << line
+                            break
         self._memo[key] = mask
         return mask
 
@@ -209,6 +223,19 @@ class Geometry:
 def strictly_inside(pts: Sequence[Vec], x: int, y: int) -> bool:
     """Whether lattice point (x, y) lies strictly inside the triangle `pts`."""
     return _strict_inside_test(pts, scale=1)(x, y)
+
+
+def _half_planes(pts: Sequence[Vec]) -> list[tuple[int, int, int]]:
+    """(a, b, c) per side with a·x + b·y > c exactly on the inner side, in coordinates ×4."""
+    (ax, ay), (bx, by), (cx, cy) = ((4 * x, 4 * y) for x, y in pts)
+    sign = 1 if cross((ax, ay), (bx, by), (cx, cy)) > 0 else -1
+    out = []
+    for (px, py), (qx, qy) in (((ax, ay), (bx, by)), ((bx, by), (cx, cy)), ((cx, cy), (ax, ay))):
+        # cross(p, q, (x, y)) = (qx − px)(y − py) − (qy − py)(x − px) > 0, times sign
+        a = -sign * (qy - py)
+        b = sign * (qx - px)
+        out.append((a, b, -sign * ((qy - py) * px - (qx - px) * py)))
+    return out
 
 
 def _strict_inside_test(pts: Sequence[Vec], scale: int) -> Callable[[int, int], bool]:

@@ -25,6 +25,16 @@ def _quarters(geo: Geometry, tri: Triangle, across: int) -> int:
     pts = [geo.coords(c) for c in tri.corners]
     a, b, c = ((6 * x, 6 * y) for x, y in pts)
     sign = 1 if cross(a, b, c) > 0 else -1
+    # each side as a half-plane u·x + v·y > w holding the inside (cross(p, q, r)·sign > 0)
+    planes = [
+        (
+            -sign * (q[1] - p[1]),
+            sign * (q[0] - p[0]),
+            sign * ((q[0] - p[0]) * p[1] - (q[1] - p[1]) * p[0]),
+        )
+        for p, q in ((a, b), (b, c), (c, a))
+    ]
+    (u1, v1, w1), (u2, v2, w2), (u3, v3, w3) = planes
     x0, x1 = min(p[0] for p in pts), max(p[0] for p in pts)
     y0, y1 = min(p[1] for p in pts), max(p[1] for p in pts)
     mask = 0
@@ -32,12 +42,8 @@ def _quarters(geo: Geometry, tri: Triangle, across: int) -> int:
         for x in range(x0, x1):
             base = 4 * (y * across + x)
             for k, (dx, dy) in enumerate(_CENTROIDS):
-                p = (6 * x + dx, 6 * y + dy)
-                if (
-                    sign * cross(a, b, p) > 0
-                    and sign * cross(b, c, p) > 0
-                    and sign * cross(c, a, p) > 0
-                ):
+                px, py = 6 * x + dx, 6 * y + dy
+                if u1 * px + v1 * py > w1 and u2 * px + v2 * py > w2 and u3 * px + v3 * py > w3:
                     mask |= 1 << (base + k)
     return mask
 

@@ -8,6 +8,7 @@ out from that line only (`Geometry.completed_triangles`).
 
 from __future__ import annotations
 
+from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from vertex.core.errors import IllegalMove
@@ -191,11 +192,11 @@ class Vert3xState(State):
         return [names[i] for i in _bits(self.legal_mask(self.seat))]
 
     def sample_move(self, seat: int, rng: Rng) -> tuple[str, Rng]:
-        lines = _bits(self.legal_mask(seat)) if seat == self.seat else []
-        if not lines:
+        mask = self.legal_mask(seat) if seat == self.seat else 0
+        if not mask:
             raise IllegalMove(f"{seat_label(seat)} has no line to draw")
-        i, rng = rng.below(len(lines))
-        return self.game.geometry.board.line_names[lines[i]], rng
+        i, rng = rng.below(mask.bit_count())
+        return self.game.geometry.board.line_names[_nth_bit(mask, i)], rng
 
     def _play(self, move: str, seat: int) -> Vert3xState:
         line = self.game.geometry.board.find_line(move)
@@ -322,10 +323,18 @@ def _put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
 
 
 def _bits(mask: int) -> list[int]:
-    """Indices of the set bits, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+    """Indices of the set bits, lowest first (via the binary string: fast for wide masks)."""
+    text = bin(mask)[:1:-1]
+    return list(compress(range(len(text)), map("1".__eq__, text)))
+
+
+def _nth_bit(mask: int, n: int) -> int:
+    """The index of the n-th set bit (0-based), by bisecting on counts of the low bits."""
+    low, high = 0, mask.bit_length()
+    while low < high:
+        mid = (low + high) // 2
+        if (mask & ((1 << (mid + 1)) - 1)).bit_count() > n:
+            high = mid
+        else:
+            low = mid + 1
+    return low

@@ -52,7 +52,9 @@ class Vert3x(Game[Vert3xOptions]):
 
     def __init__(self, options: Vert3xOptions) -> None:
         super().__init__(options)
-        self.start_dots  # noqa: B018 - a start dot off the board is an options error, now
+        # build the board now (cached per board), and report a start dot off the board now
+        self.geometry  # noqa: B018
+        self.start_dots  # noqa: B018
 
     @property
     def seats(self) -> int:

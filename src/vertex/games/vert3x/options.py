@@ -61,14 +61,18 @@ class Vert3xOptions(GameOptions):
     )
     players: int = Field(default=2, ge=2, le=6)
     connected: bool = Field(
-        default=True, description="each line must touch the player's earlier lines or start dot"
+        default=True,
+        description="each line must touch the player's earlier lines or start dot "
+        "(preset: on for classic, off for trianguliche and gyo)",
     )
     start: Literal["auto"] | list[str] = Field(
         default="auto", description="start dots when connected: 'auto' or one dot name per seat"
     )
     no_cross: bool = Field(default=True, description="lines may not cross another's lines")
     vertex_block: bool = Field(
-        default=False, description="a dot touched by one player is closed to the others"
+        default=False,
+        description="a dot touched by one player is closed to the others "
+        "(preset: on for trianguliche only)",
     )
     extra_turn: bool = Field(default=False, description="completing a triangle gives a move")
     lines_per_turn: int = Field(default=1, ge=1, le=10, description="lines drawn in a turn")
