@@ -20,6 +20,9 @@ from vertex.lattice.board import Dot, LineBoard
 
 Vec = tuple[int, int]
 
+#: Masks remembered per board (inside lines, quarters of scored triangles) before starting over.
+MEMO_LIMIT = 4096
+
 #: The three line directions of the triangular lattice (axial), and the four of a square grid
 #: with diagonals; `unit_steps` adds the opposite of each.
 TRIANGULAR_DIRECTIONS: tuple[Vec, ...] = ((1, 0), (0, 1), (1, 1))
@@ -208,7 +211,7 @@ class Geometry:
                         ):
                             mask |= 1 << line
                             break
-        self._memo[key] = mask
+        self._remember(key, mask)
         return mask
 
     def memo(self, kind: str, corners: tuple[int, int, int], make: Callable[[], int]) -> int:
@@ -216,8 +219,16 @@ class Geometry:
         key = (kind, corners)
         got = self._memo.get(key)
         if got is None:
-            got = self._memo[key] = make()
+            got = make()
+            self._remember(key, got)
         return got
+
+    def _remember(self, key: tuple[str, tuple[int, int, int]], mask: int) -> None:
+        # a board lives as long as the server; keep the cache bounded (a big GYØ board has
+        # far more triangles than any game scores)
+        if len(self._memo) >= MEMO_LIMIT:
+            self._memo.clear()
+        self._memo[key] = mask
 
 
 def strictly_inside(pts: Sequence[Vec], x: int, y: int) -> bool:
