@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from types import ModuleType
 
@@ -43,6 +44,10 @@ def main(argv: list[str] | None = None) -> int:
         return int(args.run(args))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # the reader went away (`vertex play … | head`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
 
 
 if __name__ == "__main__":
