@@ -20,6 +20,9 @@ from vertex.core.outcome import seat_label
 #: Simulations per move by level (None: as many as the budget allows).
 ITERATIONS: dict[int, int | None] = {1: 0, 2: 40, 3: 250, 4: 1200, 5: None}
 
+#: Games whose simulations are costly (tactical rollouts) run fewer per level.
+ITERATION_SCALE = {"juxtapose": 0.4}
+
 #: Share of the budget a player plans to use; the rest covers the final bookkeeping.
 BUDGET_SHARE = 0.85
 
@@ -59,6 +62,9 @@ class SearchPlayer:
         self.tactical = game.id in SUDDEN_WIN_GAMES
         self.adapter: Adapter[Any, Any] = _adapter(game)
         self._mcts: Mcts[Any, Any] | None = None
+        count = ITERATIONS[level]
+        scale = ITERATION_SCALE.get(game.id, 1.0)
+        self.iterations = None if count is None else max(1, int(count * scale))
         self._root: tuple[Any, ...] | None = None
 
     def __getstate__(self) -> dict[str, Any]:
@@ -87,7 +93,7 @@ class SearchPlayer:
             if safe is not None and len(root.untried) > 1:
                 keep = set(safe(root.pos))
                 root.untried = [m for m in root.untried if m in keep] or root.untried
-        mcts.search(rng, ITERATIONS[self.level], deadline)
+        mcts.search(rng, self.iterations, deadline)
         return self.adapter.name(root.pos, mcts.best())
 
     def _path(self, state: State) -> list[str] | None:

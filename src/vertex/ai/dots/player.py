@@ -31,6 +31,8 @@ LEVEL4_SOLVE_LINES = 16
 LEVEL5_SOLVE_LINES = 30
 #: Share of the budget the level-5 solver may use before MCTS takes over.
 SOLVER_SHARE = 0.6
+#: Share of the budget spent choosing among solved best moves.
+TIEBREAK_SHARE = 0.25
 #: Entries kept in the solver's table before it is cleared (memory bound).
 TABLE_LIMIT = 3_000_000
 
@@ -83,6 +85,9 @@ class DotsPlayer:
                 self.last_reason = "solver"
                 return self.kit.names[best[rng.randrange(len(best))]]
         self.last_reason = "mcts" if best is None else "solver+mcts"
+        if best is not None:
+            # solved: a short search only to pick the best move hardest to answer in practice
+            deadline = min(deadline, time.monotonic() + budget_s * TIEBREAK_SHARE)
         return self.kit.names[self._search(state, pos, rng, deadline, best)]
 
     # ---- the pieces ------------------------------------------------------------------------
