@@ -1,0 +1,1 @@
+"""Adapters for other ecosystems (PettingZoo)."""

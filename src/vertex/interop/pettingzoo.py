@@ -1,0 +1,217 @@
+"""PettingZoo AEC environments for every discrete Vertex game (a research interface).
+
+    from vertex.interop.pettingzoo import env
+    e = env("dots-and-boxes", rows=3, cols=3)
+    e.reset(seed=7)
+    for agent in e.agent_iter():
+        obs, reward, terminated, truncated, info = e.last()
+        done = terminated or truncated
+        e.step(None if done else e.action_space(agent).sample(obs["action_mask"]))
+
+Agents are `seat_0 … seat_{n-1}`. An action is an index into the game's catalogue of every
+move it could ever have (`actions` on the env): the lines of the board for the Dots family
+and Vert3x, every drop, swap and slide for Juxtapose. Observations are
+`{"observation": int8 array, "action_mask": int8 array}`, from the observing seat's side:
+- Dots family: per line 1 if drawn, then per cell 0 empty, 1 mine, 2 another seat's,
+  3 closed before play;
+- Juxtapose: per square the pyramid on it (1–15, 0 empty), then per pyramid 1 if in the
+  stash, then per pyramid 1 if it was moved last;
+- others (Vert3x): per catalogue move 0 not played, 1 played by me, 2 by another seat.
+Rewards come at the end: +1 for a winner, −1 for the others, 0 for everyone in a draw.
+Seats that move again (an extra turn) are simply selected again.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from vertex.core.errors import VertexError
+from vertex.core.game import Game, State
+from vertex.core.registry import create_game
+
+
+def action_catalogue(game: Game[Any]) -> list[str]:
+    """Every move the game could ever list, in a fixed order (the action numbers)."""
+    from vertex.games.dots.engine import DotsGame
+
+    if isinstance(game, DotsGame):
+        return list(game.board.line_names)
+    if game.id == "juxtapose":
+        from vertex.games.juxtapose import MOVE_NAMES
+
+        return [MOVE_NAMES[code] for code in sorted(MOVE_NAMES)]
+    geometry = getattr(game, "geometry", None)
+    board = getattr(geometry, "board", None)
+    names = getattr(board, "line_names", None)
+    if names is not None:
+        return list(names)
+    raise VertexError(f"{game.name} has no PettingZoo action catalogue")
+
+
+class _Observer:
+    """Turns a state into the observing seat's array; `size` and `high` bound it."""
+
+    def __init__(self, game: Game[Any], actions: list[str]) -> None:
+        from vertex.games.dots.engine import DotsGame
+
+        self.game = game
+        self.index = {name: i for i, name in enumerate(actions)}
+        if isinstance(game, DotsGame):
+            self.kind = "dots"
+            self.size = len(game.board.lines) + len(game.board.cells)
+            self.high = 3
+        elif game.id == "juxtapose":
+            self.kind = "juxtapose"
+            self.size = 16 + 15 + 15
+            self.high = 15
+        else:
+            self.kind = "history"
+            self.size = len(actions)
+            self.high = 2
+
+    def __call__(self, state: State, seat: int) -> np.ndarray:
+        out = np.zeros(self.size, dtype=np.int8)
+        if self.kind == "dots":
+            lines = len(state.game.board.lines)  # type: ignore[attr-defined]
+            drawn: int = state.drawn  # type: ignore[attr-defined]
+            for i in range(lines):
+                out[i] = drawn >> i & 1
+            owned: tuple[int, ...] = state.owned  # type: ignore[attr-defined]
+            dead: int = state.dead  # type: ignore[attr-defined]
+            for c in range(self.size - lines):
+                bit = 1 << c
+                if dead & bit:
+                    out[lines + c] = 3
+                elif owned[seat] & bit:
+                    out[lines + c] = 1
+                elif any(m & bit for m in owned):
+                    out[lines + c] = 2
+        elif self.kind == "juxtapose":
+            squares: tuple[int, ...] = state.squares  # type: ignore[attr-defined]
+            for sq, p in enumerate(squares):
+                out[sq] = p + 1
+            stash: int = state.stash  # type: ignore[attr-defined]
+            moved: int = state.moved_last  # type: ignore[attr-defined]
+            for p in range(15):
+                out[16 + p] = stash >> p & 1
+                out[31 + p] = moved >> p & 1
+        else:
+            for who, move in state.history:
+                k = self.index.get(move)
+                if k is not None and who is not None:
+                    out[k] = 1 if who == seat else 2
+        return out
+
+
+class VertexEnv(AECEnv):  # type: ignore[misc]
+    """One Vertex game as a PettingZoo AEC environment."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "render_modes": ["ansi"],
+        "name": "vertex_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(self, game_id: str, render_mode: str | None = None, **options: Any) -> None:
+        super().__init__()
+        game = create_game(game_id, **options)
+        if not game.discrete:
+            raise VertexError(f"{game.name} has continuous moves: no PettingZoo environment")
+        self.game = game
+        self.render_mode = render_mode
+        self.actions = action_catalogue(game)
+        self.action_index = {name: i for i, name in enumerate(self.actions)}
+        self.observer = _Observer(game, self.actions)
+        self.possible_agents = [f"seat_{s}" for s in range(game.seats)]
+        n = len(self.actions)
+        obs_space = spaces.Dict(
+            {
+                "observation": spaces.Box(
+                    0, self.observer.high, (self.observer.size,), dtype=np.int8
+                ),
+                "action_mask": spaces.Box(0, 1, (n,), dtype=np.int8),
+            }
+        )
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.state_: State = game.initial_state(0)
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def _seat(self, agent: str) -> int:
+        return self.possible_agents.index(agent)
+
+    def _mask(self, agent: str) -> np.ndarray:
+        mask = np.zeros(len(self.actions), dtype=np.int8)
+        if agent == self.agent_selection and not self.state_.is_over:
+            for move in self.state_.legal_moves() or []:
+                mask[self.action_index[move]] = 1
+        return mask
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        return {
+            "observation": self.observer(self.state_, self._seat(agent)),
+            "action_mask": self._mask(agent),
+        }
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.state_ = self.game.initial_state(0 if seed is None else seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.state_.to_move[0]]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None or not 0 <= int(action) < len(self.actions):
+            raise VertexError(f"action must be a number from 0 to {len(self.actions) - 1}")
+        self._cumulative_rewards[agent] = 0
+        self.state_ = self.state_.play(self.actions[int(action)], seat=self._seat(agent))
+        self.rewards = dict.fromkeys(self.agents, 0)
+        if self.state_.is_over:
+            winners = self.state_.winners
+            draw = len(winners) == self.game.seats
+            for a in self.agents:
+                won = self._seat(a) in winners
+                self.rewards[a] = 0 if draw else (1 if won else -1)
+            self.terminations = dict.fromkeys(self.agents, True)
+            # every seat is done: each is selected once more to step None
+            self.agent_selection = agent
+        else:
+            self.agent_selection = self.possible_agents[self.state_.to_move[0]]
+        self._accumulate_rewards()
+
+    def render(self) -> str | None:
+        if self.render_mode != "ansi":
+            return None
+        from vertex.terminal.registry import render
+
+        return render(self.state_)
+
+    def close(self) -> None:
+        pass
+
+
+def raw_env(game_id: str, render_mode: str | None = None, **options: Any) -> VertexEnv:
+    return VertexEnv(game_id, render_mode=render_mode, **options)
+
+
+def env(game_id: str, render_mode: str | None = None, **options: Any) -> AECEnv:
+    """The environment wrapped in PettingZoo's order checks (the usual way to hand it out)."""
+    from pettingzoo.utils import wrappers
+
+    return wrappers.OrderEnforcingWrapper(raw_env(game_id, render_mode=render_mode, **options))
