@@ -68,14 +68,16 @@ def plan_aim(
 
 def _around(mates: list[Piece], b: float, heading: float, haste: float) -> list[Aim]:
     """Spots against each placed pyramid of the level, all round it (when the plan's spot is
-    off the card): side centres first, then along the sides."""
+    off the card): side centres first, then along the sides, then nudging 2 mm into it."""
     out = []
-    for mate in mates:
-        mx, my = mate.pose[0] / MM, mate.pose[1] / MM
-        for along in (0.0, 0.25, -0.25, 0.5, -0.5):
-            for dx, dy in ((b, along * b), (-b, along * b), (along * b, b), (along * b, -b)):
-                x, y = _local(mx, my, heading, dx, dy)
-                out.append(make_aim("pyramid", _clamp(x), _clamp(y), heading, haste))
+    for reach in (b, b - 2.0):
+        for mate in mates:
+            mx, my = mate.pose[0] / MM, mate.pose[1] / MM
+            for along in (0.0, 0.25, -0.25, 0.5, -0.5, 0.75, -0.75, 0.9, -0.9):
+                a = along * b
+                for dx, dy in ((reach, a), (-reach, a), (a, reach), (a, -reach)):
+                    x, y = _local(mx, my, heading, dx, dy)
+                    out.append(make_aim("pyramid", _clamp(x), _clamp(y), heading, haste))
     return out
 
 
