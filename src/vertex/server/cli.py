@@ -57,6 +57,9 @@ def app_factory() -> object:
     from vertex.server.app import create_app
 
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    # The store's thread hands the GIL back and forth with the event loop for every commit;
+    # the default 5 ms switch interval turns each hand-over into a wait under load.
+    sys.setswitchinterval(0.0005)
     return create_app()
 
 

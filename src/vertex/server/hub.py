@@ -219,8 +219,9 @@ class Hub:
         line.update({k: v for k, v in ev.data.items() if k in ("seat", "move", "level", "ply")})
         log.info(dumps(line))
         if own:
-            payload = {"seq": ev.seq, "kind": ev.kind, "data": ev.data, "at": ev.at}
-            self._spawn(self.bus.publish(table.id, payload))
+            if self.scaled:
+                payload = {"seq": ev.seq, "kind": ev.kind, "data": ev.data, "at": ev.at}
+                self._spawn(self.bus.publish(table.id, payload))
             self._after(table)
         if table.status != before:
             await self.store.set_status(table.id, table.status)

@@ -43,10 +43,18 @@ class Settings:
     def from_env(cls, database_url: str | None = None, **overrides: object) -> Settings:
         url = database_url or os.environ.get("VERTEX_DATABASE_URL") or DEFAULT_DATABASE
         redis_url = os.environ.get("VERTEX_REDIS_URL") or None
-        limits = Limits()
-        idle = os.environ.get("VERTEX_IDLE_EXPIRY_S")
-        if idle:
-            limits = Limits(idle_expiry_s=float(idle))
+        # A few limits can be set from the environment (a load test needs many tables).
+        tuning: dict[str, float] = {}
+        for name, var in (
+            ("idle_expiry_s", "VERTEX_IDLE_EXPIRY_S"),
+            ("tables_per_hour", "VERTEX_TABLES_PER_HOUR"),
+            ("messages_per_second", "VERTEX_MESSAGES_PER_SECOND"),
+        ):
+            if os.environ.get(var):
+                tuning[name] = float(os.environ[var])
+        if "tables_per_hour" in tuning:
+            tuning["tables_per_hour"] = int(tuning["tables_per_hour"])
+        limits = Limits(**tuning)  # type: ignore[arg-type]
         values: dict[str, object] = {
             "database_url": url,
             "redis_url": redis_url,

@@ -222,7 +222,7 @@ class Store:
         assert self._queue is not None
         while True:
             batch = [await self._queue.get()]
-            while not self._queue.empty() and len(batch) < 512:
+            while not self._queue.empty() and len(batch) < 200:
                 batch.append(self._queue.get_nowait())
             try:
                 results = await self._run(self._writer, self._write_batch, batch)
@@ -236,23 +236,27 @@ class Store:
                     item.done.set_result(ok)
 
     def _write_batch(self, batch: Sequence[_Append]) -> list[bool]:
-        insert = _insert_ignore(self.engine)
-        results = []
+        # One multi-row INSERT for the whole batch, written as plain SQL: this thread holds
+        # the GIL while it builds statements, and the event loop waits for the GIL meanwhile.
+        # RETURNING names the rows that went in; a row whose (table_id, seq) is taken is
+        # skipped and its writer told so.
+        mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
+        values = ",".join([f"({mark},{mark},{mark},{mark},{mark})"] * len(batch))
+        sql = (
+            "INSERT INTO vertex_events (table_id, seq, kind, data, at) VALUES "
+            + values
+            + " ON CONFLICT (table_id, seq) DO NOTHING RETURNING table_id, seq"
+        )
+        params: list[Any] = []
+        for item in batch:
+            ev = item.event
+            params += [item.table_id, ev.seq, ev.kind, _dumps(ev.data), ev.at]
         with self.engine.begin() as conn:
+            written = {(r[0], r[1]) for r in conn.exec_driver_sql(sql, tuple(params))}
             for item in batch:
-                ev = item.event
-                row = {
-                    "table_id": item.table_id,
-                    "seq": ev.seq,
-                    "kind": ev.kind,
-                    "data": _dumps(ev.data),
-                    "at": ev.at,
-                }
-                ok = conn.execute(insert, row).first() is not None
-                if ok:
-                    _touch(conn, item.table_id, ev.at, item.status)
-                results.append(ok)
-        return results
+                if item.status is not None and (item.table_id, item.event.seq) in written:
+                    _touch(conn, item.table_id, item.event.at, item.status)
+        return [(item.table_id, item.event.seq) in written for item in batch]
 
 
 def _touch(conn: Connection, table_id: str, at: float, status: str | None) -> None:
@@ -260,19 +264,6 @@ def _touch(conn: Connection, table_id: str, at: float, status: str | None) -> No
     if status is not None:
         values["status"] = status
     conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
-
-
-def _insert_ignore(engine: Engine) -> Any:
-    if engine.dialect.name == "postgresql":
-        from sqlalchemy.dialects.postgresql import insert as pg_insert
-
-        stmt: Any = pg_insert(events_t)
-    else:
-        from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-
-        stmt = sqlite_insert(events_t)
-    # RETURNING says whether the row went in: rowcount is not reliable on every driver.
-    return stmt.on_conflict_do_nothing(index_elements=["table_id", "seq"]).returning(events_t.c.seq)
 
 
 def _make_engine(url: str) -> Engine:
