@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vertex.ai.dots.endgame import components, loony_value
-from vertex.ai.dots.kit import DotsKit, lines_of
+from vertex.ai.dots.kit import OUTSIDE, DotsKit, lines_of
 from vertex.ai.dots.symmetry import Canonizer, line_symmetries
 from vertex.core.errors import VertexError
 from vertex.games.dots.engine import DotsGame, DotsState
@@ -112,7 +112,7 @@ class Solver:
         left = self._left(drawn)
         g = self._search(drawn, reach, -left - 1, left + 1, left)
         best: list[str] = []
-        for line in self._moves(drawn, reach, root=True):
+        for line in self._moves(drawn, reach, root=True)[0]:
             if self._child_value(drawn, reach, line, left, g - 1, g) >= g:
                 best.append(kit.names[line])
         best.sort()
@@ -141,14 +141,16 @@ class Solver:
             return gain - self._search(after, reach2, gain - beta, gain - alpha, left - k)
         return -self._search(after, reach2, -beta, -alpha, left)
 
-    def _moves(self, drawn: int, reach: int, root: bool = False) -> list[int]:
-        """Lines worth trying, best first (one line when a capture is forced)."""
+    def _moves(self, drawn: int, reach: int, root: bool = False) -> tuple[list[int], bool]:
+        """Lines worth trying, best first (one line when a capture is forced), and whether
+        every one of them is a handout (no capture, no quiet line)."""
         kit = self.kit
         free = kit.all_lines & ~drawn
         if kit.touch_rule:
             free &= reach
-        masks = kit.cell_masks
-        line_cells = kit.line_cells
+        rem = [(m & ~drawn).bit_count() for m in kit.cell_masks]
+        rem.append(OUTSIDE)
+        pair = kit.line_pair
         captures: list[int] = []
         quiet: list[int] = []
         give1: list[int] = []
@@ -156,25 +158,20 @@ class Solver:
         for line in self.centre_first:
             if not free >> line & 1:
                 continue
-            offers = 0
-            takes = 0
-            for c in line_cells[line]:
-                r = (masks[c] & ~drawn).bit_count()
-                if r == 1:
-                    takes += 1
-                elif r == 2:
-                    offers += 1
-            if takes:
-                if self.forced and not offers and not root:
-                    return [line]
+            a, b = pair[line]
+            ra = rem[a]
+            rb = rem[b]
+            if ra == 1 or rb == 1:
+                if self.forced and ra != 2 and rb != 2 and not root:
+                    return [line], False
                 captures.append(line)
-            elif not offers:
+            elif ra > 2 and rb > 2:
                 quiet.append(line)
-            elif offers == 1:
-                give1.append(line)
-            else:
+            elif ra == 2 and rb == 2:
                 give2.append(line)
-        return captures + quiet + give1 + give2
+            else:
+                give1.append(line)
+        return captures + quiet + give1 + give2, not captures and not quiet
 
     def _search(self, drawn: int, reach: int, alpha: int, beta: int, left: int) -> int:
         if left == 0:
@@ -196,8 +193,8 @@ class Solver:
             return lo
         alpha = max(alpha, lo)
         beta = min(beta, hi)
-        moves = self._moves(drawn, reach)
-        if self.loony and self._all_handouts(drawn, moves):
+        moves, handouts = self._moves(drawn, reach)
+        if self.loony and handouts:
             comps = components(self.kit, drawn)
             if comps is not None:
                 chains = tuple(sorted(c.size for c in comps if not c.loop))
@@ -222,15 +219,6 @@ class Solver:
         else:
             self.tt[key] = (best, best)
         return best
-
-    def _all_handouts(self, drawn: int, moves: list[int]) -> bool:
-        """No capture and no quiet line: every move gives a cell away."""
-        masks = self.kit.cell_masks
-        for line in moves:
-            for c in self.kit.line_cells[line]:
-                if (masks[c] & ~drawn).bit_count() != 2:
-                    return False
-        return True
 
     def _tick(self) -> None:
         now = time.monotonic()
