@@ -27,6 +27,9 @@ from vertex.ai.dots.symmetry import Canonizer, line_symmetries
 from vertex.core.errors import VertexError
 from vertex.games.dots.engine import DotsGame, DotsState
 
+#: Boards with more lines than this get no symmetry keys.
+MAX_SYMMETRY_LINES = 84
+
 
 class SolveTimeout(Exception):
     """The deadline passed before the search finished."""
@@ -65,7 +68,10 @@ class Solver:
         self.forced = forced_captures and normal
         # the chain count assumes any line may be drawn: not so under the touch rule
         self.loony = loony_endgames and normal and not kit.touch_rule
-        perms = line_symmetries(game.board, kit.predrawn) if symmetry else []
+        # big boards are only ever solved near their end, where symmetry seldom helps and
+        # the lookup tables would cost more than they save
+        use = symmetry and kit.lines <= MAX_SYMMETRY_LINES
+        perms = line_symmetries(game.board, kit.predrawn) if use else []
         self.canon = Canonizer(perms, kit.lines) if perms else None
         self.tt: dict[int, tuple[int, int]] = {}
         self.nodes = 0
@@ -181,7 +187,7 @@ class Solver:
         if -left >= beta:
             return -left
         self.nodes += 1
-        if not self.nodes & 0x3FFF:
+        if not self.nodes & 0xFFF:
             self._tick()
         key = self.canon.key(drawn) if self.canon is not None else drawn
         lo, hi = self.tt.get(key, (-left, left))
