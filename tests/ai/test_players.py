@@ -149,3 +149,17 @@ def test_juxtapose_takes_a_win_in_one() -> None:
     for level in (1, 3):
         move = player(game, level, seed=0).choose(state, 0, 0.2)
         assert state.play(move).winners == (0,)
+
+
+def test_the_tree_is_kept_between_moves() -> None:
+    game = vertex.create_game("dots-and-boxes", rows=3, cols=3)
+    me = DotsPlayer(game, 3, seed=2)  # type: ignore[arg-type]
+    state = game.initial_state()
+    mine = me.choose(state, 0, 30.0)
+    state = state.play(mine)
+    state = state.play(state.legal_moves()[0])
+    assert state.to_move == (0,)
+    me.choose(state, 0, 30.0)
+    assert me._mcts is not None and me._mcts.root is not None
+    # the root had visits from the first search before this one added its 300
+    assert me._mcts.root.n > 300
