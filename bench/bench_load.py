@@ -103,7 +103,7 @@ class Run:
         next_at = time.perf_counter() + rng.random() * (gap or 0)
         while not self.stop and tid:
             ws_url = self.base.replace("http", "ws") + f"/ws/tables/{tid}?token={token}"
-            async with websockets.connect(ws_url, max_size=1 << 22) as ws:
+            async with websockets.connect(ws_url, max_size=1 << 22, compression=None) as ws:
                 snap = json.loads(await ws.recv())
                 state, v, seat = snap["table"]["state"], snap["v"], snap["seat"]
                 await ready.wait()
@@ -201,22 +201,27 @@ def main() -> int:
     ap.add_argument("--tables", type=int, default=500)
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--rate", type=float, default=500.0, help="paced target, moves/s")
+    ap.add_argument("--only", choices=("paced", "max"), help="run one of the two loads")
     args = ap.parse_args()
+    rates = {"paced": [args.rate], "max": [None], None: [args.rate, None]}[args.only]
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         proc = start_server(port, Path(tmp) / "bench.db", Path(tmp) / "server.log")
         rows = []
         try:
-            for rate in (args.rate, None):
+            for rate in rates:
                 run = Run(f"http://127.0.0.1:{port}", args.tables, args.seconds, rate, proc.pid)
                 rows.append(asyncio.run(run.go()))
         finally:
             proc.terminate()
             proc.wait(timeout=20)
-    print(f"server: 1 process, SQLite; {args.tables} tables x 2 players; {args.seconds:g} s each")
+    load = os.getloadavg()[0]
     print(
-        f"{'sockets':>8} {'target/s':>9} {'moves/s':>9} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}"
+        f"server: 1 process, SQLite; {args.tables} tables x 2 players; {args.seconds:g} s each;"
+        f" load average {load:.1f} on {os.cpu_count()} cores"
     )
+    head = ("sockets", "target/s", "moves/s", "p50 ms", "p99 ms", "errors", "srv cpu", "cli cpu")
+    print(" ".join(f"{h:>9}" for h in head))
     for r in rows:
         print(
             f"{r['sockets']:>9} {r['rate']:>9} {r['moves/s']:>9.0f} {r['p50 ms']:>9.1f}"

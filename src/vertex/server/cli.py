@@ -48,6 +48,8 @@ def run(args: argparse.Namespace) -> int:
         port=args.port,
         workers=args.workers,
         ws_max_size=1 << 20,
+        # Table messages are small; compressing each one costs more CPU than it saves.
+        ws_per_message_deflate=False,
         log_level="warning",
     )
     return 0
