@@ -163,3 +163,8 @@ def test_the_tree_is_kept_between_moves() -> None:
     assert me._mcts is not None and me._mcts.root is not None
     # the root had visits from the first search before this one added its 300
     assert me._mcts.root.n > 300
+
+
+def test_verticality_goes_to_the_tower_planner() -> None:
+    game = vertex.create_game("verticality")
+    assert type(player(game, 2, seed=1)).__name__ == "TowerPlayer"
