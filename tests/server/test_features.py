@@ -165,3 +165,20 @@ def test_idle_tables_expire(client: TestClient) -> None:
     assert view(client, tid)["result"] == {"reason": "expired", "winners": []}
     r = play(client, tid, ann, "a1-b1")
     assert r.status_code == 409 and r.json()["error"]["code"] == "expired"
+
+
+def test_two_players_asking_for_a_rematch_at_once_get_one(client: TestClient) -> None:
+    tid, ann, bob = two_player_table(client)
+    act(client, tid, ann, "resign")
+    with (
+        client.websocket_connect(f"/ws/tables/{tid}?token={ann}") as a,
+        client.websocket_connect(f"/ws/tables/{tid}?token={bob}") as b,
+    ):
+        recv_until(a, lambda m: m["t"] == "snapshot")
+        recv_until(b, lambda m: m["t"] == "snapshot")
+        a.send_json({"t": "rematch"})
+        b.send_json({"t": "rematch"})
+        got = [recv_until(ws, lambda m: m["t"] in ("ack", "error")) for ws in (a, b)]
+    assert got[0]["t"] == got[1]["t"] == "ack"
+    assert got[0]["table"] == got[1]["table"] == view(client, tid)["rematch"]
+    assert client.get(f"/api/tables/{tid}/record").json()["moves"] == []  # not moves

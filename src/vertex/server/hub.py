@@ -190,24 +190,29 @@ class Hub:
 
     async def _submit(self, tid: str, make: Callable[[Table], StoredEvent]) -> StoredEvent:
         async with self.lock(tid):
-            table = await self._get_locked(tid)
-            for _attempt in range(5):
-                try:
-                    ev = make(table)
-                except ApiError:
-                    # With several workers our copy may lag the log: a refusal is only final
-                    # once we have read everything the other workers wrote.
-                    if not self.scaled or not await self._catch_up(table):
-                        raise
-                    continue
-                if await self.store.append(tid, ev):
-                    break
-                # Another worker wrote this version first: learn what it wrote, then re-check.
-                await self._catch_up(table)
-            else:
-                raise ApiError("busy", "the table is busy; try again", 409)
-            await self._applied(table, ev, own=True)
-            return ev
+            return await self._submit_locked(await self._get_locked(tid), make)
+
+    async def _submit_locked(
+        self, table: Table, make: Callable[[Table], StoredEvent]
+    ) -> StoredEvent:
+        tid = table.id
+        for _attempt in range(5):
+            try:
+                ev = make(table)
+            except ApiError:
+                # With several workers our copy may lag the log: a refusal is only final
+                # once we have read everything the other workers wrote.
+                if not self.scaled or not await self._catch_up(table):
+                    raise
+                continue
+            if await self.store.append(tid, ev):
+                break
+            # Another worker wrote this version first: learn what it wrote, then re-check.
+            await self._catch_up(table)
+        else:
+            raise ApiError("busy", "the table is busy; try again", 409)
+        await self._applied(table, ev, own=True)
+        return ev
 
     async def _applied(self, table: Table, ev: StoredEvent, own: bool) -> None:
         before = table.status
@@ -311,18 +316,22 @@ class Hub:
         return _ack(cid, ev.seq)
 
     async def _rematch(self, tid: str, seat: int, token: str, cid: Any) -> dict[str, Any]:
+        # One lock around both steps, so two players asking at once get one rematch.
         async with self.lock(tid):
             table = await self._get_locked(tid)
             if table.seats[seat].token != token:
                 raise ApiError("bad-token", "this seat token is no longer valid", 403)
+            if self.scaled:
+                await self._catch_up(table)
             if table.rematch is not None:
                 return {**_ack(cid, table.v), "table": table.rematch}
             table.rematch_cmd("", time.time())  # checks the game is over
             row = await self.store.table(tid)
-            new = await self._open_table(
-                table.rematch_spec(secrets.randbits(32)), row.creator if row else "", time.time()
+            spec = table.rematch_spec(secrets.randbits(32))
+            new = await self._open_table(spec, row.creator if row else "", time.time())
+            ev = await asyncio.shield(
+                self._submit_locked(table, lambda t: t.rematch_cmd(new.id, time.time()))
             )
-        ev = await self.submit(tid, lambda t: t.rematch_cmd(new.id, time.time()))
         return {**_ack(cid, ev.seq), "table": new.id}
 
     # ---- computer seats and clocks ----------------------------------------------------------

@@ -305,6 +305,8 @@ class Table:
     def rematch_cmd(self, new_id: str, now: float) -> StoredEvent:
         if self.result is None:
             raise ApiError("not-over", "a rematch starts once the game is over", 409)
+        if self.rematch is not None:
+            raise ApiError("rematched", f"the rematch is at table {self.rematch}", 409)
         return self._event("rematch", now, table=new_id)
 
     def expire(self, now: float) -> StoredEvent:
