@@ -55,6 +55,21 @@ def workers() -> Iterator[tuple[TestClient, TestClient]]:
     with TestClient(create_app(settings)) as a, TestClient(create_app(settings)) as b:
         assert a.get("/healthz").json()["bus"] == "redis"
         yield a, b
+    _forget_test_tables()
+
+
+def _forget_test_tables() -> None:
+    """Remove this test's tables from the shared database, so no later server restores them."""
+    from sqlalchemy import create_engine, delete, select
+
+    from vertex.server.store import events_t, tables_t
+
+    engine = create_engine(PG)
+    with engine.begin() as conn:
+        ids = select(tables_t.c.id).where(tables_t.c.creator == "testclient")
+        conn.execute(delete(events_t).where(events_t.c.table_id.in_(ids)))
+        conn.execute(delete(tables_t).where(tables_t.c.creator == "testclient"))
+    engine.dispose()
 
 
 def table(a: TestClient, b: TestClient, **body: Any) -> tuple[str, str, str]:
