@@ -182,3 +182,16 @@ def test_two_players_asking_for_a_rematch_at_once_get_one(client: TestClient) ->
     assert got[0]["t"] == got[1]["t"] == "ack"
     assert got[0]["table"] == got[1]["table"] == view(client, tid)["rematch"]
     assert client.get(f"/api/tables/{tid}/record").json()["moves"] == []  # not moves
+
+
+def test_a_game_step_clock_drops_the_pieces_nobody_placed(client: TestClient) -> None:
+    options = {"players": 2, "step_seconds": 1}
+    tid = new_table(client, "verticality", options=options)["id"]
+    ann, _bob = take(client, tid, 0, "Ann"), take(client, tid, 1, "Bob")
+    v = view(client, tid)
+    assert v["settings"]["clock"] == {"per_move": 1.0} and v["state"]["to_move"] == [0, 1]
+    with client.websocket_connect(f"/ws/tables/{tid}?token={ann}") as ws:
+        recv_until(ws, lambda m: m["t"] == "snapshot")
+        auto = [recv_until(ws, lambda m: m["t"] == "event") for _ in range(2)]
+    assert sorted(m["seat"] for m in auto) == [0, 1]
+    assert all(m["kind"] == "move" and m["auto"] for m in auto)

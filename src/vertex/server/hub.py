@@ -401,8 +401,12 @@ class Hub:
                 await self.submit(tid, lambda t: t.timeout(seat, time.time()))
                 return
             state = table.state
+            default_aim = getattr(state, "default_aim", None)
             try:
-                move = await self.thinker.choose(state, seat, 1, TIMEOUT_BUDGET_S)
+                if default_aim is not None:  # the game's own rule for a piece not placed
+                    move = await asyncio.to_thread(default_aim, seat)
+                else:
+                    move = await self.thinker.choose(state, seat, 1, TIMEOUT_BUDGET_S)
             except Exception:
                 move = random_move(state, seat)
 

@@ -58,6 +58,11 @@ class Table:
         self.undo_allowed: bool = spec.get("undo", False)
         self.clock: dict[str, float] | None = spec.get("clock")
         self.on_timeout: str = spec.get("on_timeout", "computer")
+        step = spec["options"].get("step_seconds")
+        if self.clock is None and isinstance(step, int | float) and step > 0:
+            # A game with its own step clock (Verticality): when it runs out the piece drops
+            # where the game says (State.default_aim), which the "computer" timeout plays.
+            self.clock, self.on_timeout = {"per_move": float(step)}, "computer"
         self.created_at = created_at
         self.state: State = self.game.initial_state(self.seed)
         self.times: list[float] = []
