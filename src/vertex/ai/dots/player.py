@@ -122,9 +122,9 @@ class DotsPlayer:
         self, state: DotsState, open_lines: int, start: float, budget: float, deadline: float
     ) -> list[int] | None:
         limit = LEVEL4_SOLVE_LINES if self.level == 4 else LEVEL5_SOLVE_LINES
+        rem = self.kit.remaining(state.drawn)
         quiet_left = any(
-            self.kit.safe(self.kit.remaining(state.drawn), ln)
-            for ln in lines_of(self.kit.open_lines(self.kit.pos(state)))
+            self.kit.safe(rem, ln) for ln in lines_of(self.kit.open_lines(self.kit.pos(state)))
         )
         if open_lines > limit and quiet_left:
             return None

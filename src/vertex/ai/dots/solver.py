@@ -187,7 +187,7 @@ class Solver:
         if -left >= beta:
             return -left
         self.nodes += 1
-        if not self.nodes & 0xFFF:
+        if not self.nodes & 0xFF:
             self._tick()
         key = self.canon.key(drawn) if self.canon is not None else drawn
         lo, hi = self.tt.get(key, (-left, left))
@@ -230,7 +230,7 @@ class Solver:
         now = time.monotonic()
         if self.deadline is not None and now > self.deadline:
             raise SolveTimeout
-        if self.progress is not None:
+        if self.progress is not None and not self.nodes & 0xFFFF:
             self.progress(self.nodes, now - self._started)
 
 
