@@ -140,7 +140,8 @@ def test_a_flood_of_messages_is_refused(tmp_path: Path) -> None:
                 ws.send_json({"t": "chat", "text": f"spam {i}", "id": i})
             replies = [reply(ws) for _ in range(20)]
         codes = [r.get("code", r["t"]) for r in replies]
-        assert codes.count("ack") <= 6 and codes.count("rate-limited") >= 14
+        # a burst of 5, then 2 a second: however slowly this box sends 20, most are refused
+        assert 5 <= codes.count("ack") <= 9 and codes.count("rate-limited") >= 11
         assert set(codes) <= {"ack", "rate-limited"}
         assert version(client, tid) == 2 + codes.count("ack")
 
