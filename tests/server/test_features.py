@@ -141,17 +141,17 @@ def test_a_per_move_clock_that_runs_out_loses(client: TestClient) -> None:
     tid, ann, _bob = two_player_table(client, clock={"per_move": 0.5}, on_timeout="lose")
     with client.websocket_connect(f"/ws/tables/{tid}?token={ann}") as ws:
         snap = recv_until(ws, lambda m: m["t"] == "snapshot")
-        assert 0 <= snap["table"]["clocks"][0] <= 0.5 and snap["table"]["clocks"][1] is None
-        ev = recv_until(ws, lambda m: m["t"] == "event")
-    assert ev["kind"] == "timeout" and ev["seat"] == 0
-    assert ev["result"] == {"reason": "timeout", "winners": [1], "seat": 0}
+        if snap["table"]["result"] is None:  # (a slow box may connect after the timeout)
+            assert 0 <= snap["table"]["clocks"][0] <= 0.5 and snap["table"]["clocks"][1] is None
+            ev = recv_until(ws, lambda m: m["t"] == "event")
+            assert ev["kind"] == "timeout" and ev["seat"] == 0
+    assert view(client, tid)["result"] == {"reason": "timeout", "winners": [1], "seat": 0}
 
 
 def test_a_clock_that_runs_out_can_let_the_computer_move(client: TestClient) -> None:
     tid, ann, _bob = two_player_table(client, clock={"total": 0.2, "increment": 0.0})
-    with client.websocket_connect(f"/ws/tables/{tid}?token={ann}") as ws:
-        recv_until(ws, lambda m: m["t"] == "snapshot")
-        ev = recv_until(ws, lambda m: m["t"] == "event")
+    with client.websocket_connect(f"/ws/tables/{tid}?token={ann}&since=2") as ws:
+        ev = recv_until(ws, lambda m: m["t"] == "event")  # missed or live, it comes
     assert ev["kind"] == "move" and ev["seat"] == 0 and ev["auto"] is True
     assert view(client, tid)["settings"]["on_timeout"] == "computer"
 
@@ -190,8 +190,7 @@ def test_a_game_step_clock_drops_the_pieces_nobody_placed(client: TestClient) ->
     ann, _bob = take(client, tid, 0, "Ann"), take(client, tid, 1, "Bob")
     v = view(client, tid)
     assert v["settings"]["clock"] == {"per_move": 1.0} and v["state"]["to_move"] == [0, 1]
-    with client.websocket_connect(f"/ws/tables/{tid}?token={ann}") as ws:
-        recv_until(ws, lambda m: m["t"] == "snapshot")
+    with client.websocket_connect(f"/ws/tables/{tid}?token={ann}&since=2") as ws:
         auto = [recv_until(ws, lambda m: m["t"] == "event") for _ in range(2)]
     assert sorted(m["seat"] for m in auto) == [0, 1]
     assert all(m["kind"] == "move" and m["auto"] for m in auto)
