@@ -33,6 +33,12 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--limit", type=float, default=600.0, help="seconds allowed per board")
     ap.add_argument("--boards", default="all", choices=["all", "quick"])
+    ap.add_argument(
+        "--max-table",
+        type=int,
+        default=12_000_000,
+        help="stop a board when its table holds this many positions (memory guard)",
+    )
     args = ap.parse_args()
     boards = BOARDS if args.boards == "all" else BOARDS[:5]
     print(
@@ -45,8 +51,13 @@ def main() -> None:
         state = game.initial_state()
         lines = len(state.legal_moves())
         t0 = time.monotonic()
+
+        def guard(nodes: int, seconds: float, solver: Solver = solver) -> None:
+            if len(solver.tt) > args.max_table:
+                raise SolveTimeout
+
         try:
-            sol = solver.solve(state, deadline=t0 + args.limit)  # type: ignore[arg-type]
+            sol = solver.solve(state, deadline=t0 + args.limit, progress=guard)  # type: ignore[arg-type]
         except SolveTimeout:
             print(
                 f"{label:12} {lines:5} {'—':>6} {known if known is not None else '':>6} "
