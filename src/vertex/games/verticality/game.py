@@ -20,7 +20,7 @@ from vertex.core.options import GameOptions
 from vertex.core.outcome import seat_label
 from vertex.core.registry import register
 from vertex.core.rng import Rng
-from vertex.games.verticality.notation import Aim, aim_schema, parse_aim
+from vertex.games.verticality.notation import Aim, aim_schema, make_aim, parse_aim
 from vertex.games.verticality.rules import (
     FACE_SIZE,
     PER_LEVEL,
@@ -29,6 +29,7 @@ from vertex.games.verticality.rules import (
     SIZE_NAMES,
     SUPPLY_PER_SIZE,
     roll,
+    time_haste,
     tremor,
 )
 from vertex.games.verticality.tower import MM, Tower
@@ -137,9 +138,7 @@ class VerticalityState(State):
         return None
 
     def _play(self, move: str, seat: int) -> VerticalityState:
-        aim = parse_aim(move)
-        tower = self.towers[seat]
-        tower.check(self.level, self.step, self.size, aim, self.game.options.skyscraper)
+        aim = self._checked(move, seat)
         new = self._with_entry((seat, str(aim)))
         aims = list(self.aims)
         aims[seat] = aim
@@ -148,6 +147,30 @@ class VerticalityState(State):
         if all(new.aims[s] is not None for s in new.due):
             new._resolve()
         return new
+
+    def _checked(self, move: str, seat: int) -> Aim:
+        aim = parse_aim(move)
+        tower = self.towers[seat]
+        tower.check(self.level, self.step, self.size, aim, self.game.options.skyscraper)
+        return aim
+
+    def check_aim(self, move: str, seat: int) -> str:
+        """Where `seat` is aiming now, checked as a placement would be but not played.
+
+        The canonical aim, or IllegalMove/NotationError saying why it would be refused. The
+        server keeps the last one privately and drops it there when the step clock runs out.
+        """
+        if seat not in self.to_move:
+            raise IllegalMove(f"{seat_label(seat)} owes no piece now")
+        return str(self._checked(move, seat))
+
+    def hasten(self, move: str, seconds: float) -> str:
+        """`move` with its haste raised to what a release `seconds` after the step began
+        earns (RULES §4): max(the haste it names, time_haste(seconds)). NotationError if the
+        move cannot be read."""
+        aim = parse_aim(move)
+        haste = max(aim.haste, time_haste(seconds))
+        return str(make_aim(aim.piece, aim.x, aim.y, aim.rot, haste))
 
     def sample_move(self, seat: int, rng: Rng) -> tuple[str, Rng]:
         from vertex.games.verticality.plan import random_aim

@@ -18,11 +18,19 @@ ROT_PER_MM = 2.0
 SHAKE_STEP = 0.5
 #: After this many shakes nothing is going to fall any more; the towers share the win.
 SHAKE_ROUNDS = 60
+#: A release this long (s) after the step began is calm; sooner is hasty (RULES §4).
+CALM_AFTER_S = 2.0
 
 
 def roll(rng: Rng) -> tuple[str, Rng]:
     i, rng = rng.below(len(FACES))
     return FACES[i], rng
+
+
+def time_haste(seconds: float) -> float:
+    """Haste from how soon the piece was released after its step began: 1 at once, falling
+    linearly to 0 at CALM_AFTER_S. The server measures the time, so no client can claim calm."""
+    return min(1.0, max(0.0, 1.0 - seconds / CALM_AFTER_S))
 
 
 def tremor(
