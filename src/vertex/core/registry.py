@@ -24,17 +24,19 @@ def register(cls: G) -> G:
     return cls
 
 
-def _load() -> None:
-    # Import every module of vertex.games once, so each game can register itself; adding a
-    # game is adding a module, with no list to keep in step.
-    global _loaded
-    if _loaded:
-        return
-    import vertex.games as pkg
-
+def import_submodules(package: str) -> None:
+    """Import every module directly under `package`, so each can register itself: adding a
+    game (or a text board) is adding a module, with no list to keep in step."""
+    pkg = importlib.import_module(package)
     for info in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
         importlib.import_module(info.name)
-    _loaded = True
+
+
+def _load() -> None:
+    global _loaded
+    if not _loaded:
+        import_submodules("vertex.games")
+        _loaded = True
 
 
 def game_class(game_id: str) -> type[Game[Any]]:

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import importlib
 import json
-import pkgutil
 from collections.abc import Callable
 
 from vertex.core.game import State
+from vertex.core.registry import import_submodules
 
 TextBoard = Callable[[State], str]
 _BOARDS: dict[str, TextBoard] = {}
@@ -27,13 +26,9 @@ def text_board(*game_ids: str) -> Callable[[TextBoard], TextBoard]:
 
 def _load() -> None:
     global _loaded
-    if _loaded:
-        return
-    import vertex.terminal as pkg
-
-    for info in pkgutil.iter_modules(pkg.__path__, pkg.__name__ + "."):
-        importlib.import_module(info.name)
-    _loaded = True
+    if not _loaded:
+        import_submodules("vertex.terminal")
+        _loaded = True
 
 
 def render(state: State) -> str:

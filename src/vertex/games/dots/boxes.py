@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import cached_property
+from typing import TypeVar
 
 from pydantic import Field
 
@@ -17,23 +18,14 @@ class FamilyOptions(GameOptions):
     misere: bool = Field(default=False, description="fewest cells wins")
     border: bool = Field(default=False, description="the outline is drawn before play")
     extra_turn: bool = Field(default=True, description="completing a cell gives another move")
-
-
-class BoxesOptions(FamilyOptions):
-    rows: int = Field(default=3, ge=1, le=12, description="rows of boxes")
-    cols: int = Field(default=3, ge=1, le=12, description="columns of boxes")
     players: int = Field(default=2, ge=2, le=6)
 
 
-@register
-class DotsAndBoxes(DotsGame[BoxesOptions]):
-    id = "dots-and-boxes"
-    name = "Dots and Boxes"
-    summary = (
-        "Take turns drawing a line between neighbouring dots. Draw the fourth side of a box to "
-        "claim it and move again. When every line is drawn, the most boxes wins."
-    )
-    Options = BoxesOptions
+F = TypeVar("F", bound=FamilyOptions)
+
+
+class FamilyGame(DotsGame[F]):
+    """Dots and Boxes / Dots and Triangles: seats, misère and extra turn come from options."""
 
     @property
     def seats(self) -> int:
@@ -46,6 +38,22 @@ class DotsAndBoxes(DotsGame[BoxesOptions]):
     @property
     def extra_turn(self) -> bool:  # type: ignore[override]
         return self.options.extra_turn
+
+
+class BoxesOptions(FamilyOptions):
+    rows: int = Field(default=3, ge=1, le=12, description="rows of boxes")
+    cols: int = Field(default=3, ge=1, le=12, description="columns of boxes")
+
+
+@register
+class DotsAndBoxes(FamilyGame[BoxesOptions]):
+    id = "dots-and-boxes"
+    name = "Dots and Boxes"
+    summary = (
+        "Take turns drawing a line between neighbouring dots. Draw the fourth side of a box to "
+        "claim it and move again. When every line is drawn, the most boxes wins."
+    )
+    Options = BoxesOptions
 
     @cached_property
     def board(self) -> LineBoard:

@@ -8,8 +8,7 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from vertex.core.registry import register
-from vertex.games.dots.boxes import FamilyOptions
-from vertex.games.dots.engine import DotsGame
+from vertex.games.dots.boxes import FamilyGame, FamilyOptions
 from vertex.lattice.board import LineBoard
 from vertex.lattice.triangular import strip_board, strip_closed_border, triangle_board
 
@@ -38,7 +37,7 @@ class TrianglesOptions(FamilyOptions):
 
 
 @register
-class DotsAndTriangles(DotsGame[TrianglesOptions]):
+class DotsAndTriangles(FamilyGame[TrianglesOptions]):
     id = "dots-and-triangles"
     name = "Dots and Triangles"
     summary = (
@@ -46,18 +45,6 @@ class DotsAndTriangles(DotsGame[TrianglesOptions]):
         "third side of a small triangle to claim it and move again. Most triangles wins."
     )
     Options = TrianglesOptions
-
-    @property
-    def seats(self) -> int:
-        return self.options.players
-
-    @property
-    def misere(self) -> bool:  # type: ignore[override]
-        return self.options.misere
-
-    @property
-    def extra_turn(self) -> bool:  # type: ignore[override]
-        return self.options.extra_turn
 
     @cached_property
     def board(self) -> LineBoard:
