@@ -60,9 +60,15 @@ def test_a_whole_game_of_each_kind_with_two_human_seats(client: TestClient, gid:
                 seat = state.to_move[0]
                 move, rng = state.sample_move(seat, rng)
                 entered[seat].send_json({"t": "move", "move": move, "v": v, "id": moves})
+                # The mover hears the event before the ack; it carries the move as recorded
+                # (Verticality adds the haste the server measured).
+                ev = recv_until(entered[seat], lambda m: m["t"] in ("event", "error"))
+                while ev["t"] == "event" and ev["v"] <= v:  # the others' moves, heard late
+                    ev = recv_until(entered[seat], lambda m: m["t"] in ("event", "error"))
+                assert ev["t"] == "event" and ev["v"] == v + 1 and ev["seat"] == seat, ev
                 ack = recv_until(entered[seat], lambda m: m["t"] in ("ack", "error"))
                 assert ack == {"t": "ack", "v": v + 1, "id": moves}, ack
-                state = state.play(move, seat=seat)
+                state = state.play(ev["move"], seat=seat)
                 v += 1
                 moves += 1
             if not state.is_over:  # a long random game: settle it

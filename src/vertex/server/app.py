@@ -14,7 +14,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
-from fastapi import FastAPI, Path, Request, WebSocket
+from fastapi import FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -25,7 +25,7 @@ from vertex.core import list_games
 from vertex.server.conn import Conn, TokenBucket
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub, dumps
-from vertex.server.protocol import check_id, check_version, error, parse
+from vertex.server.protocol import check_id, check_text, check_version, error, parse
 from vertex.server.settings import Settings
 from vertex.server.table import Table, token_hash
 
@@ -88,6 +88,30 @@ class MoveIn(_Body):
     move: str = Field(min_length=1, max_length=200)
     version: int | None = Field(default=None, ge=0)
     id: str | int | None = None
+
+
+class AimIn(_Body):
+    token: str = Field(min_length=1, max_length=200)
+    move: str = Field(
+        min_length=1,
+        max_length=200,
+        description="where you aim the piece now, in move notation (Verticality: "
+        "`pyramid x=<mm> y=<mm> rot=<deg>`)",
+    )
+    id: str | int | None = None
+
+
+class Best(BaseModel):
+    name: str = Field(description="the player's display name")
+    levels: int = Field(description="levels completed")
+    height_mm: float = Field(description="height of the tower's last good placement (mm)")
+    table: str = Field(description="the table the result was built at")
+    at: float = Field(description="when the game ended (seconds since 1970, UTC)")
+
+
+class Bests(BaseModel):
+    name: str | None = Field(description="whose results these are; null for the top list")
+    bests: list[Best] = Field(description="best first: levels, then height, then the earlier")
 
 
 class ActionIn(_Body):
@@ -187,6 +211,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         reply = await hub.command(table_id, seat, token_hash(body.token), msg)
         return {"version": reply["v"], "duplicate": reply.get("duplicate", False)}
 
+    @app.post("/api/tables/{table_id}/aims")
+    async def aim(table_id: TableId, body: AimIn) -> dict[str, Any]:
+        """Say where you aim your piece now (games with aiming: Verticality). Checked like a
+        move but not played; kept privately, never shown to others. When your step clock
+        runs out the piece drops at your last aim (else at the game's default spot)."""
+        table = await hub.get(table_id)
+        seat = _seat(table, body.token)
+        check_id(body.id)
+        msg: dict[str, Any] = {"t": "aim", "move": body.move, "id": body.id}
+        reply = await hub.command(table_id, seat, token_hash(body.token), msg)
+        return {"version": reply["v"], "aim": reply["aim"]}
+
     @app.post("/api/tables/{table_id}/actions")
     async def action(table_id: TableId, body: ActionIn) -> dict[str, Any]:
         """Table actions for scripts: resign, rematch, undo and end requests, chat, hand-over."""
@@ -212,6 +248,25 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         if format == "text":
             return PlainTextResponse(rec.to_text())
         return rec.model_dump(mode="json")
+
+    @app.get("/api/verticality/bests")
+    async def bests(
+        name: Annotated[
+            str | None,
+            Query(max_length=200, description="a display name: that player's results"),
+        ] = None,
+        limit: Annotated[int, Query(ge=1, le=100, description="at most this many")] = 20,
+    ) -> Bests:
+        """Solo Verticality personal bests: with `name`, that player's results; without, the
+        top list (each name's best). Best first: levels completed, then height."""
+        if name is not None:
+            name = check_text(name, hub.limits.name_chars, "name")
+        rows = await hub.store.bests(name, limit)
+        listed = [
+            Best(name=r.name, levels=r.levels, height_mm=r.height_mm, table=r.table_id, at=r.at)
+            for r in rows
+        ]
+        return Bests(name=name, bests=listed)
 
     @app.websocket("/ws/tables/{table_id}")
     async def socket(ws: WebSocket, table_id: str) -> None:

@@ -125,7 +125,7 @@ class Hub:
             raise not_found(tid)
         table = rebuild(tid, row.spec, row.created_at, await self.store.events(tid))
         if table.status != row.status:  # the process died between the event and the status
-            await self.store.set_status(tid, table.status)
+            await self._status_changed(table)
         self.tables[tid] = table
         return table
 
@@ -229,7 +229,14 @@ class Hub:
                 self._spawn(self.bus.publish(table.id, payload))
             self._after(table)
         if table.status != before:
-            await self.store.set_status(table.id, table.status)
+            await self._status_changed(table)
+
+    async def _status_changed(self, table: Table) -> None:
+        # The result before the status: a table marked over has its solo best kept already.
+        best = table.solo_best()
+        if best is not None:
+            await self.store.add_best(best)
+        await self.store.set_status(table.id, table.status)
 
     async def _catch_up(self, table: Table) -> bool:
         """Apply what other workers logged since our copy's version; False if nothing."""
@@ -239,11 +246,16 @@ class Hub:
         return bool(events)
 
     async def _on_bus(self, tid: str, event: dict[str, Any]) -> None:
-        """Another worker wrote an event: bring our copy (if we hold one) up to date."""
+        """Another worker wrote an event (or took an aim): bring our copy (if we hold one)
+        up to date."""
         if tid not in self.tables:
             return
         async with self.lock(tid):
             table = self.tables.get(tid)
+            if table is not None and "aim" in event:
+                aim = event["aim"]
+                table.hold_aim(aim["seat"], (aim["tag"][0], aim["tag"][1]), aim["move"])
+                return
             if table is None or event["seq"] <= table.v:
                 return
             if event["seq"] == table.v + 1:
@@ -307,6 +319,8 @@ class Hub:
 
         elif t == "rematch":
             return await self._rematch(tid, seat, token, cid)
+        elif t == "aim":
+            return await self._aim(tid, seat, token, msg["move"], cid)
         else:
             raise ApiError("bad-message", f"'{t}' is not a table action")
         try:
@@ -314,6 +328,27 @@ class Hub:
         except _Duplicate as dup:
             return _ack(cid, dup.v, duplicate=True)
         return _ack(cid, ev.seq)
+
+    async def _aim(self, tid: str, seat: int, token: str, move: str, cid: Any) -> dict[str, Any]:
+        """Keep where a seat aims now, for its step clock. Not an event and never broadcast
+        (it would give the aim away): only the sender hears the ack. Other workers hold the
+        table's clock too, so they are told over the bus, which no client hears."""
+        async with self.lock(tid):
+            table = await self._get_locked(tid)
+            if table.seats[seat].token != token:
+                raise ApiError("bad-token", "this seat token is no longer valid", 403)
+            try:
+                aim = table.aim_check(seat, move)
+            except ApiError:
+                if not self.scaled or not await self._catch_up(table):
+                    raise
+                aim = table.aim_check(seat, move)
+            tag = table.aim_tag(seat)
+            table.hold_aim(seat, tag, aim)
+            if self.scaled:
+                payload = {"aim": {"seat": seat, "tag": list(tag), "move": aim}}
+                self._spawn(self.bus.publish(tid, payload))
+            return {**_ack(cid, table.v), "aim": aim}
 
     async def _rematch(self, tid: str, seat: int, token: str, cid: Any) -> dict[str, Any]:
         # One lock around both steps, so two players asking at once get one rematch.
@@ -400,6 +435,9 @@ class Hub:
             if table.on_timeout == "lose":
                 await self.submit(tid, lambda t: t.timeout(seat, time.time()))
                 return
+            held = table.held_aim(seat)
+            if held is not None and await self._timeout_move(tid, seat, v, held, aimed=True):
+                return  # the piece dropped where the player last aimed it
             state = table.state
             default_aim = getattr(state, "default_aim", None)
             try:
@@ -410,15 +448,29 @@ class Hub:
             except Exception:
                 move = random_move(state, seat)
 
-            def make(t: Table) -> StoredEvent:
-                if t.v != v:
-                    raise ApiError("stale", "the seat moved in time", 409)
-                t.timeout(seat, time.time())  # checks the clock really ran out
-                return t.move(seat, move, time.time(), auto=True)
-
-            await self.submit(tid, make)
+            await self._timeout_move(tid, seat, v, move)
         except ApiError as exc:
             log.info(dumps({"event": "timeout-dropped", "table": tid, "why": exc.code}))
+
+    async def _timeout_move(
+        self, tid: str, seat: int, v: int, move: str, aimed: bool = False
+    ) -> bool:
+        """Play `move` for a seat whose clock ran out. False if the game refused it (an aim
+        that no longer fits); other refusals (the seat moved in time) are raised."""
+
+        def make(t: Table) -> StoredEvent:
+            if t.v != v:
+                raise ApiError("stale", "the seat moved in time", 409)
+            t.timeout(seat, time.time())  # checks the clock really ran out
+            return t.move(seat, move, time.time(), auto=True, aimed=aimed)
+
+        try:
+            await self.submit(tid, make)
+        except ApiError as exc:
+            if aimed and exc.code == "illegal-move":
+                return False
+            raise
+        return True
 
     # ---- sockets ----------------------------------------------------------------------------
     async def attach(self, conn: Conn, since: int | None) -> None:

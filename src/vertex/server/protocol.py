@@ -14,6 +14,7 @@ from vertex.server.errors import ApiError
 #: Client message types and the fields each may carry (beyond `t` and `id`).
 CLIENT_MESSAGES: dict[str, frozenset[str]] = {
     "move": frozenset({"move", "v"}),
+    "aim": frozenset({"move"}),
     "resign": frozenset(),
     "rematch": frozenset(),
     "undo-request": frozenset(),
@@ -49,10 +50,11 @@ def parse(raw: str | bytes, max_bytes: int) -> dict[str, Any]:
     if extra:
         raise ApiError("bad-message", f"'{t}' messages take no field {', '.join(extra)}")
     check_id(msg.get("id"))
-    if t == "move":
+    if t in ("move", "aim"):
         move = msg.get("move")
         if not isinstance(move, str) or not move.strip():
-            raise ApiError("bad-message", "'move' needs a move string, like \"a1-b1\"")
+            example = "a1-b1" if t == "move" else "pyramid x=0 y=0 rot=0"
+            raise ApiError("bad-message", f"'{t}' needs a move string, like \"{example}\"")
         if len(move) > MAX_MOVE_CHARS:
             raise ApiError("bad-message", f"a move may be at most {MAX_MOVE_CHARS} characters")
         check_version(msg.get("v"))

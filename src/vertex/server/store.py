@@ -32,6 +32,8 @@ from sqlalchemy import (
     select,
     update,
 )
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
@@ -64,6 +66,19 @@ events_t = Table(
     Column("at", Float, nullable=False),
 )
 
+#: Solo Verticality results for the personal-best lists: one row per finished table.
+bests_t = Table(
+    "vertex_bests",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("levels", Integer, nullable=False),
+    Column("height_mm", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_vertex_bests_name", "name", "levels", "height_mm"),
+    Index("ix_vertex_bests_rank", "levels", "height_mm"),
+)
+
 OPEN, OVER, EXPIRED = "open", "over", "expired"
 
 
@@ -85,6 +100,17 @@ class StoredEvent:
     seq: int
     kind: str
     data: dict[str, Any]
+    at: float
+
+
+@dataclass(frozen=True)
+class BestRow:
+    """One solo result: who, how high (levels completed, then millimetres), where, when."""
+
+    name: str
+    levels: int
+    height_mm: float
+    table_id: str
     at: float
 
 
@@ -194,6 +220,50 @@ class Store:
         q = select(func.count()).where(tables_t.c.creator == creator, tables_t.c.created_at > since)
         with self.engine.connect() as conn:
             return int(conn.execute(q).scalar_one())
+
+    # ---- solo results -----------------------------------------------------------------------
+    async def add_best(self, row: BestRow) -> None:
+        """Keep a solo result; a table's result is kept once, however often it is reported."""
+        await self._run(self._writer, self._insert_best, row)
+
+    def _insert_best(self, row: BestRow) -> None:
+        values = {
+            "table_id": row.table_id,
+            "name": row.name,
+            "levels": row.levels,
+            "height_mm": row.height_mm,
+            "at": row.at,
+        }
+        dialect_insert = sqlite_insert if self.sqlite else pg_insert
+        stmt = dialect_insert(bests_t).values(**values).on_conflict_do_nothing()
+        with self.engine.begin() as conn:
+            conn.execute(stmt)  # a result reported again (a restart, another worker) is kept once
+
+    async def bests(self, name: str | None, limit: int) -> list[BestRow]:
+        """`name`'s results, best first (levels, then height, then the earlier); with no name,
+        the top list: each name's best result, best first."""
+        return await self._run(self._reader, self._select_bests, name, limit)
+
+    def _select_bests(self, name: str | None, limit: int) -> list[BestRow]:
+        c = bests_t.c
+        rank = (c.levels.desc(), c.height_mm.desc(), c.at, c.table_id)
+        if name is not None:
+            q = select(bests_t).where(c.name == name).order_by(*rank).limit(limit)
+        else:
+            place = func.row_number().over(partition_by=c.name, order_by=rank).label("place")
+            ranked = select(bests_t, place).subquery()
+            r = ranked.c
+            q = (
+                select(r.name, r.levels, r.height_mm, r.table_id, r.at)
+                .where(r.place == 1)
+                .order_by(r.levels.desc(), r.height_mm.desc(), r.at, r.table_id)
+                .limit(limit)
+            )
+        with self.engine.connect() as conn:
+            return [
+                BestRow(row.name, row.levels, row.height_mm, row.table_id, row.at)
+                for row in conn.execute(q)
+            ]
 
     # ---- the log ----------------------------------------------------------------------------
     async def events(self, table_id: str, since: int = 0) -> list[StoredEvent]:

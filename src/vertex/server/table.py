@@ -15,7 +15,7 @@ from typing import Any
 from vertex.core import AGREED_END, State, VertexError, create_game
 from vertex.core.record import Record
 from vertex.server.errors import ApiError
-from vertex.server.store import EXPIRED, OPEN, OVER, StoredEvent
+from vertex.server.store import EXPIRED, OPEN, OVER, BestRow, StoredEvent
 
 #: Events that change the game or the result: their messages carry the new state.
 STATE_KINDS = frozenset({"move", "undo", "end", "resign", "timeout", "expired", "hand-over"})
@@ -77,6 +77,9 @@ class Table:
         self.epoch = 0  # bumps when moves are taken back: a computer's pending move is void
         self.cids: dict[tuple[int, str], int] = {}
         self.due_since: dict[int, float] = {}
+        #: Where each due seat last aimed (games with aiming): (tag, move). Never logged or
+        #: sent to anyone: it would give the aim away. The tag ties it to one step.
+        self.aims: dict[int, tuple[tuple[int, int], str]] = {}
         self.bank: list[float] = [float((self.clock or {}).get("total", 0))] * len(self.seats)
         self._pending: tuple[StoredEvent, State] | None = None
         self._check_start(created_at)
@@ -190,6 +193,21 @@ class Table:
             }
         return rec
 
+    def solo_best(self) -> BestRow | None:
+        """A finished solo Verticality game's result for its player's personal-best list.
+
+        Only a person's game counts (a seat handed to a computer does not), and only one that
+        ended in play (the tower fell, the player stopped or ran out of time), not an expiry.
+        """
+        if self.game.id != "verticality" or len(self.seats) != 1 or self.result is None:
+            return None
+        seat = self.seats[0]
+        if self.result["reason"] == "expired" or seat.kind != "human" or seat.name is None:
+            return None
+        result = self.state.result()
+        levels, height = result["levels"][0], result["height_mm"][0]
+        return BestRow(seat.name, levels, height, self.id, self.last_at)
+
     # ---- commands: check, then return the event that does it ------------------------------
     def _event(self, kind: str, now: float, **data: Any) -> StoredEvent:
         return StoredEvent(self.v + 1, kind, data, now)
@@ -219,15 +237,11 @@ class Table:
         v: int | None = None,
         cid: str | int | None = None,
         auto: bool = False,
+        aimed: bool = False,
     ) -> StoredEvent:
-        self._open()
-        if not self.started:
-            raise ApiError("not-started", "the game starts when every seat is taken", 409)
-        if v is not None and v != self.v:
-            raise ApiError("stale", f"the table is at version {self.v}, not {v}", 409)
-        if seat not in self.state.to_move:
-            due = ", ".join(f"seat {s}" for s in self.state.to_move)
-            raise ApiError("not-your-turn", f"it is not seat {seat}'s turn ({due} to move)", 409)
+        self._check_due(seat, v)
+        if self.seats[seat].kind == "human":
+            move = self._hastened(seat, move, now)
         try:
             new = self.state.play(move, seat=seat)
         except VertexError as exc:
@@ -237,6 +251,8 @@ class Table:
         data: dict[str, Any] = {"seat": seat, "move": canonical}
         if auto:
             data["auto"] = True
+        if aimed:
+            data["aimed"] = True
         if cid is not None:
             data["cid"] = cid
         ev = self._event("move", now, **data)
@@ -244,6 +260,58 @@ class Table:
         # worker wins the version, its event is applied from scratch.
         self._pending = (ev, new)
         return ev
+
+    def _check_due(self, seat: int, v: int | None = None) -> None:
+        self._open()
+        if not self.started:
+            raise ApiError("not-started", "the game starts when every seat is taken", 409)
+        if v is not None and v != self.v:
+            raise ApiError("stale", f"the table is at version {self.v}, not {v}", 409)
+        if seat not in self.state.to_move:
+            due = ", ".join(f"seat {s}" for s in self.state.to_move)
+            raise ApiError("not-your-turn", f"it is not seat {seat}'s turn ({due} to move)", 409)
+
+    def _hastened(self, seat: int, move: str, now: float) -> str:
+        """A person's move with the haste the server measured (games that have haste).
+
+        Haste counts from when the seat's step began (the server time of the event that made
+        it due); the game takes the larger of that and what the client claimed. Computer
+        seats are exempt: they run here, and their level sets their haste.
+        """
+        hasten = getattr(self.state, "hasten", None)
+        since = self.due_since.get(seat)
+        if hasten is None or since is None:
+            return move
+        try:
+            return str(hasten(move, now - since))
+        except VertexError:
+            return move  # play() says what is wrong with it
+
+    def aim_check(self, seat: int, move: str) -> str:
+        """A seat's aim, checked as its move would be but not played: the canonical aim.
+
+        Not an event: the hub keeps it with `hold_aim`, privately, for the step clock.
+        """
+        self._check_due(seat)
+        check = getattr(self.state, "check_aim", None)
+        if check is None:
+            raise ApiError("no-aims", f"{self.game.name} has no aiming: send your move", 409)
+        try:
+            return str(check(move, seat))
+        except VertexError as exc:
+            raise ApiError("illegal-move", str(exc), 422) from None
+
+    def aim_tag(self, seat: int) -> tuple[int, int]:
+        """Which step of the seat an aim belongs to: (epoch, pieces the seat placed so far)."""
+        return self.epoch, sum(1 for s, _ in self.state.history if s == seat)
+
+    def hold_aim(self, seat: int, tag: tuple[int, int], move: str) -> None:
+        if tag == self.aim_tag(seat):  # (one from another worker may come after the move)
+            self.aims[seat] = (tag, move)
+
+    def held_aim(self, seat: int) -> str | None:
+        held = self.aims.get(seat)
+        return held[1] if held is not None and held[0] == self.aim_tag(seat) else None
 
     def resign(self, seat: int, now: float) -> StoredEvent:
         self._open()
@@ -373,6 +441,7 @@ class Table:
         elif kind == "hand-over":
             seat = self.seats[d["seat"]]
             seat.kind, seat.level, seat.token = "ai", d["level"], None
+            self.aims.pop(d["seat"], None)
             self._check_start(ev.at)
         elif kind == "rematch":
             self.rematch = d["table"]
@@ -392,6 +461,7 @@ class Table:
         self._pending = None
         self.times.extend([ev.at] * (len(new.history) - len(self.state.history)))
         self.state = new
+        self.aims.pop(seat, None)
         if "cid" in d:
             self.cids[(seat, str(d["cid"]))] = ev.seq
         self.undo_request, self.undo_accepts = None, set()
@@ -409,6 +479,7 @@ class Table:
         self.times = self.times[:ply]
         self.undo_request, self.undo_accepts = None, set()
         self.epoch += 1
+        self.aims = {}
         self.due_since = {s: at for s in self.state.to_move}
 
     def _check_start(self, at: float) -> None:
