@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,6 +20,7 @@ import vertex
 from vertex.server import Limits, Settings, create_app
 
 from .conftest import recv_until
+from .test_verticality import run_out
 
 PG = os.environ.get("VERTEX_TEST_POSTGRES", "postgresql+psycopg://127.0.0.1:5432/test")
 REDIS = os.environ.get("VERTEX_TEST_REDIS", "redis://127.0.0.1:6379/0")
@@ -153,3 +155,23 @@ def test_a_computer_table_on_two_workers_finishes_once(
             recv_until(ws, lambda m: m.get("t") == "event" and bool(m.get("result")), limit=1000)
     rec = b.get(f"/api/tables/{tid}/record").json()
     assert vertex.replay(rec).is_over and len(rec["moves"]) == 24
+
+
+def test_an_aim_taken_by_one_worker_drops_on_the_worker_with_the_clock(
+    workers: tuple[TestClient, TestClient],
+) -> None:
+    a, b = workers
+    body = {"game": "verticality", "options": {"players": 2, "step_seconds": 60}}
+    tid = a.post("/api/tables", json=body).json()["id"]
+    ann = a.post(f"/api/tables/{tid}/seats/0", json={"name": "Ann"}).json()["token"]
+    a.post(f"/api/tables/{tid}/seats/1", json={"name": "Bob"})  # a wrote last: a has the clock
+    assert b.get(f"/api/tables/{tid}").json()["version"] == 2  # b holds a copy too
+    r = b.post(f"/api/tables/{tid}/aims", json={"token": ann, "move": "pyramid x=-7 y=4 rot=15"})
+    assert r.status_code == 200, r.text
+    held = a.app.state.hub.tables[tid]  # type: ignore[attr-defined]
+    while held.held_aim(0) is None:  # the aim crosses over the bus, privately
+        time.sleep(0.01)
+    run_out(a, tid, (0, 1))
+    rec = b.get(f"/api/tables/{tid}/record").json()
+    assert rec["moves"][0]["seat"] == 0 and rec["moves"][0]["move"] == "pyramid x=-7 y=4 rot=15"
+    assert len(rec["moves"]) == 2
