@@ -172,6 +172,10 @@ def test_an_aim_taken_by_one_worker_drops_on_the_worker_with_the_clock(
     while held.held_aim(0) is None:  # the aim crosses over the bus, privately
         time.sleep(0.01)
     run_out(a, tid, (0, 1))
-    rec = b.get(f"/api/tables/{tid}/record").json()
+    for _ in range(500):  # b learns of a's events over the bus, a moment later
+        rec = b.get(f"/api/tables/{tid}/record").json()
+        if len(rec["moves"]) == 2:
+            break
+        time.sleep(0.01)
     assert rec["moves"][0]["seat"] == 0 and rec["moves"][0]["move"] == "pyramid x=-7 y=4 rot=15"
     assert len(rec["moves"]) == 2

@@ -42,6 +42,9 @@ class Game(ABC, Generic[O]):
     discrete: ClassVar[bool] = True
     #: Games whose seats may agree to end early with the current scores (Vert3x).
     can_end_by_agreement: ClassVar[bool] = False
+    #: Games whose play() can take many milliseconds (a physics simulation): servers must
+    #: run it off their event loop.
+    slow_play: ClassVar[bool] = False
 
     def __init__(self, options: O) -> None:
         self.options = options

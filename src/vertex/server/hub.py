@@ -16,7 +16,7 @@ import secrets
 import time
 from collections.abc import Callable, Coroutine
 from dataclasses import asdict
-from typing import Any
+from typing import Any, TypeVar
 
 from vertex.core import OptionsError, create_game, game_ids
 from vertex.server.ai_runner import Thinker, random_move
@@ -29,6 +29,8 @@ from vertex.server.store import OPEN, Store, StoredEvent, TableRow
 from vertex.server.table import Table, rebuild
 
 log = logging.getLogger("vertex.server")
+_A = TypeVar("_A")
+_R = TypeVar("_R")
 
 _ID = re.compile(r"^[A-Za-z0-9_-]{8,40}$")
 #: Computer seats that replace a timed-out player think this long.
@@ -123,7 +125,9 @@ class Hub:
         if row is None:
             self.locks.pop(tid, None)
             raise not_found(tid)
-        table = rebuild(tid, row.spec, row.created_at, await self.store.events(tid))
+        events = await self.store.events(tid)
+        # replaying a log can mean re-running physics: off the event loop
+        table = await asyncio.to_thread(rebuild, tid, row.spec, row.created_at, events)
         if table.status != row.status:  # the process died between the event and the status
             await self._status_changed(table)
         self.tables[tid] = table
@@ -198,7 +202,7 @@ class Hub:
         tid = table.id
         for _attempt in range(5):
             try:
-                ev = make(table)
+                ev = await self._off_loop(table, make, table)
             except ApiError:
                 # With several workers our copy may lag the log: a refusal is only final
                 # once we have read everything the other workers wrote.
@@ -216,7 +220,7 @@ class Hub:
 
     async def _applied(self, table: Table, ev: StoredEvent, own: bool) -> None:
         before = table.status
-        table.apply(ev)
+        await self._off_loop(table, table.apply, ev)
         text = dumps(table.message(ev))
         for conn in self.conns.get(table.id, ()):
             conn.send(text)
@@ -230,6 +234,14 @@ class Hub:
             self._after(table)
         if table.status != before:
             await self._status_changed(table)
+
+    @staticmethod
+    async def _off_loop(table: Table, fn: Callable[[_A], _R], arg: _A) -> _R:
+        """Run a table step in a thread when the game's moves are slow (physics), so one
+        table's simulation never stalls the others; the table's lock is held throughout."""
+        if table.game.slow_play:
+            return await asyncio.to_thread(fn, arg)
+        return fn(arg)
 
     async def _status_changed(self, table: Table) -> None:
         # The result before the status: a table marked over has its solo best kept already.

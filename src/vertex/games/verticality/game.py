@@ -70,6 +70,7 @@ class Verticality(Game[VerticalityOptions]):
     )
     Options = VerticalityOptions
     discrete = False
+    slow_play = True  # a step resolves by simulating every tower
     #: Option sets for the random-play test over every game: small and quick, one per style.
     random_play_cases: tuple[dict[str, Any], ...] = (
         {"players": 2},
