@@ -130,6 +130,22 @@ def test_stale_and_illegal_moves_are_refused(client: TestClient) -> None:
     assert version(client, tid) == 3
 
 
+def test_a_flood_of_http_commands_is_refused(tmp_path: Path) -> None:
+    settings = make_settings(tmp_path, limits=Limits(messages_per_second=2.0, message_burst=5))
+    with TestClient(create_app(settings)) as client:
+        tid, ann, _bob = two_player_table(client)
+        body = {"token": ann, "action": "chat", "text": "spam"}
+        codes = [
+            client.post(f"/api/tables/{tid}/actions", json=body).status_code for _ in range(20)
+        ]
+        assert 5 <= codes.count(200) <= 9 and codes.count(429) >= 11
+        refused = client.post(f"/api/tables/{tid}/moves", json={"token": ann, "move": "a1-b1"})
+        assert refused.status_code == 429
+        assert refused.json()["error"]["code"] == "rate-limited"
+        state = client.get(f"/api/tables/{tid}").json()["state"]
+        assert state["ply"] == 0  # the refused move changed nothing
+
+
 def test_a_flood_of_messages_is_refused(tmp_path: Path) -> None:
     settings = make_settings(tmp_path, limits=Limits(messages_per_second=2.0, message_burst=5))
     with TestClient(create_app(settings)) as client:

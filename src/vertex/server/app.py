@@ -22,7 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from vertex.core import list_games
-from vertex.server.conn import Conn, TokenBucket
+from vertex.server.conn import Conn, SeatRates, TokenBucket
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub, dumps
 from vertex.server.protocol import check_id, check_text, check_version, error, parse
@@ -144,6 +144,7 @@ INDEX = """<!doctype html>
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     hub = Hub(settings)
+    rates = SeatRates(settings.limits.messages_per_second, settings.limits.message_burst)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -205,7 +206,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def move(table_id: TableId, body: MoveIn) -> dict[str, Any]:
         """Play a move for the seat the token holds (the same checks as the socket)."""
         table = await hub.get(table_id)
-        seat = _seat(table, body.token)
+        seat = _seat(table, body.token, rates)
         msg: dict[str, Any] = {"t": "move", "move": body.move, "v": body.version, "id": body.id}
         check_id(body.id)
         reply = await hub.command(table_id, seat, token_hash(body.token), msg)
@@ -217,7 +218,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         move but not played; kept privately, never shown to others. When your step clock
         runs out the piece drops at your last aim (else at the game's default spot)."""
         table = await hub.get(table_id)
-        seat = _seat(table, body.token)
+        seat = _seat(table, body.token, rates)
         check_id(body.id)
         msg: dict[str, Any] = {"t": "aim", "move": body.move, "id": body.id}
         reply = await hub.command(table_id, seat, token_hash(body.token), msg)
@@ -227,7 +228,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def action(table_id: TableId, body: ActionIn) -> dict[str, Any]:
         """Table actions for scripts: resign, rematch, undo and end requests, chat, hand-over."""
         table = await hub.get(table_id)
-        seat = _seat(table, body.token)
+        seat = _seat(table, body.token, rates)
         msg: dict[str, Any] = {"t": body.action}
         if body.action == "chat":
             msg["text"] = body.text or ""
@@ -278,10 +279,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 TableId = Annotated[str, Path(max_length=64, description="the table id from its link")]
 
 
-def _seat(table: Table, token: str) -> int:
+def _seat(table: Table, token: str, rates: SeatRates | None = None) -> int:
     seat = table.seat_of(token)
     if seat is None:
         raise ApiError("bad-token", "that seat token does not hold a seat at this table", 403)
+    if rates is not None and not rates.take(token_hash(token)):
+        raise ApiError("rate-limited", f"too many commands: at most {rates.rate:g} a second", 429)
     return seat
 
 

@@ -30,6 +30,34 @@ class TokenBucket:
         return False
 
 
+class SeatRates:
+    """A TokenBucket per seat token, for commands sent over HTTP (sockets have their own).
+
+    Bounded: when it holds too many tokens it forgets the ones that have refilled, which
+    cannot be over their limit anyway.
+    """
+
+    def __init__(self, rate: float, burst: int, most: int = 10_000) -> None:
+        self.rate, self.burst, self.most = rate, burst, most
+        self.buckets: dict[str, TokenBucket] = {}
+
+    def take(self, key: str) -> bool:
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= self.most:
+                self._forget_full()
+            bucket = self.buckets[key] = TokenBucket(self.rate, self.burst)
+        return bucket.take()
+
+    def _forget_full(self) -> None:
+        now = time.monotonic()
+        for key, b in list(self.buckets.items()):
+            if b.tokens + (now - b.at) * b.rate >= b.burst:
+                del self.buckets[key]
+        if len(self.buckets) >= self.most:  # everyone is busy: start afresh, stay bounded
+            self.buckets.clear()
+
+
 #: A socket that falls this far behind is closed rather than buffered without end.
 MAX_BACKLOG = 2_000
 
