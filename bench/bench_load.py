@@ -73,6 +73,7 @@ class Run:
         self.seconds = seconds
         self.rate = rate
         self.sent: dict[tuple[str, int], float] = {}  # (table, version after) -> send time
+        self.schedules: dict[str, list[float]] = {}  # table -> [time of its next move]
         self.latencies: list[float] = []
         self.moves = 0
         self.errors = 0
@@ -98,16 +99,17 @@ class Run:
         """Play table after table: when a game ends, seat 0 asks for the rematch and both
         follow it with the same token (the seats rotate, so who plays first alternates)."""
         rng = random.Random(hash((tid, seat)))
-        # paced: each table moves every `gap` s, so each of its two players every 2*gap s
+        # paced: each table moves every `gap` s, whichever player is due (extra turns
+        # included); both players of a table share its schedule, which follows rematches
         gap = None if self.rate is None else self.tables / self.rate
-        next_at = time.perf_counter() + rng.random() * (gap or 0)
+        schedule = self.schedules.setdefault(tid, [time.perf_counter() + rng.random() * (gap or 0)])
         while not self.stop and tid:
             ws_url = self.base.replace("http", "ws") + f"/ws/tables/{tid}?token={token}"
             async with websockets.connect(ws_url, max_size=1 << 22, compression=None) as ws:
                 snap = json.loads(await ws.recv())
                 state, v, seat = snap["table"]["state"], snap["v"], snap["seat"]
                 await ready.wait()
-                tid, next_at = await self.play_one(ws, tid, seat, state, v, gap, next_at, rng)
+                tid = await self.play_one(ws, tid, seat, state, v, gap, schedule, rng)
 
     async def play_one(
         self,
@@ -117,10 +119,10 @@ class Run:
         state: dict[str, Any],
         v: int,
         gap: float | None,
-        next_at: float,
+        schedule: list[float],
         rng: random.Random,
-    ) -> tuple[str, float]:
-        """One game; returns the rematch table's id ("" to stop) and the next move time."""
+    ) -> str:
+        """One game; returns the rematch table's id ("" to stop)."""
         asked = False
         while not self.stop:
             if state["is_over"] and seat == 0 and not asked:
@@ -128,10 +130,15 @@ class Run:
                 asked = True
             elif state["to_move"] == [seat]:
                 if gap is not None:
-                    wait = next_at - time.perf_counter()
+                    wait = schedule[0] - time.perf_counter()
                     if wait > 0:
                         await asyncio.sleep(wait)
-                    next_at = max(next_at + 2 * gap, time.perf_counter())
+                    # keep each table's phase: resetting late tables to "now" would line
+                    # them all up after any hiccup and turn the load into bursts
+                    schedule[0] += gap
+                    now = time.perf_counter()
+                    if schedule[0] < now:
+                        schedule[0] += gap * ((now - schedule[0]) // gap + 1)
                 move = rng.choice(state["legal_moves"])
                 self.sent[(tid, v + 1)] = time.perf_counter()
                 await ws.send(json.dumps({"t": "move", "move": move, "v": v}))
@@ -140,7 +147,7 @@ class Run:
                     msg = json.loads(await asyncio.wait_for(ws.recv(), timeout=1.0))
                 except TimeoutError:
                     if self.stop:
-                        return "", next_at
+                        return ""
                     continue
                 if msg["t"] == "error":
                     self.errors += 1
@@ -148,7 +155,7 @@ class Run:
                 if msg["t"] != "event":
                     continue
                 if msg["kind"] == "rematch":
-                    return msg["table"], next_at
+                    return str(msg["table"])
                 if "state" in msg:
                     state, v = msg["state"], msg["v"]
                     if msg.get("seat") != seat:  # the opponent's move, as broadcast to us
@@ -157,7 +164,7 @@ class Run:
                             self.latencies.append(time.perf_counter() - t0)
                             self.moves += 1
                     break
-        return "", next_at
+        return ""
 
     async def go(self) -> dict[str, Any]:
         tables = await self.setup()

@@ -295,7 +295,13 @@ class Store:
             while not self._queue.empty() and len(batch) < 200:
                 batch.append(self._queue.get_nowait())
             try:
-                results = await self._run(self._writer, self._write_batch, batch)
+                if self.sqlite:
+                    # In this process, on the loop: a WAL commit is a write to the page cache
+                    # (well under a millisecond), and a thread hop here costs far more, as the
+                    # writer thread and the loop hand the GIL back and forth under load.
+                    results = self._write_batch(batch)
+                else:
+                    results = await self._run(self._writer, self._write_batch, batch)
             except Exception as exc:  # the database is down: every waiter hears it
                 for item in batch:
                     if not item.done.done():
