@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import json
 import logging
 import re
@@ -83,10 +82,6 @@ class Hub:
             restored += 1
             self._after(table)
         log.info(dumps({"event": "start", "worker": self.worker, "restored": restored}))
-        # What is loaded now lives as long as the process: keep it out of the cyclic
-        # collector's full passes, which otherwise stall every table for 100+ ms under load.
-        gc.freeze()
-        gc.set_threshold(20_000, 20, 20)
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="vertex-sweeper")
 
     async def stop(self) -> None:
