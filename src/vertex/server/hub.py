@@ -391,37 +391,61 @@ class Hub:
         self._set_timer(table)
 
     async def _computer_move(self, tid: str, seat: int) -> None:
-        table = self.tables.get(tid)
+        # The seat stays marked as thinking until its move is in (or dropped): otherwise an
+        # event that lands while the move is being stored starts a second think for the same
+        # seat on the old position, whose move then misses (a simultaneous step moves on).
         try:
-            if table is None:
-                return
-            state, epoch = table.state, table.epoch
-            level = table.seats[seat].level or 1
-            budget = self.settings.ai_budget_s
-            deadline = table.deadline(seat)
-            if deadline is not None:
-                budget = max(0.01, min(budget, (deadline - time.time()) / 2))
-            try:
-                move = await self.thinker.choose(state, seat, level, budget)
-            except Exception:
-                log.exception("computer player failed at table %s; playing a random move", tid)
-                move = random_move(state, seat)
+            await self._think_and_move(tid, seat)
         finally:
             self._thinking.discard((tid, seat))
+        # the seat may be due again (an extra turn, or its move was dropped): think again
+        if tid in self.tables:
+            self._after(self.tables[tid])
+
+    async def _think_and_move(self, tid: str, seat: int) -> None:
+        """One computer move for `seat` (dropped if the position moved on meanwhile)."""
+        table = self.tables.get(tid)
+        if table is None:
+            return
+        state, epoch = table.state, table.epoch
+        level = table.seats[seat].level or 1
+        budget = self.settings.ai_budget_s
+        deadline = table.deadline(seat)
+        if deadline is not None:
+            budget = max(0.01, min(budget, (deadline - time.time()) / 2))
+        try:
+            move = await self.thinker.choose(state, seat, level, budget)
+        except Exception:
+            log.exception("computer player failed at table %s; playing a random move", tid)
+            move = random_move(state, seat)
 
         def make(t: Table) -> StoredEvent:
             if t.epoch != epoch or seat not in t.due() or t.seats[seat].kind != "ai":
                 raise ApiError("stale", "the position changed while the computer thought", 409)
-            return t.move(seat, move, time.time())
+            if t.state is not state:
+                # others moved meanwhile (a simultaneous step): the move must still fit now
+                try:
+                    return t.move(seat, move, time.time())
+                except ApiError as exc:
+                    raise ApiError("stale", f"the position changed: {exc.message}", 409) from None
+            try:
+                return t.move(seat, move, time.time())
+            except ApiError as exc:
+                # the player's own mistake on the very position it was given: never stall
+                # the table on it
+                log.error(
+                    "computer player chose an illegal move %r at table %s: %s; playing a "
+                    "random move",
+                    move,
+                    tid,
+                    exc.message,
+                )
+                return t.move(seat, random_move(state, seat), time.time())
 
         try:
             await self.submit(tid, make)
         except ApiError as exc:
             log.info(dumps({"event": "computer-move-dropped", "table": tid, "why": exc.code}))
-            if exc.code == "illegal-move":
-                log.error("computer player chose an illegal move %r at table %s", move, tid)
-            if tid in self.tables:
-                self._after(self.tables[tid])
 
     def _set_timer(self, table: Table) -> None:
         handle = self._timers.pop(table.id, None)
