@@ -106,7 +106,10 @@ def ask(state: State, seat: int, inp: TextIO, out: TextIO) -> State | None:
         if text in ("help", "?"):
             moves = state.legal_moves()
             if moves is None:
-                print(f"moves look like: {state.game.move_schema()}", file=out)
+                schema = state.game.move_schema()
+                print(f"moves: {schema.get('description', schema)}", file=out)
+                if schema.get("examples"):
+                    print("for example: " + " | ".join(schema["examples"]), file=out)
             else:
                 print("legal moves: " + " ".join(moves), file=out)
             continue
