@@ -52,7 +52,25 @@ def _adapter(game: Game[Any]) -> Adapter[Any, Any]:
     return GenericAdapter(tactical=tactical, max_plies=60 if tactical else 200)
 
 
-class SearchPlayer:
+class RebuiltPlayer:
+    """A player that pickles as (game, level, seed): its tables and trees are caches that a
+    worker process rebuilds, so sending it to a process pool costs next to nothing."""
+
+    game: Game[Any]
+    level: int
+    seed: int
+
+    def __init__(self, game: Game[Any], level: int, *, seed: int = 0) -> None:
+        self.game, self.level, self.seed = game, level, seed
+
+    def __getstate__(self) -> dict[str, Any]:
+        return {"game": self.game, "level": self.level, "seed": self.seed}
+
+    def __setstate__(self, data: dict[str, Any]) -> None:
+        self.__init__(data["game"], data["level"], seed=data["seed"])  # type: ignore[misc]
+
+
+class SearchPlayer(RebuiltPlayer):
     """MCTS through the public contract; `choose(state, seat, budget_s) -> move`."""
 
     def __init__(self, game: Game[Any], level: int, *, seed: int = 0) -> None:
@@ -66,13 +84,6 @@ class SearchPlayer:
         scale = ITERATION_SCALE.get(game.id, 1.0)
         self.iterations = None if count is None else max(1, int(count * scale))
         self._root: tuple[Any, ...] | None = None
-
-    def __getstate__(self) -> dict[str, Any]:
-        # the tree is only a cache: a worker process rebuilds it
-        return {"game": self.game, "level": self.level, "seed": self.seed}
-
-    def __setstate__(self, data: dict[str, Any]) -> None:
-        self.__init__(data["game"], data["level"], seed=data["seed"])  # type: ignore[misc]
 
     def choose(self, state: State, seat: int, budget_s: float) -> str:
         start = time.monotonic()

@@ -20,7 +20,7 @@ from vertex.ai.dots.endgame import best_opening, components
 from vertex.ai.dots.kit import DotsKit, Pos, lines_of
 from vertex.ai.dots.solver import Solver, SolveTimeout
 from vertex.ai.mcts import Mcts
-from vertex.ai.search import BUDGET_SHARE, check_turn, move_rng
+from vertex.ai.search import BUDGET_SHARE, RebuiltPlayer, check_turn, move_rng
 from vertex.core.game import State
 from vertex.games.dots.engine import DotsGame, DotsState
 
@@ -37,7 +37,9 @@ TIEBREAK_SHARE = 0.25
 TABLE_LIMIT = 3_000_000
 
 
-class DotsPlayer:
+class DotsPlayer(RebuiltPlayer):
+    game: DotsGame[Any]
+
     def __init__(self, game: DotsGame[Any], level: int, *, seed: int = 0) -> None:
         self.game = game
         self.level = level
@@ -49,13 +51,6 @@ class DotsPlayer:
         self._root: tuple[Any, ...] | None = None
         #: what the last choice was based on: "solver", "endgame", "mcts", "greedy", "random"
         self.last_reason = ""
-
-    def __getstate__(self) -> dict[str, Any]:
-        # tables and trees are caches: a worker process rebuilds them
-        return {"game": self.game, "level": self.level, "seed": self.seed}
-
-    def __setstate__(self, data: dict[str, Any]) -> None:
-        self.__init__(data["game"], data["level"], seed=data["seed"])  # type: ignore[misc]
 
     # ---- the contract ----------------------------------------------------------------------
     def choose(self, state: State, seat: int, budget_s: float) -> str:
