@@ -5,6 +5,10 @@ the aim, and when the last aim of the step is in, the step resolves: each aim ge
 hand tremor and is simulated on that seat's tower (one MuJoCo model per tower), then falls,
 slides and the end of the game are judged. A refused aim changes nothing.
 
+Building on (option `build_on`, the rulebook's "Solo style" note): when one tower is left
+standing its seat has won, and may go on alone, as in Solo style, until its tower falls or it
+plays `stop`; the fall does not take the win away.
+
 The engine does no IO: personal bests for Solo style are kept by the server from `result()`.
 """
 
@@ -20,7 +24,7 @@ from vertex.core.options import GameOptions
 from vertex.core.outcome import seat_label
 from vertex.core.registry import register
 from vertex.core.rng import Rng
-from vertex.games.verticality.notation import Aim, aim_schema, make_aim, parse_aim
+from vertex.games.verticality.notation import STOP, Aim, aim_schema, make_aim, parse_aim
 from vertex.games.verticality.rules import (
     FACE_SIZE,
     PER_LEVEL,
@@ -37,6 +41,8 @@ from vertex.physics import Keyframes, Pose
 
 STEP_NAMES = ("pyramid 1", "pyramid 2", "pyramid 3", "card")
 SIZE_ORDER = ("S", "M", "L")
+#: Random play stops building on alone at one step in this many.
+STOP_ONE_IN = 8
 
 
 class VerticalityOptions(GameOptions):
@@ -57,6 +63,11 @@ class VerticalityOptions(GameOptions):
         description="step clock in seconds (0 = untimed); when it runs out the piece drops "
         "where the player last aimed it, or at the level's centre",
     )
+    build_on: bool = Field(
+        default=False,
+        description="with 2+ players: the last tower standing wins, then its builder may go on "
+        "alone as in Solo style until the tower falls or they play `stop`",
+    )
 
 
 @register
@@ -76,6 +87,7 @@ class Verticality(Game[VerticalityOptions]):
         {"players": 2},
         {"players": 1, "skyscraper": True},
         {"players": 3, "tremor_mm": 0.9},
+        {"players": 2, "tremor_mm": 0.9, "build_on": True},
     )
 
     @property
@@ -86,8 +98,13 @@ class Verticality(Game[VerticalityOptions]):
     def solo(self) -> bool:
         return self.options.players == 1
 
+    @property
+    def builds_on(self) -> bool:
+        """Whether the last tower standing goes on alone (never in Solo style: it is alone)."""
+        return self.options.build_on and not self.solo
+
     def move_schema(self) -> dict[str, Any]:
-        return aim_schema()
+        return aim_schema(stop=self.builds_on)
 
     def initial_state(self, seed: int = 0) -> VerticalityState:
         state = VerticalityState(self, seed)
@@ -117,6 +134,8 @@ class VerticalityState(State):
         self.previous: tuple[int, ...] = ()  # the same for the step before
         self.finished = False
         self.won: tuple[int, ...] = ()
+        self.building_on = False  # the winner goes on alone (option build_on)
+        self.stopped = False  # ... and chose to stop
         self.shakes = 0  # natural-forces rounds so far
         self.events: tuple[str, ...] = ()
 
@@ -139,6 +158,8 @@ class VerticalityState(State):
         return None
 
     def _play(self, move: str, seat: int) -> VerticalityState:
+        if move.lower() == STOP:
+            return self._stop(seat)
         aim = self._checked(move, seat)
         new = self._with_entry((seat, str(aim)))
         aims = list(self.aims)
@@ -147,6 +168,23 @@ class VerticalityState(State):
         new.arrivals = (*self.arrivals, seat)
         if all(new.aims[s] is not None for s in new.due):
             new._resolve()
+        return new
+
+    def _stop(self, seat: int) -> VerticalityState:
+        if not self.building_on:
+            why = (
+                "the table option build_on is off"
+                if not self.game.builds_on
+                else "other towers still stand"
+            )
+            raise IllegalMove(
+                f"{STOP!r} only ends building on alone after every other tower fell; {why}"
+            )
+        new = self._with_entry((seat, STOP))
+        new.stopped = True
+        new.finished = True
+        new.due = ()
+        new.events = (f"{seat_label(seat)} stopped building at level {self.level}",)
         return new
 
     def _checked(self, move: str, seat: int) -> Aim:
@@ -176,6 +214,11 @@ class VerticalityState(State):
     def sample_move(self, seat: int, rng: Rng) -> tuple[str, Rng]:
         from vertex.games.verticality.plan import random_aim
 
+        if self.building_on:
+            # Sometimes a builder left alone is content and stops.
+            i, rng = rng.below(STOP_ONE_IN)
+            if i == 0:
+                return STOP, rng
         aim, rng = random_aim(self, seat, rng)
         return str(aim), rng
 
@@ -234,10 +277,21 @@ class VerticalityState(State):
             if standing:
                 return False
             self.won = (0,)
+        elif self.building_on:
+            if standing:
+                return False
+            # The winner's tower fell while building on alone: the win stays.
         elif len(standing) > 1:
             return False
         elif standing:
             self.won = standing
+            if self.game.builds_on:
+                self.building_on = True
+                self.events = (
+                    *self.events,
+                    f"{seat_label(standing[0])} wins and builds on alone",
+                )
+                return False
         else:
             # Everybody left fell in this step: the one who finished the step before first.
             first = [s for s in done_first if s in fell]
@@ -299,6 +353,7 @@ class VerticalityState(State):
         out["levels"] = [t.levels for t in self.towers]
         out["height_mm"] = [_r(t.built / MM, 2) for t in self.towers]
         out["solo"] = self.game.solo
+        out["building_on"] = self.building_on
         return out
 
     def _board(self) -> dict[str, Any]:
@@ -321,6 +376,11 @@ class VerticalityState(State):
             "tremor_mm": self.game.options.tremor_mm,
             "skyscraper": self.game.options.skyscraper,
             "step_seconds": self.game.options.step_seconds,
+            "build_on": self.game.builds_on,
+            # The last tower standing has won and goes on alone (until it falls or stops).
+            "building_on": self.building_on,
+            "winner": self.won[0] if self.building_on else None,
+            "stopped": self.stopped,
             "natural_forces": {"shakes": self.shakes, "strength": SHAKE_STEP * self.shakes},
             "events": list(self.events),
             "towers": [_tower_view(seat, t) for seat, t in enumerate(self.towers)],

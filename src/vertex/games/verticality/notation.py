@@ -18,6 +18,9 @@ PIECES: tuple[Piece, ...] = ("pyramid", "card")
 #: The player's base: aims farther than this from its centre (mm) miss the table area.
 BASE_HALF_MM = 150.0
 
+#: The move that ends building on alone after the others fell (option build_on).
+STOP = "stop"
+
 FORM = "pyramid x=<mm> y=<mm> rot=<degrees> [haste=<0..1>]  or  card x=<mm> y=<mm> rot=<degrees>"
 
 
@@ -75,17 +78,27 @@ def parse_aim(text: str) -> Aim:
     return make_aim(piece, values["x"], values["y"], values.get("rot", 0.0), haste)
 
 
-def aim_schema() -> dict[str, Any]:
+def aim_schema(*, stop: bool = False) -> dict[str, Any]:
+    """The move schema; with `stop`, also the word that ends building on alone."""
     number = r"-?\d+(\.\d+)?"
+    aim = rf"(pyramid|card) x={number} y={number}( rot={number})?( haste={number})?"
+    description = (
+        "an aimed placement: " + FORM + ". x and y are millimetres from the centre of your "
+        "base (±150), rot turns the piece about the vertical axis, haste (default 0) widens "
+        "the hand tremor; the height is found for you. Values are kept to 0.01."
+    )
+    examples = ["pyramid x=12.5 y=-3 rot=30", "card x=0 y=4.2 rot=90 haste=0.5"]
+    if stop:
+        description += (
+            f" Once every other tower has fallen, the winner builds on alone; {STOP!r} ends "
+            "the game there."
+        )
+        examples.append(STOP)
     return {
         "type": "string",
-        "pattern": rf"^(pyramid|card) x={number} y={number}( rot={number})?( haste={number})?$",
-        "description": (
-            "an aimed placement: " + FORM + ". x and y are millimetres from the centre of your "
-            "base (±150), rot turns the piece about the vertical axis, haste (default 0) widens "
-            "the hand tremor; the height is found for you. Values are kept to 0.01."
-        ),
-        "examples": ["pyramid x=12.5 y=-3 rot=30", "card x=0 y=4.2 rot=90 haste=0.5"],
+        "pattern": rf"^({aim}|{STOP})$" if stop else rf"^{aim}$",
+        "description": description,
+        "examples": examples,
         "properties": {
             "piece": {"enum": list(PIECES)},
             "x": {"type": "number", "minimum": -BASE_HALF_MM, "maximum": BASE_HALF_MM},
