@@ -125,6 +125,28 @@ def test_a_solo_result_is_a_personal_best_and_other_tables_are_not() -> None:
     assert computer.solo_best() is None
 
 
+def test_the_winner_building_on_alone_sets_a_personal_best() -> None:
+    table = seated(spec(build_on=True))
+    at = 103.0
+    while table.state.step < 3:  # level 1: the three pyramids, both seats
+        for seat in table.state.to_move:
+            table.apply(table.move(seat, planned(table, seat), at))
+            at += 3.0
+    table.apply(table.move(0, planned(table, 0), at))  # seat 0's card
+    for _ in range(2):  # seat 1's card slides off twice: its tower is out
+        aim = plan_aim(table.state, 1)  # type: ignore[arg-type]
+        off = f"card x={aim.x + 40:.2f} y={aim.y:.2f} rot={aim.rot:.2f}"
+        table.apply(table.move(1, off, at))
+        at += 3.0
+    assert table.state.to_move == (0,) and table.result is None  # seat 0 builds on alone
+    assert table.solo_best() is None
+    table.apply(table.move(0, "stop", at))
+    best = table.solo_best()
+    assert table.result is not None and table.state.winners == (0,)
+    assert best is not None and (best.name, best.levels) == ("P0", 1)
+    assert best.height_mm == table.state.result()["height_mm"][0] > 0
+
+
 # ---- over the API ----------------------------------------------------------------------------
 def view(client: TestClient, tid: str) -> dict[str, Any]:
     out: dict[str, Any] = client.get(f"/api/tables/{tid}").json()

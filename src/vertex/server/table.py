@@ -196,16 +196,24 @@ class Table:
     def solo_best(self) -> BestRow | None:
         """A finished solo Verticality game's result for its player's personal-best list.
 
+        Solo means a one-seat table, or the winner of a table with `build_on` who went on
+        building alone after every other tower fell (the rulebook's solitaire challenge).
         Only a person's game counts (a seat handed to a computer does not), and only one that
         ended in play (the tower fell, the player stopped or ran out of time), not an expiry.
         """
-        if self.game.id != "verticality" or len(self.seats) != 1 or self.result is None:
-            return None
-        seat = self.seats[0]
-        if self.result["reason"] == "expired" or seat.kind != "human" or seat.name is None:
+        if self.game.id != "verticality" or self.result is None:
             return None
         result = self.state.result()
-        levels, height = result["levels"][0], result["height_mm"][0]
+        if len(self.seats) == 1:
+            n = 0
+        elif result.get("building_on") and len(self.state.winners) == 1:
+            n = self.state.winners[0]
+        else:
+            return None
+        seat = self.seats[n]
+        if self.result["reason"] == "expired" or seat.kind != "human" or seat.name is None:
+            return None
+        levels, height = result["levels"][n], result["height_mm"][n]
         return BestRow(seat.name, levels, height, self.id, self.last_at)
 
     # ---- commands: check, then return the event that does it ------------------------------
