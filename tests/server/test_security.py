@@ -5,8 +5,10 @@ Every refusal names the problem and changes nothing; no seat token ever reaches 
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -162,14 +164,21 @@ def test_a_flood_of_messages_is_refused(tmp_path: Path) -> None:
         assert version(client, tid) == 2 + codes.count("ack")
 
 
-def test_two_sockets_of_one_seat_racing_get_exactly_one_move_in(client: TestClient) -> None:
-    tid, ann, _bob = two_player_table(client)
+@contextlib.contextmanager
+def two_sockets(client: TestClient, tid: str, token: str) -> Iterator[tuple[Any, Any]]:
+    """Two sockets of the same seat, both past their snapshot."""
     with (
-        client.websocket_connect(f"/ws/tables/{tid}?token={ann}") as one,
-        client.websocket_connect(f"/ws/tables/{tid}?token={ann}") as two,
+        client.websocket_connect(f"/ws/tables/{tid}?token={token}") as one,
+        client.websocket_connect(f"/ws/tables/{tid}?token={token}") as two,
     ):
         recv_until(one, lambda m: m["t"] == "snapshot")
         recv_until(two, lambda m: m["t"] == "snapshot")
+        yield one, two
+
+
+def test_two_sockets_of_one_seat_racing_get_exactly_one_move_in(client: TestClient) -> None:
+    tid, ann, _bob = two_player_table(client)
+    with two_sockets(client, tid, ann) as (one, two):
         one.send_json({"t": "move", "move": "a1-b1", "v": 2, "id": "one"})
         two.send_json({"t": "move", "move": "a3-b3", "v": 2, "id": "two"})
         replies = [reply(one), reply(two)]
@@ -181,12 +190,7 @@ def test_two_sockets_of_one_seat_racing_get_exactly_one_move_in(client: TestClie
 
 def test_the_same_move_sent_twice_is_applied_once(client: TestClient) -> None:
     tid, ann, _bob = two_player_table(client)
-    with (
-        client.websocket_connect(f"/ws/tables/{tid}?token={ann}") as one,
-        client.websocket_connect(f"/ws/tables/{tid}?token={ann}") as two,
-    ):
-        recv_until(one, lambda m: m["t"] == "snapshot")
-        recv_until(two, lambda m: m["t"] == "snapshot")
+    with two_sockets(client, tid, ann) as (one, two):
         one.send_json({"t": "move", "move": "a1-b1", "id": "m-1"})
         two.send_json({"t": "move", "move": "a1-b1", "id": "m-1"})
         replies = [reply(one), reply(two)]
