@@ -25,7 +25,11 @@ typecheck: $(STAMP)
 	$(BIN)/mypy src
 
 unit: $(STAMP)
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
+	  echo "NOTE: Chromium is not installed: the browser tests (tests/web) will be SKIPPED. Install it with: apt-get install chromium"
 	$(BIN)/python -m pytest -m "not slow"
+	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
+	  echo "NOTE: the browser tests (tests/web) were SKIPPED: Chromium is not installed."
 
 test: lint typecheck unit
 

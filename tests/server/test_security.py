@@ -264,7 +264,7 @@ def test_http_refusals_are_json_with_a_4xx(tmp_path: Path) -> None:
 
 def test_index_health_and_openapi(client: TestClient) -> None:
     page = client.get("/")
-    assert page.status_code == 200 and 'href="/docs"' in page.text
+    assert page.status_code == 200 and "data-lobby" in page.text
     assert client.get("/healthz").json()["ok"] is True
     paths = client.get("/openapi.json").json()["paths"]
     for path in ("/api/games", "/api/tables", "/api/tables/{table_id}/moves"):

@@ -8,7 +8,15 @@ class VertexError(ValueError):
 
 
 class OptionsError(VertexError):
-    """Unknown game, unknown option or an option value out of range."""
+    """Unknown game, unknown option or an option value out of range.
+
+    `option` names the option the message is about (where one is), so a form can show the
+    message next to that field.
+    """
+
+    def __init__(self, message: str, option: str | None = None) -> None:
+        super().__init__(message)
+        self.option = option
 
 
 class IllegalMove(VertexError):

@@ -45,6 +45,9 @@ class Game(ABC, Generic[O]):
     #: Games whose play() can take many milliseconds (a physics simulation): servers must
     #: run it off their event loop.
     slow_play: ClassVar[bool] = False
+    #: A small example for pictures (the lobby, the rules pages): options, and how many
+    #: seeded random moves into the game the picture is taken.
+    example: ClassVar[tuple[dict[str, Any], int]] = ({}, 0)
 
     def __init__(self, options: O) -> None:
         self.options = options

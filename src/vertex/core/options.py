@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -23,7 +24,19 @@ def validate_options(model: type[O], game_id: str, values: dict[str, Any]) -> O:
     try:
         return model.model_validate(values)
     except ValidationError as exc:
-        raise OptionsError(_describe(exc, model, game_id)) from None
+        raise OptionsError(_describe(exc, model, game_id), _option_of(exc, model)) from None
+
+
+def _option_of(exc: ValidationError, model: type[GameOptions]) -> str | None:
+    """The option the first problem is about: its field, or for a rule across options the
+    first option the message quotes."""
+    err = exc.errors()[0]
+    if err["loc"] and isinstance(err["loc"][0], str):
+        return err["loc"][0]
+    for name in re.findall(r"'([a-z_]+)'", err["msg"]):
+        if name in model.model_fields:
+            return name
+    return None
 
 
 def _describe(exc: ValidationError, model: type[GameOptions], game_id: str) -> str:
@@ -40,7 +53,11 @@ def _describe(exc: ValidationError, model: type[GameOptions], game_id: str) -> s
         # pydantic says "Value error, ..." for our own validators; keep just the reason.
         msg = msg.removeprefix("Value error, ")
         shown = "" if isinstance(got, dict) else f" (got {got!r})"
-        problems.append(f"option '{where}': {msg[0].lower() + msg[1:]}{shown}")
+        msg = msg[0].lower() + msg[1:]
+        if not err["loc"]:  # a rule across options: the message names them itself
+            problems.append(msg)
+            continue
+        problems.append(f"option '{where}': {msg}{shown}")
     return f"bad options for {game_id}: " + "; ".join(problems)
 
 

@@ -212,6 +212,7 @@ class JuxtaposeOptions(GameOptions):
 @register
 class Juxtapose(Game[JuxtaposeOptions]):
     id = "juxtapose"
+    example = ({}, 10)
     name = "Juxtapose"
     summary = (
         "Drop pyramids from one shared stash on a 4×4 board, then swap neighbours or slide into "

@@ -16,7 +16,7 @@ from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import JSONResponse, PlainTextResponse
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
@@ -24,10 +24,11 @@ from starlette.websockets import WebSocketDisconnect
 from vertex.core import list_games
 from vertex.server.conn import Conn, SeatRates, TokenBucket
 from vertex.server.errors import ApiError
-from vertex.server.hub import Hub, dumps
+from vertex.server.hub import Hub, checked_game, dumps
 from vertex.server.protocol import check_id, check_text, check_version, error, parse
 from vertex.server.settings import Settings
 from vertex.server.table import Table, token_hash
+from vertex.server.web import SecurityHeaders, Site, add_page_routes, preview
 
 log = logging.getLogger("vertex.server")
 
@@ -77,6 +78,11 @@ class CreateTable(_Body):
     on_timeout: Literal["computer", "lose"] = Field(
         default="computer", description="when a clock runs out: a computer moves, or the seat loses"
     )
+
+
+class CheckOptions(_Body):
+    game: str = Field(max_length=64)
+    options: dict[str, Any] = Field(default_factory=dict)
 
 
 class TakeSeat(_Body):
@@ -132,15 +138,6 @@ class ActionIn(_Body):
 
 
 # ---- the app ----------------------------------------------------------------------------------
-INDEX = """<!doctype html>
-<html lang="en"><meta charset="utf-8"><title>Vertex</title>
-<h1>Vertex</h1>
-<p>The Vertex game server is running. The JSON API is described at <a href="/docs">/docs</a>
-(OpenAPI: <a href="/openapi.json">/openapi.json</a>).</p>
-</html>
-"""
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     hub = Hub(settings)
@@ -163,10 +160,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.hub = hub
     _errors(app)
     app.add_middleware(BodyLimit, limit=settings.limits.body_bytes)
+    app.add_middleware(SecurityHeaders)
 
-    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
-    async def index() -> str:
-        return INDEX
+    site = Site()
+
+    async def table_exists(tid: str) -> bool:
+        try:
+            await hub.get(tid)
+        except ApiError:
+            return False
+        return True
+
+    add_page_routes(app, site, table_exists)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
@@ -174,8 +179,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
-        """Every game: id, name, rule summary, options (JSON Schema) and their defaults."""
-        return list_games()
+        """Every game: id, name, rule summary, options (JSON Schema) and their defaults, and
+        `preview`: the state (as in a table view) of a small example game, for pictures."""
+        return [{**g, "preview": preview(g["id"])} for g in list_games()]
+
+    @app.post("/api/options/check")
+    async def check_options(body: CheckOptions) -> dict[str, Any]:
+        """Check a game's options before opening a table: the options as the table would
+        have them and its number of seats, or the error (its `option` names the field)."""
+        game = checked_game(body.game, body.options)
+        return {"game": game.id, "options": game.options_dict(), "seats": game.seats}
 
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:

@@ -7,14 +7,21 @@ class ApiError(Exception):
     """A refused request or message. Raised anywhere in the server, shown as
     `{error: {code, message}}` over HTTP and `{t: "error", code, message}` on a socket."""
 
-    def __init__(self, code: str, message: str, status: int = 400) -> None:
+    def __init__(
+        self, code: str, message: str, status: int = 400, option: str | None = None
+    ) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.status = status
+        #: For bad options: the option the message is about, so a form can point at it.
+        self.option = option
 
     def body(self) -> dict[str, dict[str, str]]:
-        return {"error": {"code": self.code, "message": self.message}}
+        out = {"code": self.code, "message": self.message}
+        if self.option is not None:
+            out["option"] = self.option
+        return {"error": out}
 
 
 def not_found(table_id: str) -> ApiError:

@@ -18,7 +18,7 @@ from collections.abc import Callable, Coroutine
 from dataclasses import asdict
 from typing import Any, TypeVar
 
-from vertex.core import OptionsError, create_game, game_ids
+from vertex.core import Game, OptionsError, create_game, game_ids
 from vertex.server.ai_runner import Thinker, random_move
 from vertex.server.bus import LocalBus, RedisBus
 from vertex.server.conn import Conn
@@ -150,13 +150,7 @@ class Hub:
                 f"at most {self.limits.tables_per_hour} new tables an hour from one address",
                 429,
             )
-        if game_id not in game_ids():
-            known = ", ".join(game_ids())
-            raise ApiError("unknown-game", f"there is no game {game_id!r} (games: {known})", 422)
-        try:
-            game = create_game(game_id, **options)
-        except OptionsError as exc:
-            raise ApiError("bad-options", str(exc), 422) from None
+        game = checked_game(game_id, options)
         if seats is None:
             seats = [{"kind": "human"} for _ in range(game.seats)]
         if len(seats) != game.seats:
@@ -599,6 +593,17 @@ class Hub:
             "bus": "redis" if isinstance(self.bus, RedisBus) else "local",
             "limits": asdict(self.limits),
         }
+
+
+def checked_game(game_id: str, options: dict[str, Any]) -> Game[Any]:
+    """The game with these options, or the ApiError a client can read (naming the option)."""
+    if game_id not in game_ids():
+        known = ", ".join(game_ids())
+        raise ApiError("unknown-game", f"there is no game {game_id!r} (games: {known})", 422)
+    try:
+        return create_game(game_id, **options)
+    except OptionsError as exc:
+        raise ApiError("bad-options", str(exc), 422, option=exc.option) from None
 
 
 def _ack(cid: Any, v: int, duplicate: bool = False) -> dict[str, Any]:

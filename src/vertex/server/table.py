@@ -159,19 +159,26 @@ class Table:
             "started": self.started,
             "result": self.result,
             "clocks": self.clocks(now),
-            "requests": {
-                "undo": None if self.undo_request is None else self.undo_request[0],
-                "undo_accepts": sorted(self.undo_accepts),
-                "end": sorted(self.end_accepts),
-            },
+            "requests": self.requests(),
             "rematch": self.rematch,
             "state": self.state.to_dict(),
         }
 
+    def requests(self) -> dict[str, Any]:
+        """Open requests: who asked to take a move back (and who agreed), who agreed to end."""
+        return {
+            "undo": None if self.undo_request is None else self.undo_request[0],
+            "undo_accepts": sorted(self.undo_accepts),
+            "end": sorted(self.end_accepts),
+        }
+
     def message(self, ev: StoredEvent) -> dict[str, Any]:
-        """The socket message for an event that was just applied."""
+        """The socket message for an event that was just applied. Every message carries the
+        open requests and the rematch, so a client copies them rather than working them out."""
         msg: dict[str, Any] = {"t": "event", "v": ev.seq, "kind": ev.kind, "at": ev.at}
         msg.update({k: v for k, v in ev.data.items() if not k.startswith("_")})
+        msg["requests"] = self.requests()
+        msg["rematch"] = self.rematch
         if ev.kind in STATE_KINDS or (ev.kind == "seat" and self.started_at == ev.at):
             msg["state"] = self.state.to_dict()
             msg["result"] = self.result

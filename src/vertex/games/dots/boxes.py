@@ -48,6 +48,7 @@ class BoxesOptions(FamilyOptions):
 @register
 class DotsAndBoxes(FamilyGame[BoxesOptions]):
     id = "dots-and-boxes"
+    example = ({"rows": 3, "cols": 3}, 12)
     name = "Dots and Boxes"
     summary = (
         "Take turns drawing a line between neighbouring dots. Draw the fourth side of a box to "

@@ -36,6 +36,7 @@ class FiguresOptions(GameOptions):
 @register
 class Figures(DotsGame[FiguresOptions]):
     id = "figures"
+    example = ({"rows": 5, "cols": 5, "shape": "rhombus", "players": 3}, 20)
     name = "Figures"
     summary = (
         "The Russian cells game for 2–6 players. Each player gets a figure by lot; the cross "

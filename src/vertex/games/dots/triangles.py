@@ -39,6 +39,7 @@ class TrianglesOptions(FamilyOptions):
 @register
 class DotsAndTriangles(FamilyGame[TrianglesOptions]):
     id = "dots-and-triangles"
+    example = ({"size": 3}, 10)
     name = "Dots and Triangles"
     summary = (
         "Dots and Boxes on a triangular lattice: draw lines between neighbouring dots; draw the "

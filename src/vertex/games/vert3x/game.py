@@ -27,6 +27,7 @@ from vertex.lattice.windows import window_geometry
 @register
 class Vert3x(Game[Vert3xOptions]):
     id = "vert3x"
+    example = ({"radius": 2}, 10)
     name = "Vert3x"
     summary = (
         "Draw lines in your colour between neighbouring dots and score for triangles whose "

@@ -73,6 +73,7 @@ class VerticalityOptions(GameOptions):
 @register
 class Verticality(Game[VerticalityOptions]):
     id = "verticality"
+    example = ({"players": 1}, 0)
     name = "Verticality"
     summary = (
         "Build a tower of pyramids and cards on a simulated table. The die picks the size of "

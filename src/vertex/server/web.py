@@ -1,0 +1,176 @@
+"""The page (DESIGN.md §6): HTML routes, versioned static files and the security headers.
+
+Static files live under `/static/<release>/…`, where the release is a hash of every file in
+`vertex/web`: such URLs never change content, so browsers may keep them for a year, and a new
+release is a new URL. Modules import each other by relative paths, so they stay inside one
+release. HTML pages are never cached and name the release they need.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import mimetypes
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import segno
+from fastapi import FastAPI, Request
+from fastapi.responses import FileResponse, HTMLResponse, Response
+
+import vertex
+from vertex.core import Rng, create_game, game_class
+from vertex.server.errors import ApiError
+
+WEB_ROOT = Path(vertex.__file__).parent / "web"
+
+#: Only the site itself: no other host, no inline script or style, no plugins, no framing.
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+    "font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; "
+    "form-action 'self'; frame-ancestors 'none'"
+)
+SECURITY_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    # Seat links carry the token in the fragment, which is never sent; no referrer at all
+    # keeps even table ids from leaking to wherever a link leads.
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+}
+IMMUTABLE = "public, max-age=31536000, immutable"
+PAGES = {"lobby": "index.html", "table": "table.html"}
+#: A share link longer than this is not ours.
+MAX_QR_CHARS = 400
+
+for ext, kind in ((".js", "text/javascript"), (".mjs", "text/javascript"), (".svg", "image/svg+xml")):
+    mimetypes.add_type(kind, ext)
+
+
+class Site:
+    """The files of the page and the release they make."""
+
+    def __init__(self, root: Path = WEB_ROOT) -> None:
+        self.root = root
+
+    @cached_property
+    def release(self) -> str:
+        digest = hashlib.sha256()
+        for path in sorted(p for p in self.root.rglob("*") if p.is_file()):
+            digest.update(str(path.relative_to(self.root)).encode())
+            digest.update(path.read_bytes())
+        return digest.hexdigest()[:12]
+
+    @property
+    def static(self) -> str:
+        return f"/static/{self.release}"
+
+    def page(self, name: str) -> str:
+        html = (self.root / PAGES[name]).read_text(encoding="utf-8")
+        return html.replace("{{static}}", self.static)
+
+    def file(self, rel: str) -> Path | None:
+        """The file at `rel` inside the web folder, or None (also for any way out of it)."""
+        if not rel or "\\" in rel or rel.startswith("/"):
+            return None
+        path = (self.root / rel).resolve()
+        root = self.root.resolve()
+        if root not in path.parents or not path.is_file():
+            return None
+        return path
+
+
+_previews: dict[str, dict[str, Any]] = {}
+
+
+def preview(game_id: str) -> dict[str, Any]:
+    """The state of a game's small example (its `example`): the same view a table shows, for
+    the lobby's pictures. Seeded, so the picture is the same every time."""
+    if game_id not in _previews:
+        cls = game_class(game_id)
+        options, moves = cls.example
+        state = create_game(game_id, **options).initial_state(seed=1)
+        rng = Rng.from_seed(1, "preview")
+        for _ in range(moves):
+            if state.is_over:
+                break
+            move, rng = state.sample_move(state.to_move[0], rng)
+            state = state.play(move, seat=state.to_move[0])
+        _previews[game_id] = state.to_dict()
+    return _previews[game_id]
+
+
+def html(body: str, status: int = 200) -> HTMLResponse:
+    return HTMLResponse(body, status_code=status, headers={"Cache-Control": "no-cache"})
+
+
+def qr_svg(text: str) -> str:
+    """A QR code of `text` as a compact SVG (dark modules on a light quiet zone)."""
+    qr = segno.make(text, error="m")
+    out = io.BytesIO()
+    qr.save(out, kind="svg", scale=4, border=2, dark="#111", light="#fff", xmldecl=False)
+    return out.getvalue().decode()
+
+
+def add_page_routes(app: FastAPI, site: Site, table_exists: Any) -> None:
+    """`/`, `/tables/{id}`, the table's QR code and the static files.
+
+    `table_exists(id)` is an async callable: the table page of a missing table still loads
+    (it explains), but with a 404 status.
+    """
+
+    @app.get("/", include_in_schema=False)
+    async def lobby() -> HTMLResponse:
+        return html(site.page("lobby"))
+
+    @app.get("/tables/{table_id}", include_in_schema=False)
+    async def table_page(table_id: str) -> HTMLResponse:
+        found = len(table_id) <= 64 and await table_exists(table_id)
+        return html(site.page("table"), 200 if found else 404)
+
+    @app.get("/tables/{table_id}/qr.svg", include_in_schema=False)
+    async def table_qr(table_id: str, request: Request) -> Response:
+        if len(table_id) > 64 or not await table_exists(table_id):
+            raise ApiError("no-such-table", f"there is no table {table_id!r}", 404)
+        link = str(request.base_url).rstrip("/") + f"/tables/{table_id}"
+        if len(link) > MAX_QR_CHARS:
+            raise ApiError("bad-request", "the site's address is too long for a QR code")
+        headers = {"Cache-Control": "private, max-age=3600"}
+        return Response(qr_svg(link), media_type="image/svg+xml", headers=headers)
+
+    @app.get("/static/{release}/{rel:path}", include_in_schema=False)
+    async def static(release: str, rel: str) -> Response:
+        path = site.file(rel)
+        if path is None:
+            raise ApiError("not-found", f"there is no file {rel!r}", 404)
+        # An old page asking for an old release gets today's file, but must not keep it.
+        cache = IMMUTABLE if release == site.release else "no-cache"
+        return FileResponse(path, headers={"Cache-Control": cache})
+
+
+class SecurityHeaders:
+    """Adds the security headers to every HTTP response."""
+
+    #: The API's own documentation pages load their viewer from elsewhere: no CSP there.
+    DOCS = ("/docs", "/redoc")
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+        self.headers = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
+        self.docs_headers = [h for h in self.headers if h[0] != b"content-security-policy"]
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        path: str = scope.get("path", "")
+        extra = self.docs_headers if path.startswith(self.DOCS) else self.headers
+
+        async def send_with_headers(message: Any) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = list(message.get("headers", [])) + extra
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)

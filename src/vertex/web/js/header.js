@@ -1,0 +1,37 @@
+// The site header every page shares: the name (a link to the lobby) and the language switch.
+import { h } from "./dom.js";
+import { LANGS, addCatalog, lang, onLangChange, setLang, t } from "./i18n.js";
+import common from "./i18n/common.js";
+
+addCatalog(common);
+
+export function mountHeader() {
+  const host = document.querySelector("[data-site-header]");
+  if (!host) return;
+  const buttons = LANGS.map((code) =>
+    h("button", {
+      type: "button",
+      class: "lang",
+      "data-lang": code,
+      lang: code,
+      "aria-pressed": String(code === lang()),
+      onclick: () => setLang(code),
+      text: t(`common.lang.${code}`),
+    }),
+  );
+  host.replaceChildren(
+    h("a", { class: "brand", href: "/" },
+      h("img", { src: iconUrl(), alt: "", width: 28, height: 28 }),
+      h("span", { "data-i18n": "common.brand", text: t("common.brand") })),
+    h("nav", { class: "langs", "aria-label": t("common.language"), "data-i18n-attr": "aria-label:common.language" },
+      ...buttons),
+  );
+  onLangChange((now) => {
+    for (const b of buttons) b.setAttribute("aria-pressed", String(b.dataset.lang === now));
+  });
+}
+
+function iconUrl() {
+  const link = document.querySelector('link[rel="icon"]');
+  return link ? link.getAttribute("href") : "";
+}

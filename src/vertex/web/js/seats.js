@@ -1,0 +1,26 @@
+// How seats look: Okabe–Ito colours (safe for colour-blind players), each seat also with a
+// symbol so nothing depends on colour alone. Games that have their own symbols (Figures'
+// figures) send them in board.symbols; those win.
+
+// Okabe–Ito, ordered for contrast on a light background (yellow last: weakest on white).
+export const COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"];
+// The same hues darkened for text and thin lines (contrast ≥ 4.5:1 on white).
+export const INKS = ["#005A8C", "#A34400", "#00704F", "#9E4F82", "#8F6100", "#2B6F99"];
+export const SYMBOLS = ["✕", "○", "△", "□", "◇", "＋"];
+
+const LETTER_SYMBOLS = { X: "✕", O: "○" };
+
+export function seatColor(seat) {
+  return COLORS[seat % COLORS.length];
+}
+
+export function seatInk(seat) {
+  return INKS[seat % INKS.length];
+}
+
+/** The seat's symbol: the game's own (board.symbols) when it has one. */
+export function seatSymbol(seat, board) {
+  const own = board && Array.isArray(board.symbols) ? board.symbols[seat] : null;
+  if (own) return LETTER_SYMBOLS[own] || own;
+  return SYMBOLS[seat % SYMBOLS.length];
+}

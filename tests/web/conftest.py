@@ -1,0 +1,188 @@
+"""Browser tests: a real server (uvicorn in a thread, fresh SQLite) and Debian's Chromium
+driven by Playwright. Drive the page by the hooks of DESIGN §6 and wait on `data-version`,
+never on sleeps. Skipped, with the reason, where Chromium is not installed."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import socket
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from vertex.server import Settings, create_app
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    # WebGL (three.js) in a headless browser without a GPU
+    "--enable-unsafe-swiftshader",
+    "--use-angle=swiftshader",
+]
+#: Screenshots land here (ignored by git): look at them.
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "web"
+PHONE: dict[str, Any] = {
+    "viewport": {"width": 360, "height": 740},
+    "has_touch": True,
+    "is_mobile": True,
+    "device_scale_factor": 2,
+}
+DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 860}}
+
+pytestmark = pytest.mark.browser
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/web/" in str(item.fspath):
+            item.add_marker(pytest.mark.browser)
+
+
+class LiveServer:
+    """The app served by uvicorn on a free loopback port, in a thread of its own."""
+
+    def __init__(self, tmp: Path, **overrides: Any) -> None:
+        import uvicorn
+
+        values: dict[str, Any] = {
+            "database_url": f"sqlite:///{tmp / 'vertex.db'}",
+            "ai_executor": "thread",
+            "ai_budget_s": 0.05,
+            "sweep_interval_s": 3600.0,
+        }
+        values.update(overrides)
+        self.settings = Settings(**values)
+        self.app = create_app(self.settings)
+        with socket.socket() as s:
+            s.bind(("127.0.0.1", 0))
+            self.port = s.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(
+            self.app, host="127.0.0.1", port=self.port, log_level="warning", ws_max_size=1 << 20
+        )
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        asyncio.run(self.server.serve())
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        for _ in range(500):
+            if self.server.started:
+                return self
+            threading.Event().wait(0.01)
+        raise RuntimeError("the test server did not start")
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+    def post(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        import httpx
+
+        r = httpx.post(self.url + path, json=body, timeout=10)
+        assert r.status_code < 300, r.text
+        out: dict[str, Any] = r.json()
+        return out
+
+    def get(self, path: str) -> Any:
+        import httpx
+
+        r = httpx.get(self.url + path, timeout=10)
+        assert r.status_code < 300, r.text
+        return r.json()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(tmp_path_factory.mktemp("web")) as live:
+        yield live
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    if CHROMIUM is None:
+        pytest.skip("Chromium is not installed (apt-get install chromium): browser tests skipped")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def context_factory(browser: Any) -> Iterator[Any]:
+    """new_context(**options) -> a fresh browser context (a separate person); all closed
+    at the end of the test. Pass PHONE or DESKTOP (the default) and e.g. locale="it-IT"."""
+    made: list[Any] = []
+
+    def new_context(**options: Any) -> Any:
+        opts = {**DESKTOP, **options}
+        ctx = browser.new_context(**opts)
+        ctx.set_default_timeout(15_000)
+        made.append(ctx)
+        return ctx
+
+    yield new_context
+    for ctx in made:
+        ctx.close()
+
+
+def shot(page: Any, name: str) -> Path:
+    """Save a full-page screenshot as artifacts/web/NAME.png (look at it)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    path = ARTIFACTS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+def version(page: Any) -> int:
+    raw = page.get_attribute("[data-table]", "data-version") or "0"
+    return int(raw or 0)
+
+
+def wait_version(page: Any, at_least: int) -> int:
+    """Wait until the table page has drawn version `at_least` (or later)."""
+    page.wait_for_function(
+        "n => Number(document.querySelector('[data-table]')?.dataset.version || -1) >= n",
+        arg=at_least,
+    )
+    return version(page)
+
+
+def wait_turn(page: Any, seats: str) -> None:
+    """Wait until `data-turn` is exactly `seats` ("" when the game is over)."""
+    page.wait_for_function(
+        "s => document.querySelector('[data-table]')?.dataset.turn === s", arg=seats
+    )
+
+
+def no_sideways_scroll(page: Any) -> bool:
+    return bool(
+        page.evaluate(
+            "document.documentElement.scrollWidth <= document.documentElement.clientWidth"
+        )
+    )
+
+
+__all__ = [
+    "ARTIFACTS",
+    "CHROMIUM",
+    "DESKTOP",
+    "PHONE",
+    "LiveServer",
+    "no_sideways_scroll",
+    "shot",
+    "version",
+    "wait_turn",
+    "wait_version",
+]
