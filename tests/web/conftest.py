@@ -39,6 +39,7 @@ DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 860}}
 
 pytestmark = pytest.mark.browser
 
+
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     for item in items:
         if "tests/web/" in str(item.fspath):

@@ -31,8 +31,9 @@ def _option_of(exc: ValidationError, model: type[GameOptions]) -> str | None:
     """The option the first problem is about: its field, or for a rule across options the
     first option the message quotes."""
     err = exc.errors()[0]
-    if err["loc"] and isinstance(err["loc"][0], str):
-        return err["loc"][0]
+    loc = err["loc"]
+    if loc and isinstance(loc[0], str):
+        return loc[0]
     for name in re.findall(r"'([a-z_]+)'", err["msg"]):
         if name in model.model_fields:
             return name

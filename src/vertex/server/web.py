@@ -44,7 +44,7 @@ PAGES = {"lobby": "index.html", "table": "table.html"}
 #: A share link longer than this is not ours.
 MAX_QR_CHARS = 400
 
-for ext, kind in ((".js", "text/javascript"), (".mjs", "text/javascript"), (".svg", "image/svg+xml")):
+for ext, kind in ((".js", "text/javascript"), (".svg", "image/svg+xml")):
     mimetypes.add_type(kind, ext)
 
 
