@@ -33,7 +33,7 @@ def _option_of(exc: ValidationError, model: type[GameOptions]) -> str | None:
     err = exc.errors()[0]
     loc = err["loc"]
     if loc and isinstance(loc[0], str):
-        return loc[0]
+        return str(loc[0])
     for name in re.findall(r"'([a-z_]+)'", err["msg"]):
         if name in model.model_fields:
             return name
