@@ -34,7 +34,8 @@ def _option_of(exc: ValidationError, model: type[GameOptions]) -> str | None:
     loc = err["loc"]
     if loc and isinstance(loc[0], str):
         return str(loc[0])
-    for name in re.findall(r"'([a-z_]+)'", err["msg"]):
+    quoted: list[str] = re.findall(r"'([a-z_]+)'", err["msg"])
+    for name in quoted:
         if name in model.model_fields:
             return name
     return None
