@@ -20,7 +20,7 @@ from fastapi import FastAPI, Request
 from fastapi.responses import FileResponse, HTMLResponse, Response
 
 import vertex
-from vertex.core import Rng, create_game, game_class
+from vertex.core import Rng, create_game, game_class, game_ids
 from vertex.server.errors import ApiError
 
 WEB_ROOT = Path(vertex.__file__).parent / "web"
@@ -40,7 +40,7 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
 }
 IMMUTABLE = "public, max-age=31536000, immutable"
-PAGES = {"lobby": "index.html", "table": "table.html"}
+PAGES = {"lobby": "index.html", "table": "table.html", "rules": "rules.html"}
 #: A share link longer than this is not ours.
 MAX_QR_CHARS = 400
 
@@ -128,6 +128,10 @@ def add_page_routes(app: FastAPI, site: Site, table_exists: Any) -> None:
     async def table_page(table_id: str) -> HTMLResponse:
         found = len(table_id) <= 64 and await table_exists(table_id)
         return html(site.page("table"), 200 if found else 404)
+
+    @app.get("/rules/{game_id}", include_in_schema=False)
+    async def rules_page(game_id: str) -> HTMLResponse:
+        return html(site.page("rules"), 200 if game_id in game_ids() else 404)
 
     @app.get("/tables/{table_id}/qr.svg", include_in_schema=False)
     async def table_qr(table_id: str, request: Request) -> Response:
