@@ -3,10 +3,12 @@ PY ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# The page's browser libraries (three.js), pinned in package-lock.json, from the npm registry.
+NODE_STAMP := node_modules/.installed
 
 .PHONY: setup serve test lint typecheck unit bench clean
 
-setup: $(STAMP)
+setup: $(STAMP) $(NODE_STAMP)
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -14,7 +16,11 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
-serve: $(STAMP)
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
+	touch $(NODE_STAMP)
+
+serve: $(STAMP) $(NODE_STAMP)
 	$(BIN)/vertex serve --host 127.0.0.1 --port 8000
 
 lint: $(STAMP)
@@ -24,7 +30,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy src
 
-unit: $(STAMP)
+unit: $(STAMP) $(NODE_STAMP)
 	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
 	  echo "NOTE: Chromium is not installed: the browser tests (tests/web) will be SKIPPED. Install it with: apt-get install chromium"
 	$(BIN)/python -m pytest -m "not slow"
@@ -38,4 +44,4 @@ bench: $(STAMP)
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info
+	rm -rf $(VENV) build src/*.egg-info node_modules

@@ -172,3 +172,37 @@ def test_games_carry_a_preview_of_their_real_board(client: TestClient) -> None:
         assert g["preview"]["game"] == g["id"]
     # seeded: the same picture every time
     assert client.get("/api/games").json()[0]["preview"] == next(iter(games.values()))["preview"]
+
+
+def test_vendor_libraries_only_from_their_listed_folders(tmp_path: Path) -> None:
+    web, modules = tmp_path / "web", tmp_path / "node_modules"
+    (web).mkdir()
+    for rel in ("three/build/three.module.js", "three/examples/jsm/x.js", "three/package.json"):
+        (modules / rel).parent.mkdir(parents=True, exist_ok=True)
+        (modules / rel).write_text("//")
+    site = Site(web, modules)
+    assert site.file("vendor/three/build/three.module.js") is not None
+    assert site.file("vendor/three/examples/jsm/x.js") is not None
+    for bad in (
+        "vendor/three/package.json",
+        "vendor/three/build/../package.json",
+        "vendor/left-pad/index.js",
+        "vendor/three",
+        "vendor",
+    ):
+        assert site.file(bad) is None, bad
+    before = site.release
+    (modules / "three" / "package.json").write_text('{"version": "2"}')
+    assert Site(web, modules).release != before  # a new library is a new release
+
+
+def test_inline_import_maps_are_allowed_by_hash_only() -> None:
+    import base64
+    import hashlib
+
+    body = '{"imports": {"three": "/static/r/vendor/three/build/three.module.js"}}'
+    page = f'<script type="importmap">{body}</script><script src="/x.js"></script>'
+    want = base64.b64encode(hashlib.sha256(body.encode()).digest()).decode()
+    csp = Site().csp(page)
+    assert f"script-src 'self' 'sha256-{want}'" in csp
+    assert Site().csp("<p>no map</p>") == CSP

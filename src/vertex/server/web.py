@@ -8,9 +8,12 @@ release. HTML pages are never cached and name the release they need.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import io
 import mimetypes
+import os
+import re
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -24,6 +27,14 @@ from vertex.core import Rng, create_game, game_class, game_ids
 from vertex.server.errors import ApiError
 
 WEB_ROOT = Path(vertex.__file__).parent / "web"
+#: Browser libraries from the npm registry (`npm ci` in the project, run by `make serve` and
+#: `make test`), served as `/static/<release>/vendor/<package>/…`.
+NODE_MODULES = Path(
+    os.environ.get("VERTEX_NODE_MODULES") or Path(vertex.__file__).parents[2] / "node_modules"
+)
+#: The packages the page may load, and the folders of each it may load from.
+VENDOR = {"three": ("build", "examples/jsm")}
+_IMPORT_MAP = re.compile(r"<script type=\"importmap\">(.*?)</script>", re.S)
 
 #: Only the site itself: no other host, no inline script or style, no plugins, no framing.
 CSP = (
@@ -51,8 +62,9 @@ for ext, kind in ((".js", "text/javascript"), (".svg", "image/svg+xml")):
 class Site:
     """The files of the page and the release they make."""
 
-    def __init__(self, root: Path = WEB_ROOT) -> None:
+    def __init__(self, root: Path = WEB_ROOT, vendor: Path = NODE_MODULES) -> None:
         self.root = root
+        self.vendor = vendor
 
     @cached_property
     def release(self) -> str:
@@ -60,6 +72,9 @@ class Site:
         for path in sorted(p for p in self.root.rglob("*") if p.is_file()):
             digest.update(str(path.relative_to(self.root)).encode())
             digest.update(path.read_bytes())
+        for package in sorted(VENDOR):  # a new library version is a new release too
+            meta = self.vendor / package / "package.json"
+            digest.update(meta.read_bytes() if meta.is_file() else b"-")
         return digest.hexdigest()[:12]
 
     @property
@@ -70,15 +85,39 @@ class Site:
         html = (self.root / PAGES[name]).read_text(encoding="utf-8")
         return html.replace("{{static}}", self.static)
 
+    def csp(self, html: str) -> str:
+        """The page's policy: the site's, plus the hash of each inline import map (a module
+        graph's import map must be inline; nothing else is)."""
+        hashes = [
+            "'sha256-" + base64.b64encode(hashlib.sha256(m.encode()).digest()).decode() + "'"
+            for m in _IMPORT_MAP.findall(html)
+        ]
+        if not hashes:
+            return CSP
+        return CSP.replace("script-src 'self'", "script-src 'self' " + " ".join(hashes))
+
     def file(self, rel: str) -> Path | None:
-        """The file at `rel` inside the web folder, or None (also for any way out of it)."""
+        """The file at `rel` inside the web folder (or, under `vendor/<package>/`, inside a
+        listed folder of that package), or None — also for any way out of them."""
         if not rel or "\\" in rel or rel.startswith("/"):
             return None
-        path = (self.root / rel).resolve()
-        root = self.root.resolve()
-        if root not in path.parents or not path.is_file():
-            return None
-        return path
+        parts = rel.split("/")
+        if parts[0] == "vendor":
+            if len(parts) < 3 or parts[1] not in VENDOR:
+                return None
+            package = self.vendor / parts[1]
+            allowed = [package / folder for folder in VENDOR[parts[1]]]
+            return _inside("/".join(parts[2:]), package, allowed)
+        return _inside(rel, self.root, [self.root])
+
+
+def _inside(rel: str, base: Path, allowed: list[Path]) -> Path | None:
+    path = (base / rel).resolve()
+    if not path.is_file():
+        return None
+    if not any(folder.resolve() in path.parents for folder in allowed):
+        return None
+    return path
 
 
 _previews: dict[str, dict[str, Any]] = {}
@@ -101,8 +140,9 @@ def preview(game_id: str) -> dict[str, Any]:
     return _previews[game_id]
 
 
-def html(body: str, status: int = 200) -> HTMLResponse:
-    return HTMLResponse(body, status_code=status, headers={"Cache-Control": "no-cache"})
+def html(site: Site, body: str, status: int = 200) -> HTMLResponse:
+    headers = {"Cache-Control": "no-cache", "Content-Security-Policy": site.csp(body)}
+    return HTMLResponse(body, status_code=status, headers=headers)
 
 
 def qr_svg(text: str) -> str:
@@ -122,16 +162,16 @@ def add_page_routes(app: FastAPI, site: Site, table_exists: Any) -> None:
 
     @app.get("/", include_in_schema=False)
     async def lobby() -> HTMLResponse:
-        return html(site.page("lobby"))
+        return html(site, site.page("lobby"))
 
     @app.get("/tables/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> HTMLResponse:
         found = len(table_id) <= 64 and await table_exists(table_id)
-        return html(site.page("table"), 200 if found else 404)
+        return html(site, site.page("table"), 200 if found else 404)
 
     @app.get("/rules/{game_id}", include_in_schema=False)
     async def rules_page(game_id: str) -> HTMLResponse:
-        return html(site.page("rules"), 200 if game_id in game_ids() else 404)
+        return html(site, site.page("rules"), 200 if game_id in game_ids() else 404)
 
     @app.get("/tables/{table_id}/qr.svg", include_in_schema=False)
     async def table_qr(table_id: str, request: Request) -> Response:
@@ -174,7 +214,10 @@ class SecurityHeaders:
 
         async def send_with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":
-                message["headers"] = list(message.get("headers", [])) + extra
+                headers = list(message.get("headers", []))
+                have = {name.lower() for name, _ in headers}
+                headers += [h for h in extra if h[0] not in have]  # a page's own CSP wins
+                message["headers"] = headers
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
