@@ -214,13 +214,14 @@ def test_aims_are_private_and_the_step_clock_drops_the_piece_there(client: TestC
         assert {m["t"] for m in messages} <= {"event", "presence"}
         assert all("aim" not in m for m in messages)
     auto = {m["seat"]: m for m in heard["b"] if m["t"] == "event"}
-    assert auto[0] == a_auto and auto[0]["auto"] and auto[0]["aimed"]
-    assert auto[0]["move"] == "pyramid x=10 y=-5 rot=30"  # a minute in: calm, no haste
+    assert auto[0]["auto"] and auto[0]["aimed"] and a_auto["auto"] and a_auto["aimed"]
+    assert a_auto["move"] == "pyramid x=10 y=-5 rot=30"  # a minute in: calm, no haste
+    assert auto[0]["move"] is None  # sealed from Bob until his piece resolved the step
     assert auto[1]["auto"] and "aimed" not in auto[1]  # the refused aim: the game's own spot
     board = view(client, tid)["state"]["board"]
     assert board["step"] == 1 and [len(t["pieces"]) for t in board["towers"]] == [1, 1]
     rec = client.get(f"/api/tables/{tid}/record").json()
-    assert [m["move"] for m in rec["moves"]] == [auto[0]["move"], auto[1]["move"]]
+    assert [m["move"] for m in rec["moves"]] == [a_auto["move"], auto[1]["move"]]
     assert vertex.replay(rec).to_dict() == view(client, tid)["state"]
 
 

@@ -206,3 +206,22 @@ def test_inline_import_maps_are_allowed_by_hash_only() -> None:
     csp = Site().csp(page)
     assert f"script-src 'self' 'sha256-{want}'" in csp
     assert Site().csp("<p>no map</p>") == CSP
+
+
+def test_view_names_the_game_and_keeps_recent_chat(client: TestClient) -> None:
+    from tests.server.conftest import two_player_table
+
+    tid, ann, _bob = two_player_table(client)
+    view = client.get(f"/api/tables/{tid}").json()
+    assert view["name"] == "Dots and Boxes" and view["can_end_by_agreement"] is False
+    assert view["chat"] == []
+    for i in range(55):
+        body = {"token": ann, "action": "chat", "text": f"line {i}"}
+        r = client.post(f"/api/tables/{tid}/actions", json=body)
+        if r.status_code == 429:  # the per-seat rate: the lines so far are enough
+            break
+    chat = client.get(f"/api/tables/{tid}").json()["chat"]
+    assert chat and chat[-1]["name"] == "Ann" and chat[-1]["seat"] == 0
+    assert len(chat) <= 50 and chat[-1]["text"].startswith("line ")
+    vert3x = client.post("/api/tables", json={"game": "vert3x"}).json()["id"]
+    assert client.get(f"/api/tables/{vert3x}").json()["can_end_by_agreement"] is True

@@ -187,3 +187,10 @@ __all__ = [
     "wait_turn",
     "wait_version",
 ]
+
+
+def switch_lang(page: Any, code: str) -> None:
+    """Click the language switch and wait until the page is in that language (its words
+    are fetched on the switch)."""
+    page.click(f'[data-lang="{code}"]')
+    page.wait_for_selector(f'html[lang="{code}"]', state="attached")

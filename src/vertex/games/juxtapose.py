@@ -496,7 +496,25 @@ class JuxtaposeState(State):
             "draw": self.draw,
             "slide_moves": self.slides,
             "move_limit": self.game.options.move_limit,
+            "blocked": self._blocked(),
         }
+
+    def _blocked(self) -> dict[str, str]:
+        """Slides into the empty square that the rules forbid, each with the reason's code:
+        `moved-last` (the pyramid moved last may not slide) or `corner` (a slide goes to a
+        square sharing a side). The page knows no rules, so it shows the reason it is sent
+        when a player tries one of these."""
+        if self.stash or self.winner is not None or self.draw is not None:
+            return {}
+        empty = self.squares.index(EMPTY)
+        out: dict[str, str] = {}
+        for src in sorted(ADJACENT[empty]):
+            name = f"{SQUARE_NAMES[src]}>{SQUARE_NAMES[empty]}"
+            if src not in ORTHOGONAL[empty]:
+                out[name] = "corner"
+            elif self.moved_last >> self.squares[src] & 1:
+                out[name] = "moved-last"
+        return out
 
 
 def _square_view(sq: int, p: int) -> dict[str, Any]:

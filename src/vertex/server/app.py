@@ -22,10 +22,13 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from vertex.core import list_games
+from vertex.server.analysis import add_analysis_routes
 from vertex.server.conn import Conn, SeatRates, TokenBucket
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub, checked_game, dumps
 from vertex.server.protocol import check_id, check_text, check_version, error, parse
+from vertex.server.replay import add_replay_routes
+from vertex.server.rules import add_rules_routes
 from vertex.server.settings import Settings
 from vertex.server.table import Table, token_hash
 from vertex.server.web import SecurityHeaders, Site, add_page_routes, preview
@@ -172,6 +175,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return True
 
     add_page_routes(app, site, table_exists)
+    add_rules_routes(app)
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
@@ -286,6 +290,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def socket(ws: WebSocket, table_id: str) -> None:
         await _serve_socket(hub, ws, table_id)
 
+    add_replay_routes(app, hub)
+    add_analysis_routes(app, hub)
     return app
 
 

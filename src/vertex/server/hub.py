@@ -215,8 +215,12 @@ class Hub:
     async def _applied(self, table: Table, ev: StoredEvent, own: bool) -> None:
         before = table.status
         await self._off_loop(table, table.apply, ev)
-        text = dumps(table.message(ev))
+        msg = table.message(ev)
+        texts: dict[int | None, str] = {}  # one text per seat: sealed moves are per viewer
         for conn in self.conns.get(table.id, ()):
+            text = texts.get(conn.seat)
+            if text is None:
+                text = texts[conn.seat] = dumps(table.for_viewer(msg, conn.seat))
             conn.send(text)
         line = {"event": ev.kind, "table": table.id, "v": ev.seq}
         line.update({k: v for k, v in ev.data.items() if k in ("seat", "move", "level", "ply")})
@@ -510,11 +514,11 @@ class Hub:
             table = await self._get_locked(tid)
             if since is None or since > table.v:
                 snap = {"t": "snapshot", "v": table.v, "seat": conn.seat}
-                snap["table"] = table.view(time.time(), self.connected(tid))
+                snap["table"] = table.view(time.time(), self.connected(tid), conn.seat)
                 conn.send(dumps(snap))
             else:
                 conn.send(dumps({"t": "resume", "since": since, "v": table.v, "seat": conn.seat}))
-                for msg in await self._messages_since(table, since):
+                for msg in await self._messages_since(table, since, conn.seat):
                     conn.send(dumps(msg))
             was = self.connected(tid)
             self.conns.setdefault(tid, set()).add(conn)
@@ -547,7 +551,9 @@ class Hub:
         for conn in self.conns.get(tid, ()):
             conn.send(text)
 
-    async def _messages_since(self, table: Table, since: int) -> list[dict[str, Any]]:
+    async def _messages_since(
+        self, table: Table, since: int, viewer: int | None
+    ) -> list[dict[str, Any]]:
         replica = Table(table.id, table.spec, table.created_at)
         out = []
         for ev in await self.store.events(table.id):
@@ -555,7 +561,7 @@ class Hub:
                 break
             replica.apply(ev)
             if ev.seq > since:
-                out.append(replica.message(ev))
+                out.append(replica.for_viewer(replica.message(ev), viewer))
         return out
 
     # ---- housekeeping -----------------------------------------------------------------------

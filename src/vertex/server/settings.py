@@ -38,6 +38,12 @@ class Settings:
     sweep_interval_s: float = 60.0
     #: Finished tables nobody watches leave memory after this long (they reload on demand).
     unload_after_s: float = 300.0
+    #: Analysis (perfect play, server/analysis.py): seconds one analysis may take in all (the
+    #: exact solver most of it, the level-5 estimate the rest), and how many one client
+    #: address may ask for: `analysis_per_minute` on average, bursts of `analysis_burst`.
+    analysis_time_s: float = 3.0
+    analysis_per_minute: float = 20.0
+    analysis_burst: int = 6
 
     @classmethod
     def from_env(cls, database_url: str | None = None, **overrides: object) -> Settings:

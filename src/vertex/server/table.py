@@ -9,17 +9,21 @@ in step, so whatever the log says is the table.
 from __future__ import annotations
 
 import hashlib
+from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
 from vertex.core import AGREED_END, State, VertexError, create_game
 from vertex.core.record import Record
+from vertex.server.analysable import refusal
 from vertex.server.errors import ApiError
 from vertex.server.store import EXPIRED, OPEN, OVER, BestRow, StoredEvent
 
 #: Events that change the game or the result: their messages carry the new state.
 STATE_KINDS = frozenset({"move", "undo", "end", "resign", "timeout", "expired", "hand-over"})
 SEAT_KINDS = frozenset({"seat", "hand-over"})
+#: Chat lines a table view carries.
+CHAT_KEPT = 50
 
 
 def token_hash(token: str) -> str:
@@ -74,6 +78,8 @@ class Table:
         self.undo_accepts: set[int] = set()
         self.end_accepts: set[int] = set()
         self.rematch: str | None = None
+        #: The latest chat lines, for a page that joins or reloads (the log keeps them all).
+        self.chat_lines: deque[dict[str, Any]] = deque(maxlen=CHAT_KEPT)
         self.epoch = 0  # bumps when moves are taken back: a computer's pending move is void
         self.cids: dict[tuple[int, str], int] = {}
         self.due_since: dict[int, float] = {}
@@ -147,11 +153,18 @@ class Table:
     def settings(self) -> dict[str, Any]:
         return {"undo": self.undo_allowed, "clock": self.clock, "on_timeout": self.on_timeout}
 
-    def view(self, now: float, connected: list[bool] | None = None) -> dict[str, Any]:
-        """What anyone may see: no token, no hash of one."""
-        return {
+    def view(
+        self, now: float, connected: list[bool] | None = None, viewer: int | None = None
+    ) -> dict[str, Any]:
+        """What `viewer` (a seat, None: anyone) may see: no token, no hash of one, and no
+        sealed move of another seat (`for_viewer`)."""
+        view = {
             "id": self.id,
             "game": self.game.id,
+            "name": self.game.name,
+            "can_end_by_agreement": self.game.can_end_by_agreement,
+            # does the analysis (perfect play) cover this game? The page offers it only then
+            "analysable": refusal(self.game) is None,
             "options": self.game.options_dict(),
             "seats": self.public_seats(connected),
             "version": self.v,
@@ -161,8 +174,33 @@ class Table:
             "clocks": self.clocks(now),
             "requests": self.requests(),
             "rematch": self.rematch,
+            "chat": list(self.chat_lines),
             "state": self.state.to_dict(),
         }
+        return self.for_viewer(view, viewer)
+
+    def sealed(self) -> frozenset[int]:
+        """Seats whose move in the step under way others may not see yet (a game's
+        `State.sealed`: Verticality's aims until the step resolves); none once it is over."""
+        sealed = getattr(self.state, "sealed", None)
+        return frozenset() if sealed is None or self.is_over else frozenset(sealed())
+
+    def for_viewer(self, msg: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+        """A message (or a view) as `viewer` may see it: other seats' sealed moves without
+        their text (`move: null`). The very same dict when nothing is hidden from `viewer`."""
+        hidden = self.sealed() - {viewer}
+        if not hidden:
+            return msg
+        out = dict(msg)
+        if out.get("kind") == "move" and out.get("seat") in hidden:
+            out["move"] = None
+            out.pop("cid", None)
+        state = out.get("state")
+        if isinstance(state, dict):
+            last = state.get("last_move")
+            if last is not None and last["seat"] in hidden:  # a sealed entry ends the history
+                out["state"] = {**state, "last_move": {**last, "move": None}}
+        return out
 
     def requests(self) -> dict[str, Any]:
         """Open requests: who asked to take a move back (and who agreed), who agreed to end."""
@@ -191,6 +229,9 @@ class Table:
     def record(self) -> Record:
         seats = [{"name": s.public()["name"], "kind": s.kind} for s in self.seats]
         rec = self.state.record(seats=seats, times=self.times)
+        sealed = len(self.sealed())
+        if sealed:  # the step under way: its aims are nobody else's business yet
+            rec.moves = rec.moves[:-sealed]
         if self.result is not None:
             rec.result = {
                 "is_over": True,
@@ -463,7 +504,11 @@ class Table:
         elif kind == "expired":
             self.result = {"reason": "expired", "winners": []}
             self.due_since = {}
-        elif kind != "chat":
+        elif kind == "chat":
+            self.chat_lines.append(
+                {"seat": d["seat"], "name": d["name"], "text": d["text"], "at": ev.at}
+            )
+        else:
             raise ValueError(f"table {self.id}: unknown event kind {kind!r}")
 
     def _apply_move(self, ev: StoredEvent) -> None:

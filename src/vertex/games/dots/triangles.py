@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
@@ -12,13 +12,29 @@ from vertex.games.dots.boxes import FamilyGame, FamilyOptions
 from vertex.lattice.board import LineBoard
 from vertex.lattice.triangular import strip_board, strip_closed_border, triangle_board
 
+#: Which shape each size option belongs to, for forms (`x-applies`: show the field only when
+#: the options match; `x-cases`: the default in force when it is left empty). Only metadata:
+#: the validator below is what refuses a size given to the other shape.
+_TRIANGLE: dict[str, Any] = {"shape": ["triangle"]}
+_STRIP: dict[str, Any] = {"shape": ["strip"]}
+
 
 class TrianglesOptions(FamilyOptions):
     shape: Literal["triangle", "strip"] = Field(default="triangle")
     size: int | None = Field(
-        default=None, ge=2, le=8, description="shape=triangle: small triangles a side (4)"
+        default=None,
+        ge=2,
+        le=8,
+        description="shape=triangle: small triangles a side (4)",
+        json_schema_extra={"x-applies": _TRIANGLE, "x-cases": [{"when": _TRIANGLE, "default": 4}]},
     )
-    length: int | None = Field(default=None, ge=1, le=12, description="shape=strip: length (4)")
+    length: int | None = Field(
+        default=None,
+        ge=1,
+        le=12,
+        description="shape=strip: length (4)",
+        json_schema_extra={"x-applies": _STRIP, "x-cases": [{"when": _STRIP, "default": 4}]},
+    )
     players: int = Field(default=2, ge=2, le=4)
 
     @model_validator(mode="after")

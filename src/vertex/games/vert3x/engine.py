@@ -8,13 +8,14 @@ out from that line only (`Geometry.completed_triangles`).
 
 from __future__ import annotations
 
-from itertools import compress
 from typing import TYPE_CHECKING, Any
 
 from vertex.core.errors import IllegalMove
 from vertex.core.game import AGREED_END, State
 from vertex.core.outcome import best_seats, seat_label
 from vertex.core.rng import Rng
+from vertex.games.vert3x.bits import bits as _bits
+from vertex.games.vert3x.reasons import blocked_lines
 from vertex.games.vert3x.scoring import shown
 from vertex.lattice.geometry import Triangle
 from vertex.lattice.names import dot_name
@@ -315,17 +316,14 @@ class Vert3xState(State):
             },
             "skipped": list(self.skipped),
             "ended_by_agreement": self.ended,
+            # why each undrawn line the seat due may not draw is closed to it (the page shows
+            # the reason on hover and focus, and decides no rule itself)
+            "blocked": blocked_lines(self),
         }
 
 
 def _put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:
     return (*values[:i], value, *values[i + 1 :])
-
-
-def _bits(mask: int) -> list[int]:
-    """Indices of the set bits, lowest first (via the binary string: fast for wide masks)."""
-    text = bin(mask)[:1:-1]
-    return list(compress(range(len(text)), map("1".__eq__, text)))
 
 
 def _nth_bit(mask: int, n: int) -> int:

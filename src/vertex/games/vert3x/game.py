@@ -103,11 +103,14 @@ class Vert3x(Game[Vert3xOptions]):
             try:
                 dot = geo.board.dot_index.get(parse_dot(name))
             except NotationError as exc:
-                raise OptionsError(f"bad options for vert3x: option 'start': {exc}") from None
+                raise OptionsError(
+                    f"bad options for vert3x: option 'start': {exc}", "start"
+                ) from None
             if dot is None:
                 raise OptionsError(
                     f"bad options for vert3x: option 'start': there is no dot {name!r} "
-                    "on this board"
+                    "on this board",
+                    "start",
                 )
             out.append(dot)
         return tuple(out)

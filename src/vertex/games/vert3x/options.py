@@ -39,25 +39,54 @@ def _board_key(rules: str, shape: str | None) -> tuple[str, str | None]:
     return (rules, shape if rules == "classic" else None)
 
 
+def _when(rules: str, shape: str | None) -> dict[str, list[str]]:
+    return {"rules": [rules], **({"shape": [shape]} if shape else {})}
+
+
+def _board_meta(key: str) -> dict[str, Any]:
+    """Form metadata for a board option, read from BOARD_FIELDS so it cannot drift: where it
+    applies (`x-applies`, any of these option matches) and, per case, its range and the default
+    used when it is left empty (`x-cases`). Validation stays in `_check_board`."""
+    cases = [
+        {"when": _when(rules, shape), "minimum": low, "maximum": high, "default": default}
+        for (rules, shape), fields in BOARD_FIELDS.items()
+        for name, (default, low, high) in fields.items()
+        if name == key
+    ]
+    return {"x-applies": [c["when"] for c in cases], "x-cases": cases}
+
+
 class Vert3xOptions(GameOptions):
     rules: Rules = Field(default="classic", description="rule set: a preset of the options")
     shape: Shape | None = Field(
-        default=None, description="board shape (classic only; default hexagon)"
+        default=None,
+        description="board shape (classic only; default hexagon)",
+        json_schema_extra={"x-applies": {"rules": ["classic"]}},
     )
-    radius: int | None = Field(default=None, description="hexagon side, 1–8 (classic)")
+    radius: int | None = Field(
+        default=None,
+        description="hexagon side, 1–8 (classic)",
+        json_schema_extra=_board_meta("radius"),
+    )
     size: int | None = Field(
         default=None,
         description="classic triangle: small triangles a side, 1–12; gyo: dots a side, 3–30",
+        json_schema_extra=_board_meta("size"),
     )
     width: int | None = Field(
-        default=None, description="parallelogram width 1–12 (classic); windows across 1–8"
+        default=None,
+        description="parallelogram width 1–12 (classic); windows across 1–8",
+        json_schema_extra=_board_meta("width"),
     )
     height: int | None = Field(
-        default=None, description="parallelogram height 1–12 (classic); windows down 1–8"
+        default=None,
+        description="parallelogram height 1–12 (classic); windows down 1–8",
+        json_schema_extra=_board_meta("height"),
     )
     cells: list[str] | None = Field(
         default=None,
         description="custom board (classic): its small triangles, each as 'a1-b2-a2'",
+        json_schema_extra={"x-applies": {"rules": ["classic"], "shape": ["custom"]}},
     )
     players: int = Field(default=2, ge=2, le=6)
     connected: bool = Field(
@@ -66,7 +95,9 @@ class Vert3xOptions(GameOptions):
         "(preset: on for classic, off for trianguliche and gyo)",
     )
     start: Literal["auto"] | list[str] = Field(
-        default="auto", description="start dots when connected: 'auto' or one dot name per seat"
+        default="auto",
+        description="start dots when connected: 'auto' or one dot name per seat",
+        json_schema_extra={"x-applies": {"connected": [True]}},
     )
     no_cross: bool = Field(default=True, description="lines may not cross another's lines")
     vertex_block: bool = Field(
@@ -77,7 +108,9 @@ class Vert3xOptions(GameOptions):
     extra_turn: bool = Field(default=False, description="completing a triangle gives a move")
     lines_per_turn: int = Field(default=1, ge=1, le=10, description="lines drawn in a turn")
     multiplier: bool = Field(
-        default=False, description="classic: a side-k triangle scores 3k·k instead of 3k"
+        default=False,
+        description="classic: a side-k triangle scores 3k·k instead of 3k",
+        json_schema_extra={"x-applies": {"rules": ["classic"]}},
     )
 
     @model_validator(mode="before")

@@ -67,6 +67,8 @@ class VerticalityOptions(GameOptions):
         default=False,
         description="with 2+ players: the last tower standing wins, then its builder may go on "
         "alone as in Solo style until the tower falls or they play `stop`",
+        # For forms: only offered with 2+ players (solo play builds on anyway).
+        json_schema_extra={"x-applies": {"players": [2, 3, 4, 5, 6]}},
     )
 
 
@@ -193,6 +195,14 @@ class VerticalityState(State):
         tower = self.towers[seat]
         tower.check(self.level, self.step, self.size, aim, self.game.options.skyscraper)
         return aim
+
+    def sealed(self) -> tuple[int, ...]:
+        """Seats whose piece for the step under way is in but not yet placed: the last
+        len() entries of the history. Until the step resolves nobody else may see where they
+        aimed (the server hides those moves from the other seats and from spectators)."""
+        if self.finished:
+            return ()
+        return tuple(s for s in self.due if self.aims[s] is not None)
 
     def check_aim(self, move: str, seat: int) -> str:
         """Where `seat` is aiming now, checked as a placement would be but not played.

@@ -33,6 +33,23 @@ function fill(el, attrs, children) {
   return el;
 }
 
+/**
+ * Add the style sheet at `href` (an absolute URL) once: a module fetched on first use brings
+ * its own. Resolves when the sheet applies — or fails to load: the page still works.
+ */
+export function addSheet(href) {
+  let link = [...document.querySelectorAll('link[rel="stylesheet"]')].find((l) => l.href === href);
+  if (!link) {
+    link = h("link", { rel: "stylesheet", href });
+    document.head.append(link);
+  }
+  if (link.sheet) return Promise.resolve();
+  return new Promise((resolve) => {
+    link.addEventListener("load", resolve, { once: true });
+    link.addEventListener("error", resolve, { once: true });
+  });
+}
+
 /** Say `text` to screen readers: politely (moves) or assertively (your turn, the result). */
 export function announce(text, assertive = false) {
   const region = document.querySelector(`[data-announce="${assertive ? "assertive" : "polite"}"]`);

@@ -1,9 +1,8 @@
 // The site header every page shares: the name (a link to the lobby) and the language switch.
 import { h } from "./dom.js";
-import { LANGS, addCatalog, lang, onLangChange, setLang, t } from "./i18n.js";
-import common from "./i18n/common.js";
+import { LANGS, lang, loadCatalogs, onLangChange, setLang, t } from "./i18n.js";
 
-addCatalog(common);
+await loadCatalogs("common");
 
 export function mountHeader() {
   const host = document.querySelector("[data-site-header]");

@@ -1,6 +1,8 @@
 // Languages: English, Italian, Russian. Every UI string comes from a catalog; each module
-// owns its catalog (js/i18n/<module>.js: {en: {...}, it: {...}, ru: {...}}) and adds it here.
-// The language is the remembered choice, else the browser's, else English.
+// owns its catalog, one JSON file a language (i18n/<lang>/<name>.json), and loads it with
+// `await loadCatalogs("name")` before it draws. Only the language in use is fetched, so a
+// page carries one language's words, not three. The language is the remembered choice,
+// else the browser's, else English.
 
 export const LANGS = ["en", "it", "ru"];
 const KEY = "vertex.lang";
@@ -19,18 +21,46 @@ function pick() {
   return "en";
 }
 
-/** Add a module's catalog: {en: {key: text}, it: {...}, ru: {...}}. */
+const BASE = new URL("../i18n/", import.meta.url);
+const wanted = new Set();
+const fetched = new Map(); // "lang/name" -> Promise
+let switches = 0;
+
+function fetchCatalog(code, name) {
+  const key = `${code}/${name}`;
+  if (!fetched.has(key)) {
+    const done = fetch(new URL(`${key}.json`, BASE))
+      .then((r) => (r.ok ? r.json() : {}))
+      .then((words) => { Object.assign(catalogs[code], words); })
+      .catch(() => { fetched.delete(key); }); // offline: the next switch tries again
+    fetched.set(key, done);
+  }
+  return fetched.get(key);
+}
+
+/** Load the named catalogs in the language in use (and remember them for a switch). */
+export async function loadCatalogs(...names) {
+  for (const name of names) wanted.add(name);
+  await Promise.all(names.map((name) => fetchCatalog(current, name)));
+}
+
+/** Add a catalog given in code for all languages at once: {en: {...}, it: {...}, ru: {...}}
+ * (for texts too long to split, such as a rules page's own). */
 export function addCatalog(catalog) {
-  for (const lang of LANGS) Object.assign(catalogs[lang], catalog[lang] || {});
+  for (const code of LANGS) Object.assign(catalogs[code], catalog[code] || {});
 }
 
 export function lang() {
   return current;
 }
 
-/** Switch language, remember it, set <html lang>, retranslate the page, tell listeners. */
-export function setLang(next) {
+/** Switch language: fetch its catalogs, remember it, set <html lang>, retranslate the
+ * page, tell listeners. */
+export async function setLang(next) {
   if (!LANGS.includes(next)) return;
+  const ask = ++switches;
+  await Promise.all([...wanted].map((name) => fetchCatalog(next, name)));
+  if (ask !== switches) return; // a later switch was asked meanwhile: it wins
   current = next;
   try { localStorage.setItem(KEY, next); } catch { /* storage may be off */ }
   document.documentElement.lang = next;

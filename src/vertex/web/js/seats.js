@@ -8,7 +8,8 @@ export const COLORS = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#
 export const INKS = ["#005A8C", "#A34400", "#00704F", "#9E4F82", "#8F6100", "#2B6F99"];
 export const SYMBOLS = ["✕", "○", "△", "□", "◇", "＋"];
 
-const LETTER_SYMBOLS = { X: "✕", O: "○" };
+// Fullwidth ＋ (Figures) has no glyph in many fonts: the plain plus reads the same.
+const LETTER_SYMBOLS = { X: "✕", O: "○", "＋": "+" };
 
 export function seatColor(seat) {
   return COLORS[seat % COLORS.length];

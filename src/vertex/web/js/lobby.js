@@ -1,0 +1,95 @@
+// The lobby `/`: every game as a card, and the new-table form for the one chosen.
+// `/?game=ID` opens that game's form (the address follows the choice, so a reload keeps it).
+import { api } from "./api.js";
+import { h, reducedMotion } from "./dom.js";
+import { mountHeader } from "./header.js";
+import { loadCatalogs, onLangChange, t } from "./i18n.js";
+import { markChosen, renderCards } from "./lobby-cards.js";
+
+await loadCatalogs("lobby");
+
+const main = document.querySelector("[data-lobby]");
+let games = [];
+let chosen = null;
+let form = null;
+
+const intro = h("div", { class: "intro" });
+const cards = h("section", { class: "games", "aria-labelledby": "games-heading" });
+const formHost = h("section", { class: "new-table card", id: "new-table", hidden: true });
+const layout = h("div", { class: "lobby-layout" }, cards, formHost);
+
+function renderIntro() {
+  document.title = t("lobby.title");
+  intro.replaceChildren(
+    h("h1", { text: t("lobby.heading") }),
+    h("p", { class: "lead", text: t("lobby.intro") }));
+}
+
+function renderGames() {
+  const heading = h("h2", { id: "games-heading", class: "sr-only", text: t("lobby.games") });
+  const list = h("div");
+  renderCards(list, games, chosen, choose);
+  cards.replaceChildren(heading, list);
+}
+
+/** Open the form for game `id`. The form (js/lobby-form.js, its fields and the options'
+ * catalog) is fetched when a game is first chosen: the cards alone need none of it. */
+async function choose(id, { focus = true } = {}) {
+  const game = games.find((g) => g.id === id);
+  if (!game) return;
+  chosen = id;
+  markChosen(cards, id);
+  const url = new URL(location.href);
+  url.searchParams.set("game", id);
+  history.replaceState(null, "", url);
+  let NewTableForm;
+  try {
+    ({ NewTableForm } = await import("./lobby-form.js"));
+  } catch (err) {
+    formHost.hidden = false;
+    formHost.replaceChildren(h("p", { class: "notice bad", role: "alert",
+      text: t("lobby.load-failed", { message: err.message }) }));
+    return;
+  }
+  if (chosen !== id) return; // another game was chosen while the form was on its way
+  if (form) form.destroy();
+  formHost.hidden = false;
+  layout.classList.add("has-form");
+  form = new NewTableForm(formHost, game);
+  if (focus) {
+    // On a phone the form is below the cards: bring it up and start there. On a wide screen
+    // it sits beside them, already in view: no jump.
+    const top = formHost.getBoundingClientRect().top;
+    if (top < 0 || top > window.innerHeight / 2) {
+      formHost.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
+    }
+    form.focusHeading();
+  }
+}
+
+async function load() {
+  main.replaceChildren(intro, h("p", { class: "hint", "aria-live": "polite", text: t("lobby.loading") }));
+  try {
+    games = await api.games();
+  } catch (err) {
+    const retry = h("button", { type: "button", onclick: load, text: t("lobby.retry") });
+    main.replaceChildren(intro,
+      h("p", { class: "notice bad", role: "alert" },
+        t("lobby.load-failed", { message: err.message }), " ", retry));
+    return;
+  }
+  main.replaceChildren(intro, layout);
+  renderGames();
+  const wanted = new URL(location.href).searchParams.get("game");
+  if (wanted) choose(wanted, { focus: false });
+}
+
+mountHeader();
+renderIntro();
+onLangChange(() => {
+  renderIntro();
+  if (!games.length) return;
+  renderGames();
+  if (form) form.render();
+});
+load();

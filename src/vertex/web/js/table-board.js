@@ -1,0 +1,43 @@
+// The board on the table page: the game's board module (js/boards/), or the plain move form
+// when the game's board is not drawn yet; and the "confirm moves" touch setting.
+import { announce, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { loadBoard } from "./boards/index.js";
+import { remembered } from "./store.js";
+
+/**
+ * Fill `host` with the board for `state`. opts: {onMove(move), names(seat), sendAim(move)}.
+ * Returns {board, text: bool}.
+ */
+export async function mountBoard(host, state, opts) {
+  let mod = null;
+  try {
+    mod = await loadBoard(state);
+  } catch (err) {
+    // A board that fails to load must not leave the table unplayable.
+    console.error("the board could not be loaded", err);
+  }
+  const text = !(mod && typeof mod.createBoard === "function");
+  // The move form is loaded only for the games that need it.
+  const make = text ? await import("./table-textboard.js") : mod;
+  const board = make.createBoard(host, {
+    onMove: opts.onMove, announce, names: opts.names, sendAim: opts.sendAim,
+  });
+  return { board, text };
+}
+
+/** The touch setting: first tap previews a line, second tap draws it. Remembered. */
+export function createTouchSetting(host, changed) {
+  const box = h("input", { type: "checkbox", id: "confirm-touch", name: "confirm-touch",
+    checked: Boolean(remembered.setting("confirmTouch", false)) });
+  const label = h("label", { for: box.id });
+  host.replaceChildren(h("div", { class: "check" }, box, label));
+  box.addEventListener("change", () => {
+    remembered.setSetting("confirmTouch", box.checked);
+    changed();
+  });
+  return {
+    get value() { return box.checked; },
+    render() { label.textContent = t("table.setting.confirmTouch"); },
+  };
+}

@@ -1,0 +1,24 @@
+// The connection badge above the board (the socket's state, in words and a coloured dot).
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+
+/** The connection badge: `data-connection` is online | reconnecting | offline. */
+export function createConnection(host) {
+  let now = "reconnecting";
+  const dot = h("span", { class: "dot", "aria-hidden": "true" });
+  const text = h("span");
+  host.replaceChildren(dot, text);
+  host.setAttribute("role", "status");
+  function render() {
+    host.dataset.connection = now;
+    text.textContent = t(`table.connection.${now}`);
+  }
+  render();
+  return {
+    set(status) {
+      now = status;
+      render();
+    },
+    render,
+  };
+}

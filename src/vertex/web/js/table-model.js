@@ -1,0 +1,82 @@
+// What the page knows about its table: the server's view, kept up to date by folding in
+// the socket's events exactly as the server describes them (the page works nothing out).
+
+export function createModel(id) {
+  return {
+    id,
+    view: null, // the table view (GET /api/tables/{id} or a snapshot), events folded in
+    mySeat: null, // the seat this browser holds, as the server said; null: a spectator
+    seatKnown: false, // has the server told us (a stored token may be stale)?
+    chat: [], // {seat, name, text, at}
+    clocksAt: 0, // performance.now() at which view.clocks were exact
+  };
+}
+
+/** A full view (HTTP or snapshot). */
+export function setView(model, view, clocksAt) {
+  model.view = view;
+  model.clocksAt = clocksAt;
+  // A view that carries the chat so far (asked of the server) replaces what we heard.
+  if (Array.isArray(view.chat)) model.chat = view.chat.map((m) => ({ ...m }));
+}
+
+/** Fold one socket event into the view. */
+export function applyEvent(model, ev, clocksAt) {
+  const view = model.view;
+  view.version = ev.v;
+  if ("state" in ev) {
+    view.state = ev.state;
+    view.result = ev.result;
+    view.clocks = ev.clocks;
+    model.clocksAt = clocksAt;
+  }
+  if (ev.seats) {
+    // Event seats carry no presence: keep what we knew (computer seats are always here).
+    view.seats = ev.seats.map((s, n) => ({
+      ...s,
+      connected: s.kind === "ai" || Boolean(view.seats[n] && view.seats[n].connected),
+    }));
+  }
+  if ("started" in ev) view.started = ev.started;
+  if (ev.requests) view.requests = ev.requests;
+  if ("rematch" in ev) view.rematch = ev.rematch;
+  if (ev.kind === "chat") {
+    model.chat.push({ seat: ev.seat, name: ev.name, text: ev.text, at: ev.at });
+  }
+}
+
+/** Presence from the socket: people per seat (computer seats are always there). */
+export function setPresence(model, connected) {
+  if (!model.view) return;
+  model.view.seats = model.view.seats.map((s, n) => ({
+    ...s,
+    connected: s.kind === "ai" || Boolean(connected[n]),
+  }));
+}
+
+export const isOver = (model) => Boolean(model.view && model.view.result);
+
+/** The seats that owe a move now: none before the start or after the end. */
+export function turn(model) {
+  const view = model.view;
+  if (!view || !view.started || view.result) return [];
+  return view.state.to_move || [];
+}
+
+export function isMyTurn(model) {
+  return model.mySeat !== null && turn(model).includes(model.mySeat);
+}
+
+/** Do I hold a seat a person plays (not one handed to the computer)? */
+export function amPlaying(model) {
+  const seat = model.mySeat !== null && model.view ? model.view.seats[model.mySeat] : null;
+  return Boolean(seat && seat.kind === "human");
+}
+
+/** Can this game be ended by agreement? The view says so when the server sends the flag;
+ * until then only Vert3x can (RULES.md §2). */
+export function canEndByAgreement(model) {
+  const view = model.view;
+  if (typeof view.can_end_by_agreement === "boolean") return view.can_end_by_agreement;
+  return view.game === "vert3x";
+}

@@ -1,0 +1,391 @@
+// The table page /tables/{id}: wires the board, the panels and the socket together.
+//
+// The page draws what the server says and nothing else: a move is sent and shown as
+// pending until the server acknowledges it (never applied here first); every change comes
+// back as an event, and `data-version` on the root is set right after the board has drawn
+// that version (tests and acceptance checks wait on it).
+import { api } from "./api.js";
+import { announce, h } from "./dom.js";
+import { mountHeader } from "./header.js";
+import { has, loadCatalogs, onLangChange, t } from "./i18n.js";
+import { remembered } from "./store.js";
+import { TableSocket } from "./socket.js";
+import { createTouchSetting, mountBoard } from "./table-board.js";
+import { createChat } from "./table-chat.js";
+import { clocksStamp, startTicking } from "./table-clocks.js";
+import { createInfo } from "./table-info.js";
+import { createLinks } from "./table-links.js";
+import {
+  amPlaying, applyEvent, createModel, isMyTurn, isOver, setPresence, setView, turn,
+} from "./table-model.js";
+import { createReplay } from "./table-replay.js";
+import { createSeats } from "./table-seats.js";
+import { createConnection } from "./table-connection.js";
+import { gameName, seatName } from "./table-text.js";
+
+await loadCatalogs("table");
+
+const main = document.querySelector("[data-table]");
+const tableId = decodeURIComponent(location.pathname.replace(/^\/tables\//, "").split("/")[0]);
+const model = createModel(tableId);
+let token = null;
+let socket = null;
+let ui = null; // the panels, once the table is known
+let board = null;
+let wasMyTurn = false;
+let wasOver = null;
+let errors = 0; // refusals shown or cleared so far (a late catalog must not show a stale one)
+let focusBoardWhenSeated = false; // a seat just taken: its button goes, the board gets focus
+
+boot();
+
+async function boot() {
+  mountHeader();
+  token = tokenFromFragment() || remembered.token(tableId);
+  loadGameNames();
+  const view = await fetchView();
+  if (!view) return;
+  setView(model, view, performance.now());
+  model.seatKnown = !token; // with a token, the socket says which seat it holds
+  await build(view);
+  render();
+  socket = new TableSocket(tableId, socketHandlers());
+  // A seat holder starts from the socket's snapshot: it is the view as that seat may see it
+  // (the HTTP view is everyone's, without the seat's own sealed move); a spectator resumes.
+  socket.start({ token, since: token ? null : view.version });
+  if (view.settings && view.settings.clock) startTicking(() => ui.seats.tick(model));
+  onLangChange(() => render({ relabel: true }));
+}
+
+/** A seat link (#token=…) stores its token for this table and leaves the address bar. */
+function tokenFromFragment() {
+  const match = /^#token=([^&]+)/.exec(location.hash);
+  if (!match) return null;
+  const value = decodeURIComponent(match[1]);
+  remembered.setToken(tableId, value);
+  history.replaceState(history.state, "", location.pathname + location.search);
+  return value;
+}
+
+/** Game names live in the lobby's catalog; the page works (with the server's names)
+ * without it. */
+function loadGameNames() {
+  loadCatalogs("games")
+    .then(() => { if (ui) render({ relabel: true }); })
+    .catch(() => { /* not there: gameName() falls back */ });
+}
+
+/** The table's view over HTTP; null (and the page explains) when there is no such table.
+ * While the server cannot be reached it keeps asking, more slowly each time. */
+async function fetchView() {
+  for (let delay = 1000; ; delay = Math.min(delay * 2, 15_000)) {
+    try {
+      return await api.table(tableId);
+    } catch (err) {
+      if (err.status === 404) {
+        showMissing();
+        return null;
+      }
+      main.replaceChildren(h("p", { class: "notice", role: "status",
+        "data-connection": "offline", text: t("common.offline") }));
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+/** No such table (any more): say so, with the way back. Its words are fetched only then. */
+async function showMissing() {
+  if (socket) socket.stop();
+  await loadCatalogs("table-missing");
+  document.title = t("table.missing.title");
+  main.dataset.missing = "";
+  const heading = h("h1", { text: t("table.missing.heading") });
+  main.replaceChildren(h("section", { class: "card missing", "data-missing": true },
+    heading,
+    h("p", { text: t("table.missing.text") }),
+    h("p", {}, h("a", { class: "button primary", href: "/", text: t("table.missing.lobby") }))));
+}
+
+// ---- the page ---------------------------------------------------------------------------
+async function build(view) {
+  const titleHost = h("div", { class: "table-heading" });
+  const connectionEl = h("span", { class: "connection" });
+  const statusHost = h("div", { class: "table-status" });
+  const resultHost = h("section", { class: "result-banner", "aria-live": "off" });
+  const boardHost = h("div", { class: "board-host", id: "board", tabindex: "-1" });
+  const touchHost = h("div", { class: "board-settings" });
+  const seatsHost = h("section", { class: "panel seats" });
+  const actionsHost = h("section", { class: "panel actions" });
+  const chatHost = h("section", { class: "panel chat" });
+  const linksHost = h("section", { class: "panel links" });
+  const infoHost = h("div", { class: "panel info" });
+  const replayHost = h("section", { class: "panel replay" }); // replay + analysis (js/table-replay.js)
+  main.replaceChildren(h("div", { class: "table-layout" },
+    h("div", { class: "table-main" },
+      h("div", { class: "table-head" }, titleHost, connectionEl),
+      statusHost, resultHost, boardHost, touchHost),
+    h("div", { class: "table-side" }, seatsHost, actionsHost, replayHost, chatHost, linksHost, infoHost)));
+
+  const fail = (err) => showError(err);
+  const send = (msg) => socket.send(msg).then((ack) => { clearError(); return ack; });
+  ui = {
+    info: createInfo(titleHost, infoHost),
+    connection: createConnection(connectionEl),
+    // fetched once there is something for them: a game going on (or a refusal) to speak of,
+    // a result to show, a seat to act for
+    status: onDemand(statusHost, (m) => !isOver(m),
+      () => import("./table-status.js").then((mod) => mod.createStatus(statusHost))),
+    result: onDemand(resultHost, isOver,
+      () => import("./table-result.js").then((mod) => mod.createResult(resultHost))),
+    seats: null,
+    actions: onDemand(actionsHost, amPlaying, () => import("./table-actions.js")
+      .then((mod) => mod.createActions(actionsHost, { send, fail, rematched: goToRematch }))),
+    chat: createChat(chatHost, { send, fail }),
+    links: createLinks(linksHost, tableId),
+    touch: createTouchSetting(touchHost, () => render()),
+  };
+  ui.seats = createSeats(seatsHost, {
+    takeSeat,
+    handOver: (n) => ui.actions.get().then((actions) => actions.handOverSeat(n), fail),
+  });
+  const mounted = await mountBoard(boardHost, view.state, {
+    onMove,
+    names: (n) => seatName(model.view, n),
+    // games with aiming (Verticality): where the piece would go, checked, kept privately
+    sendAim: (move) => socket.send({ t: "aim", move }),
+  });
+  board = mounted.board;
+  touchHost.hidden = mounted.text;
+  // The buttons only: what they open is fetched on the first press.
+  ui.replay = createReplay(replayHost, {
+    id: tableId, model, board: () => board, names: (n) => seatName(model.view, n), redraw: () => render(),
+  });
+}
+
+/**
+ * A panel whose module is fetched only once the table has something for it to show
+ * (`wanted(model)`); until then its host stays hidden. `load()` resolves with the panel
+ * ({render(model), …}); `get()` gives it (fetching it if need be), `panel` once it is there.
+ */
+function onDemand(host, wanted, load) {
+  host.hidden = true;
+  let panel = null;
+  let loading = null;
+  const get = () => {
+    loading ??= load().then((made) => {
+      panel = made;
+      host.hidden = false; // the panel decides from now on
+      panel.render(model);
+      return panel;
+    }, (err) => {
+      loading = null; // the next render tries again
+      console.error("a panel could not be loaded", err);
+      throw err;
+    });
+    return loading;
+  };
+  return {
+    render(m) {
+      if (panel) panel.render(m);
+      else if (wanted(m)) get().catch(() => {});
+    },
+    get,
+    get panel() { return panel; },
+  };
+}
+
+function render({ animate = false, relabel = false } = {}) {
+  const view = model.view;
+  const pending = socket ? socket.pendingMove() : null;
+  const myTurn = isMyTurn(model);
+  main.dataset.turn = turn(model).join(",");
+  main.dataset.mySeat = model.mySeat === null ? "" : String(model.mySeat);
+  main.dataset.pending = pending || "";
+  const replaying = ui.replay.active; // the board shows a replayed ply
+  if (!replaying) board.update(view.state, {
+    mySeat: model.mySeat,
+    canMove: myTurn && amPlaying(model) && !pending,
+    pending,
+    animate,
+    confirmTouch: ui.touch.value,
+    clocks: view.clocks,
+    clocksAt: model.clocksAt,
+  });
+  main.dataset.version = String(view.version);
+
+  ui.info.render(model);
+  ui.connection.render();
+  ui.status.render(model);
+  ui.result.render(model);
+  ui.seats.render(model);
+  ui.actions.render(model);
+  ui.chat.render(model, { relabel });
+  ui.links.render(model, token);
+  ui.touch.render();
+  ui.replay.render();
+  document.title = myTurn && amPlaying(model)
+    ? t("table.title.yourTurn") : t("table.title.game", { game: gameName(view) });
+
+  if (myTurn && amPlaying(model) && !wasMyTurn && !pending) announce(t("table.turn.yours"), true);
+  wasMyTurn = myTurn;
+  const over = isOver(model);
+  if (over && wasOver === false) ui.result.get().then((banner) => banner.say(model), () => {});
+  wasOver = over;
+}
+
+// ---- the socket -------------------------------------------------------------------------
+function socketHandlers() {
+  return {
+    snapshot(view, seat) {
+      setView(model, view, performance.now());
+      seated(seat);
+      render({ relabel: true });
+    },
+    resume(seat) {
+      seated(seat);
+      render();
+    },
+    event(ev, live) {
+      applyEvent(model, ev, clocksStamp(ev.at, live));
+      if (ev.kind === "hand-over" && ev.seat === model.mySeat) {
+        // Our seat is the computer's now: the token holds nothing any more.
+        forgetToken();
+        announce(t("table.say.handedOverMine"));
+      }
+      if (ev.kind === "rematch" && token && model.mySeat !== null) {
+        // The server keeps every seat's token in the rematch (seats rotated).
+        remembered.setToken(ev.table, token);
+      }
+      render({ animate: live && ev.kind === "move" });
+      if (live) say(ev);
+    },
+    presence(connected) {
+      setPresence(model, connected);
+      render();
+    },
+    status(s) {
+      if (ui) ui.connection.set(s);
+    },
+    gone: showMissing,
+    badToken() {
+      forgetToken(false);
+      ui.status.get().then((status) => status.error("table.error.badToken", ""), () => {});
+      render();
+    },
+    notice(code, message) {
+      showError({ code, message });
+    },
+  };
+}
+
+/** The server told us which seat our token holds (null: we watch). */
+function seated(seat) {
+  const before = model.mySeat;
+  model.mySeat = seat;
+  model.seatKnown = true;
+  if (seat !== null && before !== seat && model.view.seats[seat]) {
+    announce(t("table.say.yourSeat", { n: seat + 1 }));
+  }
+  if (seat !== null && focusBoardWhenSeated) {
+    focusBoardWhenSeated = false;
+    requestAnimationFrame(() => board.focus());
+  }
+}
+
+function forgetToken(reconnect = true) {
+  remembered.setToken(tableId, null);
+  token = null;
+  model.mySeat = null;
+  model.seatKnown = true;
+  if (reconnect && socket) socket.setToken(null);
+}
+
+/** Say what just happened, politely (the turn and the result are said in render()). */
+function say(ev) {
+  const view = model.view;
+  const name = ev.seat !== undefined && ev.seat !== null ? seatName(view, ev.seat) : "";
+  switch (ev.kind) {
+    case "move":
+      // A sealed move (another seat's aim in a simultaneous step) comes without its text.
+      if (ev.move === null || ev.move === undefined) announce(t("table.say.sealed", { name }));
+      else announce(t("table.say.move", { name, move: board.describeMove(ev.move) }));
+      break;
+    case "seat":
+      announce(t("table.say.seat", { name, n: ev.seat + 1 }));
+      break;
+    case "chat":
+      announce(t("table.say.chat", { name: ev.name || name, text: ev.text }));
+      break;
+    case "undo-request":
+      announce(t("table.request.undo", { name }));
+      break;
+    case "undo":
+      announce(t("table.say.undo"));
+      break;
+    case "end-request":
+      announce(t("table.say.endRequest", { name }));
+      break;
+    case "hand-over":
+      if (ev.seat !== model.mySeat) announce(t("table.say.handedOver", { name }));
+      break;
+    case "rematch":
+      announce(t("table.say.rematch"));
+      break;
+    default:
+      break;
+  }
+}
+
+// ---- what the player does ---------------------------------------------------------------
+function onMove(move) {
+  if (!socket || socket.pendingMove() || !isMyTurn(model) || !amPlaying(model)) return;
+  const sent = socket.send({ t: "move", move, v: model.view.version });
+  render(); // drawn as pending until the server answers
+  sent.then(
+    () => { clearError(); render(); },
+    (err) => { showError(err, "table.error.move"); render(); },
+  );
+}
+
+async function takeSeat(n, name) {
+  const reply = await api.takeSeat(tableId, n, name);
+  remembered.setName(name);
+  remembered.setToken(tableId, reply.token);
+  token = reply.token;
+  model.seatKnown = false; // until the socket says the seat is ours
+  focusBoardWhenSeated = true;
+  clearError();
+  socket.setToken(token);
+  render();
+}
+
+function goToRematch(newId) {
+  if (token) remembered.setToken(newId, token);
+  location.assign(`/tables/${encodeURIComponent(newId)}`);
+}
+
+/** A refusal or failure: the lead in our words (for the codes we know, else `lead`), the
+ * reason in the server's. The leads by code are a catalog of their own, fetched with the
+ * first refusal: most visits never see one. */
+async function showError(err, lead = null) {
+  const shown = ++errors;
+  let status;
+  try {
+    [status] = await Promise.all([ui.status.get(),
+      err.code === "connection-lost" ? null : loadCatalogs("table-errors")]);
+  } catch {
+    return; // the status lines could not be fetched (already logged): nowhere to say it
+  }
+  if (shown !== errors) return; // cleared, or another refusal came, while it was fetched
+  if (err.code === "connection-lost") {
+    status.error("table.error.connection-lost", "");
+    return;
+  }
+  const known = `table.error.${err.code}`;
+  status.error(has(known) ? known : lead || "table.error.refused", err.message || "");
+}
+
+function clearError() {
+  errors += 1;
+  if (ui.status.panel) ui.status.panel.clearError();
+}

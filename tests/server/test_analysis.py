@@ -1,0 +1,244 @@
+"""Analysis: perfect play for Dots-family positions, estimates when unsettled, clear refusals,
+time limits, the per-address rate, and an event loop that keeps answering meanwhile."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+import vertex
+import vertex.server.analysis as analysis
+from vertex.ai import solve
+from vertex.server import create_app
+
+from .conftest import make_settings, new_table, two_player_table
+
+
+def analyse(client: TestClient, tid: str, **body: Any) -> Any:
+    return client.post(f"/api/tables/{tid}/analysis", json=body)
+
+
+def play(client: TestClient, tid: str, token: str, move: str) -> None:
+    r = client.post(f"/api/tables/{tid}/moves", json={"token": token, "move": move})
+    assert r.status_code == 200, r.text
+
+
+@pytest.fixture
+def app_with(tmp_path: Path) -> Iterator[Any]:
+    """app_with(**settings) -> a TestClient on an app with those settings."""
+    made: list[TestClient] = []
+
+    def make(**overrides: Any) -> TestClient:
+        c = TestClient(create_app(make_settings(tmp_path, **overrides)))
+        made.append(c.__enter__())
+        return c
+
+    yield make
+    for c in made:
+        c.__exit__(None, None, None)
+
+
+def test_the_empty_2x2_board_is_won_by_2_and_every_best_move_keeps_it(
+    client: TestClient,
+) -> None:
+    tid = new_table(client)["id"]  # 2×2 boxes, nobody seated yet: a spectator may ask
+    r = analyse(client, tid)
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["exact"] is True and body["value"] == "+2" and body["estimate"] is None
+    assert body["outcome"] == "win" and body["margin"] == 2
+    assert body["seat"] == 0 and body["ply"] == 0 and body["plies"] == 0
+    # the 8 outer lines keep +2 (published: the first player wins 2×2 by 3 cells to 1)
+    assert body["best"] == [
+        "a1-a2", "a1-b1", "a2-a3", "a3-b3", "b1-c1", "b3-c3", "c1-c2", "c2-c3"
+    ]  # fmt: skip
+    start = vertex.create_game("dots-and-boxes", rows=2, cols=2).initial_state(0)
+    for move in start.legal_moves() or []:
+        after = start.play(move)
+        # no line of the empty board completes a cell: the other seat moves next
+        assert after.to_move == (1,)
+        keeps = -solve(after).value
+        assert (keeps == 2) == (move in body["best"]), move
+        if move not in body["best"]:
+            assert keeps < 2
+
+
+def test_a_later_ply_and_a_finished_game(client: TestClient) -> None:
+    tid, ann, bob = two_player_table(client)
+    for token, move in ((ann, "a2-b2"), (bob, "b1-b2")):
+        play(client, tid, token, move)
+    # both centre lines drawn: seat 0 to move; check against the solver directly
+    state = vertex.replay(client.get(f"/api/tables/{tid}/record").json())
+    sol = solve(state)
+    r = analyse(client, tid, ply=2)
+    body = r.json()
+    assert body["exact"] and body["seat"] == 0 and body["ply"] == 2
+    assert body["value"] == (f"{sol.value:+d}" if sol.value else "0")
+    assert body["best"] == sol.best_moves
+    # the start of the same table still analyses as +2
+    assert analyse(client, tid, ply=0).json()["value"] == "+2"
+
+
+def test_an_unsettled_position_gets_a_legal_estimate(app_with: Any) -> None:
+    client = app_with(analysis_time_s=0.3)
+    tid = new_table(client, options={"rows": 5, "cols": 5})["id"]
+    t0 = time.monotonic()
+    r = analyse(client, tid)
+    took = time.monotonic() - t0
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["exact"] is False and body["value"] is None and body["best"] == []
+    state = client.get(f"/api/tables/{tid}").json()["state"]
+    assert body["estimate"] in state["legal_moves"]
+    assert took < 3.0  # the limit is kept (0.3 s + overheads on a shared machine)
+
+
+def test_games_it_cannot_analyse_are_refused_by_name(client: TestClient) -> None:
+    for game, options, names in (
+        ("juxtapose", {}, "Juxtapose"),
+        ("vert3x", {}, "Vert3x"),
+        ("dots-and-boxes", {"rows": 2, "cols": 2, "players": 3}, "two players"),
+    ):
+        tid = new_table(client, game, options=options)["id"]
+        r = analyse(client, tid)
+        assert r.status_code == 422, r.text
+        err = r.json()["error"]
+        assert err["code"] == "not-analysable" and names in err["message"]
+
+
+def test_the_view_says_whether_the_analysis_covers_the_game(client: TestClient) -> None:
+    """`analysable` in the table view follows the route's own rule, so the page offers the
+    button exactly where the route answers (and keeps no list of games)."""
+    for game, options, covered in (
+        ("dots-and-boxes", {"rows": 2, "cols": 2}, True),
+        ("dots-and-triangles", {}, True),
+        ("figures", {}, True),
+        ("dots-and-boxes", {"rows": 2, "cols": 2, "players": 3}, False),
+        ("juxtapose", {}, False),
+        ("vert3x", {}, False),
+    ):
+        tid = new_table(client, game, options=options)["id"]
+        view = client.get(f"/api/tables/{tid}").json()
+        assert view["analysable"] is covered, (game, options)
+        r = analyse(client, tid)
+        assert (r.status_code != 422) is covered, (game, options, r.text)
+        if not covered:
+            assert r.json()["error"]["code"] == "not-analysable"
+
+
+def test_bad_requests_are_clear_and_change_nothing(client: TestClient) -> None:
+    tid, ann, bob = two_player_table(client)
+    play(client, tid, ann, "a1-b1")
+    before = client.get(f"/api/tables/{tid}").json()
+    cases = [
+        (analyse(client, tid, ply=5), 404, "no-such-ply"),
+        (analyse(client, tid, ply=-1), 404, "no-such-ply"),
+        (analyse(client, "nosuchtable123"), 404, "no-such-table"),
+        (analyse(client, tid, plies=3), 422, "bad-request"),
+        # a seated player during their game: refused (spectators are not)
+        (analyse(client, tid, token=ann), 403, "playing"),
+        (analyse(client, tid, token=bob, ply=0), 403, "playing"),
+    ]
+    for r, status, code in cases:
+        assert r.status_code == status, r.text
+        assert r.json()["error"]["code"] == code
+    assert "while their game runs" in analyse(client, tid, token=ann).json()["error"]["message"]
+    assert analyse(client, tid, token="not-a-seat-token").status_code == 200
+    assert client.get(f"/api/tables/{tid}").json() == before
+
+
+def test_players_get_analysis_once_the_game_is_over(client: TestClient) -> None:
+    tid, ann, bob = two_player_table(client)
+    play(client, tid, ann, "a1-b1")
+    act = {"token": bob, "action": "resign"}
+    assert client.post(f"/api/tables/{tid}/actions", json=act).status_code == 200
+    body = analyse(client, tid, token=ann).json()  # the position where Bob resigned
+    assert body["exact"] and body["seat"] == 1 and body["ply"] == 1
+    assert analyse(client, tid, token=bob, ply=0).json()["value"] == "+2"
+
+
+def test_a_position_with_nothing_left_to_play(client: TestClient) -> None:
+    tid, ann, bob = two_player_table(client, options={"rows": 1, "cols": 1})
+    tokens = [ann, bob]
+    for _ in range(4):
+        state = client.get(f"/api/tables/{tid}").json()["state"]
+        if state["is_over"]:
+            break
+        play(client, tid, tokens[state["to_move"][0]], state["legal_moves"][0])
+    r = analyse(client, tid)
+    assert r.status_code == 409 and r.json()["error"]["code"] == "position-over"
+    assert analyse(client, tid, ply=3).json()["value"] == "+1"  # the last line takes the cell
+
+
+def test_the_rate_per_address_is_kept(app_with: Any) -> None:
+    client = app_with(analysis_burst=2, analysis_per_minute=1)
+    tid = new_table(client)["id"]
+    assert analyse(client, tid).status_code == 200
+    assert analyse(client, tid).status_code == 200
+    r = analyse(client, tid)
+    assert r.status_code == 429
+    err = r.json()["error"]
+    assert err["code"] == "rate-limited" and "at most 1 a minute" in err["message"]
+    # refusals that need no work are not counted, and the table did not change
+    assert analyse(client, tid, ply=7).json()["error"]["code"] == "no-such-ply"
+    assert client.get(f"/api/tables/{tid}").json()["version"] == 0
+
+
+def test_the_event_loop_answers_while_an_analysis_runs(app_with: Any) -> None:
+    client = app_with(analysis_time_s=1.5)
+    tid = new_table(client, options={"rows": 5, "cols": 5})["id"]
+    done: dict[str, Any] = {}
+
+    def run() -> None:
+        done["response"] = analyse(client, tid)
+        done["at"] = time.monotonic()
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    answered: list[float] = []  # how long each view took while the analysis ran
+    while worker.is_alive():
+        t0 = time.monotonic()
+        assert client.get(f"/api/tables/{tid}").status_code == 200
+        if worker.is_alive():
+            answered.append(time.monotonic() - t0)
+    worker.join()
+    assert done["response"].json()["exact"] is False
+    assert len(answered) >= 3, answered
+    assert sorted(answered)[len(answered) // 2] < 0.5, answered
+
+
+def test_a_worker_that_overruns_is_abandoned(
+    app_with: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    release = threading.Event()
+
+    def stuck(state: Any, limit_s: float) -> dict[str, Any]:
+        release.wait(10)
+        return {"exact": True, "value": 0, "best": [], "estimate": None}
+
+    monkeypatch.setattr(analysis, "GRACE_S", 0.2)
+    monkeypatch.setattr(analysis, "analyse_state", stuck)
+    client = app_with(analysis_time_s=0.2)
+    tid = new_table(client)["id"]
+    r = analyse(client, tid)
+    assert r.status_code == 503 and r.json()["error"]["code"] == "analysis-timeout"
+    monkeypatch.undo()
+    release.set()
+    assert analyse(client, tid).json()["value"] == "+2"  # a fresh worker serves the next one
+
+
+def test_in_a_worker_process(tmp_path: Path) -> None:
+    app = create_app(make_settings(tmp_path, ai_executor="process", analysis_time_s=2.0))
+    with TestClient(app) as client:
+        tid, ann, _bob = two_player_table(client)
+        play(client, tid, ann, "a1-b1")
+        body = analyse(client, tid).json()
+        assert body["exact"] and body["value"] == "-2" and body["seat"] == 1
+        assert app.state.analyst._pool is not None
+    assert app.state.analyst._pool is None  # the worker stops with the server
