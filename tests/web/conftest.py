@@ -194,3 +194,26 @@ def switch_lang(page: Any, code: str) -> None:
     are fetched on the switch)."""
     page.click(f'[data-lang="{code}"]')
     page.wait_for_selector(f'html[lang="{code}"]', state="attached")
+
+
+def sit(server: LiveServer, table: str, seat: int, name: str) -> str:
+    """Take `seat` at `table` over the API; the seat token."""
+    return str(server.post(f"/api/tables/{table}/seats/{seat}", {"name": name})["token"])
+
+
+def open_seat(
+    context_factory: Any, server: LiveServer, table: str, token: str, seat: int, **kw: Any
+) -> Any:
+    """A fresh person (context) holding `seat` through its seat link, once the table page has
+    drawn its first version (the board included). `page.errors` collects script errors."""
+    page = context_factory(**kw).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.goto(f"{server.url}/tables/{table}#token={token}")
+    page.wait_for_function(
+        "s => { const t = document.querySelector('[data-table]');"
+        " return t && t.dataset.mySeat === s && t.dataset.version !== ''; }",
+        arg=str(seat),
+    )
+    return page

@@ -6,7 +6,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.conftest import PHONE, no_sideways_scroll, shot, switch_lang, version, wait_version
+from tests.web.conftest import (
+    PHONE,
+    no_sideways_scroll,
+    open_seat,
+    shot,
+    sit,
+    switch_lang,
+    version,
+    wait_version,
+)
 
 #: The server's letters as the page shows them (seats.js); "+" and "＋" are one plus.
 LETTERS = {"X": "✕", "O": "○", "+": "＋"}
@@ -18,28 +27,9 @@ def new_table(server: Any, game: str, options: dict[str, Any], seats: list[dict[
     return str(reply["id"])
 
 
-def sit(server: Any, table: str, seat: int, name: str) -> str:
-    return str(server.post(f"/api/tables/{table}/seats/{seat}", {"name": name})["token"])
-
-
 def table_view(server: Any, table: str) -> dict[str, Any]:
     out: dict[str, Any] = server.get(f"/api/tables/{table}")
     return out
-
-
-def open_seat(
-    context_factory: Any, server: Any, table: str, token: str, seat: int, **kw: Any
-) -> Any:
-    page = context_factory(**kw).new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    page.goto(f"{server.url}/tables/{table}#token={token}")
-    page.wait_for_function(
-        "s => document.querySelector('[data-table]')?.dataset.mySeat === s", arg=str(seat)
-    )
-    page.wait_for_selector("[data-cell]")
-    return page
 
 
 def wait_humans_turn(page: Any, humans: set[int]) -> None:

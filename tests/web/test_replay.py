@@ -17,6 +17,7 @@ from tests.web.conftest import (
     LiveServer,
     no_sideways_scroll,
     shot,
+    sit,
     switch_lang,
     wait_version,
 )
@@ -40,10 +41,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 # ---- helpers ------------------------------------------------------------------------------
 def new_table(server: LiveServer, options: dict[str, Any], game: str = "dots-and-boxes") -> str:
     return str(server.post("/api/tables", {"game": game, "options": options})["id"])
-
-
-def sit(server: LiveServer, table: str, seat: int, name: str) -> str:
-    return str(server.post(f"/api/tables/{table}/seats/{seat}", {"name": name})["token"])
 
 
 def play(server: LiveServer, table: str, tokens: list[str], seed: int, stop: int = 999) -> int:

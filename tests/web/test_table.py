@@ -14,6 +14,7 @@ from tests.web.conftest import (
     PHONE,
     no_sideways_scroll,
     shot,
+    sit,
     switch_lang,
     version,
     wait_turn,
@@ -51,10 +52,6 @@ def wait_connection(page: Any, status: str) -> None:
 def new_table(server: Any, rows: int, cols: int, **settings: Any) -> str:
     body = {"game": "dots-and-boxes", "options": {"rows": rows, "cols": cols}, **settings}
     return str(server.post("/api/tables", body)["id"])
-
-
-def sit(server: Any, table: str, seat: int, name: str) -> str:
-    return str(server.post(f"/api/tables/{table}/seats/{seat}", {"name": name})["token"])
 
 
 def view_of(server: Any, table: str) -> dict[str, Any]:

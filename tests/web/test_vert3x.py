@@ -7,17 +7,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.conftest import PHONE, no_sideways_scroll, shot, wait_version
+from tests.web.conftest import PHONE, no_sideways_scroll, open_seat, shot, sit, wait_version
 
 
 # ---- helpers ------------------------------------------------------------------------------
 def new_table(server: Any, options: dict[str, Any], seats: list[dict[str, Any]]) -> str:
     reply = server.post("/api/tables", {"game": "vert3x", "options": options, "seats": seats})
     return str(reply["id"])
-
-
-def sit(server: Any, table: str, seat: int, name: str) -> str:
-    return str(server.post(f"/api/tables/{table}/seats/{seat}", {"name": name})["token"])
 
 
 def state(server: Any, table: str) -> dict[str, Any]:
@@ -27,21 +23,6 @@ def state(server: Any, table: str) -> dict[str, Any]:
 
 def api_move(server: Any, table: str, token: str, move: str) -> None:
     server.post(f"/api/tables/{table}/moves", {"token": token, "move": move})
-
-
-def open_seat(
-    context_factory: Any, server: Any, table: str, token: str, seat: int, **kw: Any
-) -> Any:
-    page = context_factory(**kw).new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda e: errors.append(str(e)))
-    page.errors = errors
-    page.goto(f"{server.url}/tables/{table}#token={token}")
-    page.wait_for_function(
-        "s => document.querySelector('[data-table]')?.dataset.mySeat === s", arg=str(seat)
-    )
-    page.wait_for_selector("[data-vert3x] [data-line]")
-    return page
 
 
 def version_of(server: Any, table: str) -> int:
