@@ -1,12 +1,15 @@
-"""Verticality physics: placement-to-rest wall time, and how often a planned tower falls.
+"""Verticality physics: placement-to-rest wall time, and how high the computer players build.
 
 1. Median wall time of one placement-to-rest (drop a pyramid, simulate until every body rests)
-   on planned 5- and 10-level towers: with a fresh model compile (what the game does, the
-   piece list being new each time) and with the compiled model cached.
-2. Fall rate of a planned 5-level tower (sizes L, L, M, M, S, the planner's aims, calm
-   release) under the easy / normal / hard tremor, over many table seeds.
+   on 5- and 10-level towers: with a fresh model compile (what the game does, the piece list
+   being new each time) and with the compiled model cached.
+2. Solo towers of the computer players, levels 1–5, with the die's own sizes and a 10-level
+   cap, over many table seeds and tremor settings, side by side with the quick plan (a tight
+   triangle at each level's centre, the card on the tips, a calm hand: nothing weighed) as the
+   peer. The ceiling these are measured against is `bench/bench_tower_ceiling.py`.
 
-Run: .venv/bin/python bench/bench_verticality.py [--towers N]
+Run: .venv/bin/python bench/bench_verticality.py [--towers 40] [--levels 1,2,3,4,5]
+     [--tremors 0,0.2,0.45,0.9] [--budget 0.5] [--no-timing]
 """
 
 from __future__ import annotations
@@ -16,15 +19,15 @@ import statistics
 import time
 
 import vertex
-from vertex.core.rng import Rng
+from vertex.ai import player
 from vertex.games.verticality import VerticalityState
 from vertex.games.verticality.plan import plan_aim
-from vertex.games.verticality.rules import FACE_SIZE, roll
 from vertex.physics import PYRAMIDS, build_model, settle, yaw_pose
 from vertex.physics.geometry import apex, card_top_z
 from vertex.physics.pieces import CARD_THICKNESS
 
 MM = 1e-3
+LEVELS = 10
 
 
 def planned_tower(sizes: list[str]) -> tuple[list[str], list]:
@@ -45,13 +48,32 @@ def planned_tower(sizes: list[str]) -> tuple[list[str], list]:
     return kinds, poses
 
 
-def placement_times(sizes: list[str], repeats: int) -> tuple[float, float, float, bool]:
+def players_tower(seed: int) -> tuple[list[str], list, tuple[float, float, float]]:
+    """The 10-level tower the careful plan builds for `seed` (tremor 0), and its next aim."""
+    game = vertex.create_game("verticality", players=1, tremor_mm=0.0)
+    state = game.initial_state(seed=seed)
+    assert isinstance(state, VerticalityState)
+    while state.towers[0].levels < LEVELS:
+        after = state.play(str(plan_aim(state, 0)), seat=0)
+        assert isinstance(after, VerticalityState) and after.towers[0].standing
+        state = after
+    aim = plan_aim(state, 0)
+    tower = state.towers[0]
+    return (
+        [p.kind for p in tower.pieces],
+        [p.pose for p in tower.pieces],
+        (aim.x * MM, aim.y * MM, aim.rot),
+    )
+
+
+def placement_times(
+    kinds: list[str], poses: list, size: str, at: tuple[float, float, float], repeats: int
+) -> tuple[float, float, float, bool]:
     """Median ms with a fresh compile, median ms with a cached model, simulated s, at rest."""
-    kinds, poses = planned_tower(sizes)
-    b = PYRAMIDS["S"].base + 0.3 * MM
-    surface = card_top_z(poses[-1], 0.0, 0.0)
-    new_kinds = [*kinds, "S"]
-    new_poses = [*poses, yaw_pose(-b / 2, -b / 3, surface + MM, 0.0)]
+    x, y, rot = at
+    surface = card_top_z(poses[-1], x, y)
+    new_kinds = [*kinds, size]
+    new_poses = [*poses, yaw_pose(x, y, surface + MM, rot)]
     fresh, cached = [], []
     result = settle(new_kinds, new_poses)
     for _ in range(repeats):
@@ -70,73 +92,77 @@ def placement_times(sizes: list[str], repeats: int) -> tuple[float, float, float
     )
 
 
-def seeds_rolling(sizes: list[str], count: int) -> list[int]:
-    """Table seeds whose die gives `sizes` for the first levels (solo: no rerolls)."""
-    out = []
-    seed = 0
-    while len(out) < count:
-        rng = Rng.from_seed(seed, "die")
-        got = []
-        for _ in sizes:
-            face, rng = roll(rng)
-            got.append(FACE_SIZE[face])
-        if got == sizes:
-            out.append(seed)
-        seed += 1
-    return out
-
-
-def fall_rate(
-    tremor_mm: float, seeds: list[int], haste: float = 0.0, target: int = 5
-) -> tuple[int, float, float]:
-    """Towers that fell before completing `target` levels, mean levels, wall s per tower."""
-    game = vertex.create_game("verticality", players=1, tremor_mm=tremor_mm)
-    fell = 0
-    levels = []
-    t = time.perf_counter()
-    for seed in seeds:
-        state = game.initial_state(seed=seed)
-        assert isinstance(state, VerticalityState)
-        while not state.is_over and state.towers[0].levels < target:
-            aim = plan_aim(state, 0, haste=haste)
-            state = state.play(str(aim), seat=0)  # type: ignore[assignment]
-        tower = state.towers[0]
-        fell += not tower.standing
-        levels.append(tower.levels)
-    return fell, statistics.mean(levels), (time.perf_counter() - t) / len(seeds)
+def solo_levels(seed: int, tremor: float, level: int, budget: float) -> int:
+    """Levels a solo tower reaches (capped at LEVELS); level 0 is the quick plan."""
+    game = vertex.create_game("verticality", players=1, tremor_mm=tremor)
+    state = game.initial_state(seed=seed)
+    assert isinstance(state, VerticalityState)
+    bot = player(game, level, seed=0) if level else None
+    while not state.is_over and state.towers[0].levels < LEVELS:
+        if bot is None:
+            move = str(plan_aim(state, 0, counterbalance=False))
+        else:
+            move = bot.choose(state, 0, budget)
+        after = state.play(move, seat=0)
+        assert isinstance(after, VerticalityState)
+        state = after
+    return state.towers[0].levels
 
 
 def main() -> None:
     parser = argparse.ArgumentParser()
-    parser.add_argument("--towers", type=int, default=40, help="towers per tremor setting")
+    parser.add_argument("--towers", type=int, default=40, help="table seeds 0..N-1 per row")
+    parser.add_argument("--levels", default="1,2,3,4,5", help="computer levels")
+    parser.add_argument("--tremors", default="0,0.2,0.45,0.9")
+    parser.add_argument("--budget", type=float, default=0.5, help="thinking budget (s)")
     parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--no-timing", action="store_true", help="skip placement-to-rest")
     args = parser.parse_args()
 
-    print("placement-to-rest (one small pyramid dropped on a planned tower)")
-    print(f"{'tower':<28}{'bodies':>7}{'fresh ms':>10}{'cached ms':>11}{'sim s':>8}  stands")
-    for name, sizes in (
-        ("5 levels L L M M S", ["L", "L", "M", "M", "S"]),
-        ("10 levels L L L L M M M S S S", ["L"] * 4 + ["M"] * 3 + ["S"] * 3),
-    ):
-        fresh, cached, sim, ok = placement_times(sizes, args.repeats)
-        bodies = 4 * len(sizes) + 1
-        print(f"{name:<28}{bodies:>7}{fresh:>10.1f}{cached:>11.1f}{sim:>8.3f}  {ok}")
+    if not args.no_timing:
+        print("placement-to-rest (one pyramid dropped on a tower)")
+        print(f"{'tower':<36}{'bodies':>7}{'fresh ms':>10}{'cached ms':>11}{'sim s':>8}  stands")
+        b = PYRAMIDS["S"].base + 0.3 * MM
+        for name, sizes in (
+            ("5 levels L L M M S, centred", ["L", "L", "M", "M", "S"]),
+            ("10 levels L L L L M M M S S S, centred", ["L"] * 4 + ["M"] * 3 + ["S"] * 3),
+        ):
+            kinds, poses = planned_tower(sizes)
+            got = placement_times(kinds, poses, "S", (-b / 2, -b / 3, 0.0), args.repeats)
+            fresh, cached, sim, ok = got
+            print(f"{name:<36}{len(kinds) + 1:>7}{fresh:>10.1f}{cached:>11.1f}{sim:>8.3f}  {ok}")
+        kinds, poses, at = players_tower(0)
+        fresh, cached, sim, ok = placement_times(kinds, poses, "S", at, args.repeats)
+        name = "10 levels, the plan's (seed 0)"
+        print(f"{name:<36}{len(kinds) + 1:>7}{fresh:>10.1f}{cached:>11.1f}{sim:>8.3f}  {ok}")
+        print()
 
-    print()
-    print(f"planned towers, {args.towers} table seeds per row (solo, the planner's aims)")
-    print(f"{'tower':<34}{'tremor':<13}{'fell':>5}{'rate':>7}{'mean levels':>13}{'s/tower':>9}")
-    fixed = seeds_rolling(["L", "L", "M", "M", "S"], args.towers)
-    any_die = list(range(args.towers))
-    rows = (
-        ("5 levels L L M M S, calm", fixed, 0.0, 5),
-        ("5 levels L L M M S, rushed", fixed, 1.0, 5),
-        ("10 levels, the die's sizes, calm", any_die, 0.0, 10),
+    print(
+        f"solo towers, the die's sizes, {LEVELS}-level cap, seeds 0..{args.towers - 1}, "
+        f"thinking budget {args.budget:g} s; ratio = mean levels / the quick plan's"
     )
-    for label, seeds, haste, target in rows:
-        for name, tremor_mm in (("easy 0.2", 0.2), ("normal 0.45", 0.45), ("hard 0.9", 0.9)):
-            fell, mean_levels, per = fall_rate(tremor_mm, seeds, haste, target)
-            rate = fell / len(seeds)
-            print(f"{label:<34}{name:<13}{fell:>5}{rate:>7.0%}{mean_levels:>13.2f}{per:>9.2f}")
+    print(
+        f"{'player':<12}{'tremor':>7}{'fell':>6}{'mean levels':>13}{'ratio':>7}{'s/tower':>9}"
+        "  levels"
+    )
+    levels = [int(v) for v in args.levels.split(",")]
+    for tremor in (float(t) for t in args.tremors.split(",")):
+        peer = None
+        for level in [0, *levels]:
+            t = time.perf_counter()
+            got = [solo_levels(s, tremor, level, args.budget) for s in range(args.towers)]
+            per = (time.perf_counter() - t) / args.towers
+            mean = statistics.mean(got)
+            peer = mean if peer is None else peer
+            fell = sum(1 for g in got if g < LEVELS)
+            name = "quick plan" if level == 0 else f"level {level}"
+            text = "".join(str(g) if g < LEVELS else "X" for g in got)
+            ratio = mean / peer if peer else float("nan")
+            print(
+                f"{name:<12}{tremor:>7.2f}{fell:>6}{mean:>13.2f}{ratio:>7.2f}{per:>9.1f}  {text}",
+                flush=True,
+            )
+    print("levels: one character a seed, X = reached the cap")
 
 
 if __name__ == "__main__":

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import math
+
 import pytest
 
 import vertex
@@ -28,7 +30,7 @@ def test_every_level_gives_an_accepted_aim() -> None:
 def test_a_table_of_computer_players_plays_to_the_end() -> None:
     game = vertex.create_game("verticality", players=3)
     state = game.initial_state(seed=8)
-    bots = [player(game, level, seed=seat) for seat, level in enumerate((2, 4, 5))]
+    bots = [player(game, level, seed=seat) for seat, level in enumerate((1, 2, 5))]
     placements = 0
     while not state.is_over:
         assert placements < 400
@@ -40,16 +42,38 @@ def test_a_table_of_computer_players_plays_to_the_end() -> None:
 
 
 def test_the_planned_card_goes_over_the_tips() -> None:
+    """On level 1 nothing below needs balancing: the card is centred on the tips' incentre
+    (the centre of the widest circle inside their triangle), where the next level centres."""
     game = vertex.create_game("verticality", players=1, tremor_mm=0.0)
     state = game.initial_state(seed=194)
     bot = player(game, 4)
     for _ in range(3):
         state = state.play(bot.choose(state, 0, 0.1), seat=0)
     card = parse_aim(bot.choose(state, 0, 0.1))
-    tips = [p.pose for p in state.towers[0].pieces]  # type: ignore[attr-defined]
+    tips = [(p.pose[0] * 1000, p.pose[1] * 1000) for p in state.towers[0].pieces]  # type: ignore[attr-defined]
+    sides = [math.dist(tips[(i + 1) % 3], tips[(i + 2) % 3]) for i in range(3)]
+    incentre = [
+        sum(s * t[k] for s, t in zip(sides, tips, strict=True)) / sum(sides) for k in (0, 1)
+    ]
     assert card.piece == "card"
-    assert card.x == pytest.approx(sum(t[0] for t in tips) / 3 * 1000, abs=0.02)
-    assert card.y == pytest.approx(sum(t[1] for t in tips) / 3 * 1000, abs=0.02)
+    assert card.x == pytest.approx(incentre[0], abs=0.02)
+    assert card.y == pytest.approx(incentre[1], abs=0.02)
+
+
+def solo_levels(seed: int, level: int, cap: int) -> int:
+    game = vertex.create_game("verticality", players=1, tremor_mm=0.0)
+    state = game.initial_state(seed=seed)
+    bot = player(game, level, seed=0)
+    while not state.is_over and state.towers[0].levels < cap:  # type: ignore[attr-defined]
+        state = state.play(bot.choose(state, 0, 0.5), seat=0)
+    return int(state.towers[0].levels)  # type: ignore[attr-defined]
+
+
+def test_with_a_steady_hand_the_planner_builds_what_the_benchmark_claims() -> None:
+    """Known numbers from bench/bench_verticality.py (tremor 0, the die's sizes, seeds 0–2):
+    the careful plan (level 4) reaches the 10-level cap; the clumsy level 1 falls early."""
+    assert [solo_levels(seed, 4, 10) for seed in (0, 1, 2)] == [10, 10, 10]
+    assert [solo_levels(seed, 1, 10) for seed in (0, 1, 2)] == [2, 1, 2]
 
 
 def test_wrong_game_or_seat_is_refused() -> None:

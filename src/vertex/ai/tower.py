@@ -1,13 +1,17 @@
 """The computer player for Verticality: planned aims, placed with the same tremor as people.
 
 The engine adds hand tremor to every aim, whoever made it, so a computer player is only ever as
-steady as the table's `tremor_mm`. Levels differ in care, not in steadiness of hand:
-1. rushes (haste 1) and aims loosely around the plan;
-2. hurries a little (haste 0.5) and aims a little loosely;
-3. calm, follows the plan against the pieces as they landed;
-4. also counterbalances: shifts each level so the weight stays over the tips below;
-5. also tries its candidate aims in the simulator under sampled tremor, as many times as the
-   budget allows, and keeps the one that stood most often.
+steady as the table's `tremor_mm`. Levels differ in care and haste, not in steadiness of hand
+(`bench/RESULTS.md` measures each):
+1. rushes (haste 1) and aims loosely around a quick plan: a tight triangle at the level's
+   centre, nothing weighed;
+2. hurries a little (haste 0.5), aims a little loosely; weighs only the card right below;
+3. calm; plans tight triangles over every card of the tower, without thought for the next;
+4. calm; plans every layout (wide ones, turned ones, the order of the three) over every card,
+   leaving a wide triangle of tips for the next level;
+5. as 4, and tries its plan in the simulator under sampled tremor, as many times as the
+   thinking budget allows; if it falls more often than not, tries the next best aims too and
+   keeps the one that stood most often.
 """
 
 from __future__ import annotations
@@ -20,14 +24,24 @@ from vertex.core.game import Game, State
 from vertex.core.rng import Rng
 from vertex.games.verticality.game import VerticalityState
 from vertex.games.verticality.notation import Aim, make_aim
-from vertex.games.verticality.plan import fits, plan_aim
+from vertex.games.verticality.plan import CAREFUL, Care, candidate_aims, fits, plan_aim
 
 #: Haste and aiming slop (mm) per level.
 HASTE = {1: 1.0, 2: 0.5, 3: 0.0, 4: 0.0, 5: 0.0}
 SLOP_MM = {1: 1.5, 2: 0.7, 3: 0.0, 4: 0.0, 5: 0.0}
-#: Level 5 spends about this long on one simulated trial (s), to fit trials in the budget.
-TRIAL_S = 0.03
-MAX_TRIALS = 4
+#: How each level plans (level 1 uses the quick plan).
+CARE: dict[int, Care] = {
+    2: Care(shapes="tight", turns=(0.0,), all_cards=False, future=0.0),
+    3: Care(shapes="tight", turns=(0.0, 30.0, 60.0), future=0.0),
+    4: CAREFUL,
+    5: CAREFUL,
+}
+#: Level 5 reckons one simulated trial at this long (s) to fit its trials in the budget; it
+#: counts from the budget alone, not the clock, so its choices replay.
+TRIAL_S = 0.05
+#: ... tries at most this many of its best aims, this many times each at most.
+CANDIDATES = 3
+MAX_TRIALS = 3
 
 
 class TowerPlayer:
@@ -48,7 +62,10 @@ class TowerPlayer:
             raise IllegalMove(f"seat {seat} owes no piece now")
         rng = Rng.from_seed(self.seed, "tower-player", seat, state.step_no, len(state.history))
         haste = HASTE[self.level]
-        plan = plan_aim(state, seat, counterbalance=self.level >= 4, haste=haste)
+        if self.level == 1:
+            plan = plan_aim(state, seat, counterbalance=False, haste=haste)
+        else:
+            plan = plan_aim(state, seat, care=CARE[self.level], haste=haste)
         if SLOP_MM[self.level] > 0:
             return str(self._sloppy(state, seat, plan, rng))
         if self.level == 5:
@@ -74,37 +91,41 @@ class TowerPlayer:
     def _tried(
         self, state: VerticalityState, seat: int, plan: Aim, budget_s: float, rng: Rng
     ) -> Aim:
-        candidates = [plan]
-        for other in (
-            plan_aim(state, seat, counterbalance=False),
-            plan_aim(state, seat, gap_mm=0.1),
-            plan_aim(state, seat, gap_mm=0.6),
-        ):
-            if other not in candidates and fits(state, seat, other):
-                candidates.append(other)
-        # Trials per candidate from the budget alone (not the clock), so choices replay.
-        trials = min(MAX_TRIALS, math.floor(budget_s * 0.5 / (TRIAL_S * len(candidates))))
-        if len(candidates) == 1 or trials < 1:
-            return plan
-        tower = state.towers[seat]
+        """The plan, unless the simulator sees it fall more often than not: then the best of
+        the next few aims by how often each stood (ties to the plan's order)."""
         sigma = state.game.options.tremor_mm
+        # Trials from the budget alone (not the clock), so choices replay.
+        total = math.floor(budget_s * 0.6 / TRIAL_S)
+        if total < 1:
+            return plan
+        trials = 1 if sigma == 0.0 else max(1, min(MAX_TRIALS, total // CANDIDATES))
+        tower = state.towers[seat]
         best, best_score = plan, -1.0
-        for aim in candidates:
+        candidates = [
+            plan,
+            *(a for a in candidate_aims(state, seat, count=CANDIDATES) if a != plan),
+        ]
+        for aim in candidates[:CANDIDATES]:
             score = 0.0
             for _ in range(trials):
-                noise, rng = _noise(rng, sigma)
+                noise, rng = tremor_sample(rng, sigma)
                 _, outcome = tower.place(state.level, state.size, aim, noise, state.step_no)
                 score += {"placed": 1.0, "slid": 0.3, "fell": 0.0}[outcome]
+            if aim is plan and score >= trials / 2:
+                return plan
             if score > best_score:
                 best, best_score = aim, score
+            if score >= trials:
+                break
         return best
 
 
-def _noise(rng: Rng, sigma: float) -> tuple[tuple[float, float, float], Rng]:
+def tremor_sample(rng: Rng, sigma: float) -> tuple[tuple[float, float, float], Rng]:
     """A tremor sample like the engine's (its own draws: the engine's are not for players)."""
     u1, rng = rng.random()
     u2, rng = rng.random()
     u3, rng = rng.random()
+    u4, rng = rng.random()
     r = math.sqrt(-2.0 * math.log(1.0 - u1)) * sigma
-    rot = 2.0 * sigma * math.sqrt(-2.0 * math.log(1.0 - u3)) * math.cos(2 * math.pi * u2)
+    rot = 2.0 * sigma * math.sqrt(-2.0 * math.log(1.0 - u3)) * math.cos(2 * math.pi * u4)
     return (r * math.cos(2 * math.pi * u2), r * math.sin(2 * math.pi * u2), rot), rng

@@ -1,32 +1,96 @@
 """Where to put the next piece: the aims the computer players, random play and the step clock use.
 
-The plan is the one a careful builder follows: the three pyramids of a level in a tight
-triangle (two side by side, the third against both), each aimed against the pieces as they
-actually landed, a hair's gap apart so the touching rule holds without nudging; the card
-centred over the three tips. Counterbalancing shifts a level so the weight above each card
-stays over the tips that hold it, which matters when big pyramids go onto small ones.
+A card rests on the three tips of the pyramids below it, so it stands as long as the centre of
+mass of everything it carries (itself included) lies inside the triangle of those tips; that
+holds for every card of the tower at once, and at every stage of a level, not only when it is
+complete (`bench/RESULTS.md` and `tests/physics/test_stability.py` show that the simulated
+world tips exactly where this statics says). A careful builder therefore plans a level as a
+whole before placing its first pyramid:
+
+- the **layout**: where each of the three pyramids goes and in which **order** (the first one
+  near the middle of the support, the others on opposite sides so the load swings back), each
+  touching one already placed, a small gap apart; square pyramids may be turned, and the tips'
+  triangle may be wide (pyramids touching corner to corner) or tight;
+- the **margin** of a plan: the least distance, over every card below and every stage of the
+  level (one pyramid, two, three, then the next card), from the load's centre of mass to the
+  edge of the tips' triangle holding it. Large pyramids on a level of small ones are the hard
+  case: only some layouts and orders keep every stage over the tips;
+- the **future**: a wide triangle of tips, standing over all the supports below, leaves room
+  for the next level, whatever the die rolls.
+
+The best plan maximises the margin (up to a comfortable cap) plus a share of the future. Each
+step plans again from the pieces as they actually landed (the hand trembles), so the second and
+third pyramids make up for where the first one went. The card is centred near the tips and
+turned so they stay well inside it, shifted if that steadies the cards below.
+
+`plan_aim(..., counterbalance=False)` is the old quick plan (a tight triangle at the level's
+centre, a card on the tips), which random play scatters.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Literal
+
+import numpy as np
 
 from vertex.core.errors import IllegalMove
 from vertex.core.rng import Rng
 from vertex.games.verticality.notation import BASE_HALF_MM, Aim, make_aim
 from vertex.games.verticality.tower import MM, Piece, Tower, level_centre
 from vertex.physics import PYRAMIDS
-from vertex.physics.geometry import apex, yaw_deg
-from vertex.physics.pieces import CARD_MASS
+from vertex.physics.geometry import apex, to_world, yaw_deg
+from vertex.physics.pieces import CARD_LENGTH, CARD_MASS, CARD_WIDTH, shell_inertia
 
 if TYPE_CHECKING:
     from vertex.games.verticality.game import VerticalityState
 
-#: Gap left between pyramids of a level (mm): inside the 1 mm touching tolerance.
-GAP_MM = 0.3
+#: Gap aimed for between a new pyramid and the one it touches (mm): inside the 1 mm touching
+#: tolerance, wide enough that a trembling hand (σ 0.45 mm) rarely lands it on its neighbour.
+GAP_MM = 0.85
+#: Least gap kept to the pyramids a new one does not touch (mm).
+CLEAR_MM = 0.4
+#: Footprints stay this far inside the card below (mm); the tips this far inside their card.
+EDGE_MM = 1.0
+LATER_EDGE_MM = 2.0
+TIP_EDGE_MM = 4.0
+#: A plan's margin counts up to this (mm); beyond it the future decides. Below SAFE_MM (what
+#: a drop and a trembling hand can take away) each millimetre counts STEEP times more.
+OWN_CAP = 2.5
+SAFE_MM = 1.5
+STEEP = 3.0
+#: The card lands within this (mm) of its aim: the tips' inradius must leave it room.
+CARD_RESERVE_MM = 1.0
+#: ... and the future (the width of the new triangle of tips, in mm) up to this, at this weight.
+FUTURE_CAP = 8.0
+FUTURE_WEIGHT = 0.35
+
+CARD_G = CARD_MASS * 1e3
+HALF_W = CARD_WIDTH / MM / 2
+HALF_L = CARD_LENGTH / MM / 2
 
 
+@dataclass(frozen=True, slots=True)
+class Care:
+    """How carefully a plan is made (the computer players' levels differ in this)."""
+
+    #: Layout shapes: "tight" (three pyramids touching each other) or "any" (also wide ones).
+    shapes: str = "any"
+    #: Headings tried for the first pyramid of a level, relative to the card below (degrees).
+    turns: tuple[float, ...] = (0.0, 15.0, 30.0, 45.0, 60.0, 75.0)
+    #: Only the card right below counts (the careless way), or every card of the tower.
+    all_cards: bool = True
+    future: float = FUTURE_WEIGHT
+    gap_mm: float = GAP_MM
+
+
+CAREFUL = Care()
+
+
+# ---- the plan ----------------------------------------------------------------------------------
 def plan_aim(
     state: VerticalityState,
     seat: int,
@@ -34,8 +98,512 @@ def plan_aim(
     counterbalance: bool = True,
     gap_mm: float = GAP_MM,
     haste: float = 0.0,
+    care: Care | None = None,
 ) -> Aim:
     """The planned aim for `seat`'s piece in the current step."""
+    if not counterbalance:
+        return _quick_aim(state, seat, gap_mm, haste)
+    if care is None:
+        care = CAREFUL if gap_mm == GAP_MM else Care(gap_mm=gap_mm)
+    for aim in candidate_aims(state, seat, care, haste=haste, count=1):
+        return aim
+    return _quick_aim(state, seat, gap_mm, haste)
+
+
+def candidate_aims(
+    state: VerticalityState, seat: int, care: Care = CAREFUL, *, haste: float = 0.0, count: int = 6
+) -> list[Aim]:
+    """The best `count` aims the rules accept for the current step, best first.
+
+    Distinct plans (other layouts, orders, turns, card spots), for a player who tries them in
+    the simulator before choosing (`vertex.ai.tower`, the ceiling search in `bench/`).
+    """
+    tower = state.towers[seat]
+    level, step, size = state.level, state.step, state.size
+    plans = Planner(tower, level, care)
+    spots = plans.card_spots() if step == 3 else plans.pyramid_spots(size)
+    piece: Literal["pyramid", "card"] = "card" if step == 3 else "pyramid"
+    out: list[Aim] = []
+    for x, y, rot, _score in spots:
+        aim = make_aim(piece, _clamp(x), _clamp(y), rot, haste)
+        if aim in out or not fits(state, seat, aim):
+            continue
+        out.append(aim)
+        if len(out) >= count:
+            break
+    return out
+
+
+class Planner:
+    """The statics of one tower while `level` is being built (units: mm and grams)."""
+
+    def __init__(self, tower: Tower, level: int, care: Care = CAREFUL) -> None:
+        self.tower = tower
+        self.level = level
+        self.care = care
+        self.placed = tower.pyramids_of(level)
+        self.below = tower.card_of(level - 1)
+        sups = supports(tower, level)
+        if not care.all_cards:
+            sups = sups[-1:]
+        self.supports = sups
+
+    # -- pyramids -------------------------------------------------------------------------------
+    def pyramid_spots(self, size: str) -> list[tuple[float, float, float, float]]:
+        """(x, y, heading, score) of the next pyramid, best first."""
+        k = len(self.placed)
+        if k == 0:
+            return self._first(size)
+        if k == 1:
+            return self._second(size)
+        return self._third(size)
+
+    def _first(self, size: str) -> list[tuple[float, float, float, float]]:
+        m = PYRAMIDS[size].mass * 1e3
+        q2, q3 = _library(size, self.care.gap_mm, self.care.shapes)
+        heading0 = 0.0 if self.below is None else yaw_deg(self.below.pose)
+        turns = np.repeat(np.array(self.care.turns, dtype=float), len(q2))
+        headings = heading0 + turns
+        r2 = np.concatenate([_rotate(q2, heading0 + t) for t in self.care.turns])
+        r3 = np.concatenate([_rotate(q3, heading0 + t) for t in self.care.turns])
+        offsets = (np.zeros_like(r2), r2, r3)  # relative to the first pyramid
+        t = self._start(m, offsets)
+        h = headings[:, None]
+        # Coarse, every layout, the card right below only; then the best layouts, finer, with
+        # every card of the tower.
+        rounds = ((3.0, 2, True), (1.0, 3, False), (0.25, 3, False), (0.08, 2, False))
+        keep = np.arange(len(t))
+        for step_mm, half, coarse in rounds:
+            grid = np.arange(-half, half + 1) * step_mm
+            gx, gy = np.meshgrid(grid, grid)
+            d = np.stack([gx.ravel(), gy.ravel()], axis=-1)  # (T, 2)
+            pos = t[keep][:, None, :] + d[None, :, :]  # (N, T, 2)
+            sub = [pos + o[keep][:, None, :] for o in offsets]
+            score = self._score(m, size, h[keep], sub, coarse=coarse)
+            best = np.argmax(score, axis=1)
+            t[keep] = pos[np.arange(len(keep)), best]
+            if coarse:
+                top = score[np.arange(len(keep)), best]
+                keep = keep[np.argsort(-top, kind="stable")[:48]]
+        sub = [t[keep][:, None, :] + o[keep][:, None, :] for o in offsets]
+        final = self._score(m, size, h[keep], sub)[:, 0]
+        order = np.argsort(-final, kind="stable")
+        return [
+            (float(t[keep[i], 0]), float(t[keep[i], 1]), headings[keep[i]] % 360.0, final[i])
+            for i in order
+        ]
+
+    def _start(self, m: float, offsets: tuple[np.ndarray, ...]) -> np.ndarray:
+        """Where the first pyramid goes for the finished level to sit over the middle below."""
+        n = len(offsets[0])
+        if not self.supports:
+            # on the table: the tips' triangle centred on the base
+            tips = np.stack(offsets, axis=1)
+            return np.asarray(-_incentre(tips[:, 0], tips[:, 1], tips[:, 2]))
+        sup = self.supports[-1]
+        target = sup.centre
+        total = sup.mass + 3 * m + CARD_G
+        rest = sum(offsets[1:]) * m + CARD_G * sum(offsets) / 3
+        t = (target * total - sup.moment - rest) / (3 * m + CARD_G)
+        return np.asarray(t.reshape(n, 2))
+
+    def _second(self, size: str) -> list[tuple[float, float, float, float]]:
+        m = PYRAMIDS[size].mass * 1e3
+        first = self.placed[0]
+        p1 = _xy(first)
+        heading = yaw_deg(first.pose)
+        q2, q3 = _library(size, self.care.gap_mm, self.care.shapes)
+        r2, r3 = _rotate(q2, heading), _rotate(q3, heading)
+        x1 = np.broadcast_to(p1, r2.shape)
+        pos = [x1[:, None, :], (p1 + r2)[:, None, :], (p1 + r3)[:, None, :]]
+        s = self._score(m, size, np.full((len(r2), 1), heading), pos, done=1)[:, 0]
+        out = []
+        for i in np.argsort(-s, kind="stable")[:24]:
+            out.append((float(p1[0] + r2[i, 0]), float(p1[1] + r2[i, 1]), heading % 360.0, s[i]))
+        return [(x, y, h, float(v)) for x, y, h, v in out]
+
+    def _third(self, size: str) -> list[tuple[float, float, float, float]]:
+        m = PYRAMIDS[size].mass * 1e3
+        mates = self.placed[:2]
+        gap_mm = self.care.gap_mm
+        found = []
+        for i, mate in enumerate(mates):
+            other = mates[1 - i]
+            heading = yaw_deg(mate.pose)
+            phis = heading + np.arange(0.0, 360.0, 5.0)
+            hull = _contact_hull(size, heading, mate.kind, heading)
+            p = _xy(mate) + _contacts(hull, phis, gap_mm)[:, None] * np.stack(
+                [np.cos(np.radians(phis)), np.sin(np.radians(phis))], axis=-1
+            )
+            clear = _contact_hull(size, heading, other.kind, yaw_deg(other.pose))
+            ok = _polygon_gaps(clear, p - _xy(other)) >= CLEAR_MM
+            found.append((p[ok], np.full(int(ok.sum()), heading)))
+        p = np.concatenate([f[0] for f in found])
+        headings = np.concatenate([f[1] for f in found])
+        if not len(p):
+            return []
+        a, b = _xy(mates[0]), _xy(mates[1])
+        pos = [np.broadcast_to(a, p.shape)[:, None], np.broadcast_to(b, p.shape)[:, None]]
+        s = self._score(m, size, 0.0, [*pos, p[:, None, :]], done=2, check_card=False)[:, 0]
+        s = s + self._on_card(size, p, headings)
+        order = np.argsort(-s, kind="stable")
+        return [
+            (float(p[i, 0]), float(p[i, 1]), headings[i] % 360.0, float(s[i])) for i in order[:24]
+        ]
+
+    def _score(
+        self,
+        m: float,
+        size: str,
+        heading: np.ndarray | float,
+        pos: Sequence[np.ndarray],
+        done: int = 0,
+        check_card: bool = True,
+        coarse: bool = False,
+    ) -> np.ndarray:
+        """Score of layouts: pos[i] (..., 2) is where pyramid i goes; the first `done` stand.
+
+        The margin of every remaining stage over every card below (mm, capped), plus the
+        future's share, minus a penalty for footprints off the card.
+        """
+        x1, x2, x3 = pos
+        shape = np.broadcast_shapes(x1.shape, x2.shape, x3.shape)[:-1]
+        card = _incentre(x1, x2, x3)
+        own = np.full(shape, OWN_CAP)
+        sups = self.supports[-1:] if coarse else self.supports
+        for sup in sups:
+            # the level's pieces already standing are in sup.moment / sup.mass
+            mass, moment = sup.mass, sup.moment
+            stages = []
+            for i, x in enumerate((x1, x2, x3)):
+                if i < done:
+                    continue
+                mass = mass + m
+                moment = moment + m * x
+                stages.append((mass, moment))
+            stages.append((mass + CARD_G, moment + CARD_G * card))
+            for mass_k, moment_k in stages:
+                own = np.minimum(own, sup.margin(moment_k / mass_k))
+        # the card, centred on the incentre, rests on the new tips by their inradius
+        width = _inradius(x1, x2, x3)
+        own = np.minimum(own, width - CARD_RESERVE_MM)
+        future = np.minimum(width, FUTURE_CAP)
+        if sups and self.care.future > 0:
+            for sup in sups:
+                future = np.minimum(future, sup.margin(card))
+        score = _utility(own) + self.care.future * future
+        if check_card and self.below is not None:
+            h = np.broadcast_to(heading, shape)
+            for i, x in enumerate((x1, x2, x3)):
+                if i >= done:
+                    # pieces after the next want more room: the hand will shift them
+                    spare = EDGE_MM + LATER_EDGE_MM * (i - done)
+                    score = score + self._on_card(size, x, h, spare)
+        return np.asarray(score)
+
+    def _on_card(
+        self, size: str, x: np.ndarray, heading: np.ndarray, spare: float = EDGE_MM
+    ) -> np.ndarray:
+        """0 where a pyramid at x (turned `heading`) stands `spare` mm inside the card below,
+        less (2 a millimetre) closer to the edge, and a large penalty within EDGE_MM of it."""
+        if self.below is None:
+            return np.zeros(x.shape[:-1])
+        cx, cy = _xy(self.below)
+        ch = math.radians(yaw_deg(self.below.pose))
+        c, s = math.cos(ch), math.sin(ch)
+        dx, dy = x[..., 0] - cx, x[..., 1] - cy
+        lx, ly = c * dx + s * dy, -s * dx + c * dy
+        rel = np.radians(heading - math.degrees(ch))
+        ext = PYRAMIDS[size].base / MM / 2 * (np.abs(np.cos(rel)) + np.abs(np.sin(rel)))
+        room = np.minimum(HALF_W - np.abs(lx), HALF_L - np.abs(ly)) - ext
+        soft = 2.0 * np.minimum(room - spare, 0.0)
+        return np.asarray(np.where(room < EDGE_MM, -1000.0 + room, soft))
+
+    # -- the card -------------------------------------------------------------------------------
+    def card_spots(self) -> list[tuple[float, float, float, float]]:
+        """(x, y, heading, score) of this level's card, best first."""
+        pyramids = self.placed
+        if len(pyramids) < 3:
+            cx, cy, heading = level_centre(self.tower, self.level)
+            if pyramids:
+                tips = np.array([_tip(p) for p in pyramids])
+                cx, cy = float(tips[:, 0].mean()), float(tips[:, 1].mean())
+            return [(cx, cy, heading, 0.0)]
+        tips = np.array([_tip(p) for p in pyramids])
+        incentre = _incentre(tips[0], tips[1], tips[2])
+        own_sup = Support.of(tips, 0.0, np.zeros(2))
+        h0 = yaw_deg(pyramids[0].pose)
+        grid = np.arange(-8, 9) * 0.5
+        gx, gy = np.meshgrid(grid, grid)
+        spots = incentre + np.stack([gx.ravel(), gy.ravel()], axis=-1)
+        off = np.hypot(spots[:, 0] - incentre[0], spots[:, 1] - incentre[1])
+        out = []
+        for turn in range(0, 180, 15):
+            heading = h0 + turn
+            t = math.radians(heading)
+            c, s = math.cos(t), math.sin(t)
+            # the tips well inside the card
+            room = np.full(len(spots), np.inf)
+            for tip in tips:
+                dx, dy = tip[0] - spots[:, 0], tip[1] - spots[:, 1]
+                lx, ly = c * dx + s * dy, -s * dx + c * dy
+                room = np.minimum(room, np.minimum(HALF_W - np.abs(lx), HALF_L - np.abs(ly)))
+            own = np.minimum(own_sup.margin(spots), OWN_CAP)
+            for sup in self.supports:
+                load = (sup.moment + CARD_G * spots) / (sup.mass + CARD_G)
+                own = np.minimum(own, sup.margin(load))
+            # Centred on the incentre (where the next level will centre) unless the cards below
+            # want it shifted; turned to leave the most room round the incentre.
+            dx, dy = incentre[0] - spots[:, 0], incentre[1] - spots[:, 1]
+            lx, ly = c * dx + s * dy, -s * dx + c * dy
+            middle = np.minimum(HALF_W - np.abs(lx), HALF_L - np.abs(ly))
+            score = _utility(own) - 0.02 * off + 0.01 * np.minimum(middle, 30.0)
+            score = np.where(room < TIP_EDGE_MM, -1000.0 + room, score)
+            for i in np.argsort(-score, kind="stable")[:4]:
+                out.append((float(spots[i, 0]), float(spots[i, 1]), heading % 360.0, score[i]))
+        out.sort(key=lambda c: -c[3])
+        return [(x, y, h, float(v)) for x, y, h, v in out]
+
+
+def _utility(own: np.ndarray) -> np.ndarray:
+    """What a worst-stage margin (mm) is worth: capped, and steep where it is thin."""
+    return np.asarray(np.minimum(own, OWN_CAP) + (STEEP - 1) * np.minimum(own - SAFE_MM, 0.0))
+
+
+# ---- statics ----------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Support:
+    """A card on three tips: the tips' triangle and what the card carries (itself included)."""
+
+    normals: np.ndarray  # (3, 2) inward unit normals of the triangle's edges
+    offsets: np.ndarray  # (3,) margin(p) = min(normals · p - offsets)
+    centre: np.ndarray  # (2,) incentre of the triangle
+    mass: float  # g
+    moment: np.ndarray  # (2,) g·mm: mass × centre of mass
+
+    @classmethod
+    def of(cls, tips: np.ndarray, mass: float, moment: np.ndarray) -> Support:
+        pts = _ccw(tips)
+        normals, offsets = [], []
+        for i in range(3):
+            a, b = pts[i], pts[(i + 1) % 3]
+            d = b - a
+            n = np.array([-d[1], d[0]]) / (float(np.hypot(d[0], d[1])) or 1.0)
+            normals.append(n)
+            offsets.append(float(n @ a))
+        centre = _incentre(pts[0], pts[1], pts[2])
+        return cls(np.array(normals), np.array(offsets), np.asarray(centre), mass, moment)
+
+    def margin(self, p: np.ndarray) -> np.ndarray:
+        """Signed distance (mm) from p (..., 2) to the triangle's edges: > 0 inside."""
+        px, py = p[..., 0], p[..., 1]
+        (ax, ay), (bx, by), (cx, cy) = self.normals
+        a, b, c = self.offsets
+        edge = np.minimum(ax * px + ay * py - a, bx * px + by * py - b)
+        return np.asarray(np.minimum(edge, cx * px + cy * py - c))
+
+
+def supports(tower: Tower, level: int) -> list[Support]:
+    """The cards below `level` that rest on three tips, lowest first, with their loads."""
+    out = []
+    for j in range(1, level):
+        card = tower.card_of(j)
+        pyramids = tower.pyramids_of(j)
+        if card is None or len(pyramids) != 3:
+            continue
+        above = [p for p in tower.pieces if p.level > j or p is card]
+        mass = sum(_mass(p) for p in above)
+        moment = sum((_mass(p) * _com(p) for p in above), np.zeros(2))
+        out.append(Support.of(np.array([_tip(p) for p in pyramids]), mass, moment))
+    return out
+
+
+def margins(tower: Tower) -> dict[int, float]:
+    """For each card resting on three tips: how far (mm) the centre of mass of the card and
+    everything on it is inside the tips' triangle (< 0: outside, the card tips over)."""
+    top = max((p.level for p in tower.pieces), default=0)
+    levels = [j for j in range(1, top + 1) if tower.card_of(j) and len(tower.pyramids_of(j)) == 3]
+    sups = supports(tower, top + 1)
+    return {j: float(s.margin(s.moment / s.mass)) for j, s in zip(levels, sups, strict=True)}
+
+
+def _mass(p: Piece) -> float:
+    return CARD_G if p.kind == "card" else PYRAMIDS[p.kind].mass * 1e3
+
+
+def _com(p: Piece) -> np.ndarray:
+    if p.kind == "card":
+        return np.array([p.pose[0] / MM, p.pose[1] / MM])
+    com, _ = shell_inertia(p.kind)
+    w = to_world(p.pose, com)
+    return np.array([w[0] / MM, w[1] / MM])
+
+
+def _tip(p: Piece) -> np.ndarray:
+    a = apex(p.kind, p.pose)
+    return np.array([a[0] / MM, a[1] / MM])
+
+
+def _xy(p: Piece) -> np.ndarray:
+    return np.array([p.pose[0] / MM, p.pose[1] / MM])
+
+
+def _ccw(pts: np.ndarray) -> np.ndarray:
+    c = pts.mean(axis=0)
+    order = np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]), kind="stable")
+    return np.asarray(pts[order])
+
+
+def _inradius(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    ab, bc, ca = b - a, c - b, a - c
+    area = np.abs(ab[..., 0] * (-ca[..., 1]) - ab[..., 1] * (-ca[..., 0])) / 2
+    per = np.hypot(*np.moveaxis(ab, -1, 0)) + np.hypot(*np.moveaxis(bc, -1, 0))
+    per = per + np.hypot(*np.moveaxis(ca, -1, 0))
+    return np.asarray(2 * area / np.maximum(per, 1e-9))
+
+
+def _incentre(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    la = np.hypot(*np.moveaxis(b - c, -1, 0))[..., None]
+    lb = np.hypot(*np.moveaxis(c - a, -1, 0))[..., None]
+    lc = np.hypot(*np.moveaxis(a - b, -1, 0))[..., None]
+    return np.asarray((la * a + lb * b + lc * c) / np.maximum(la + lb + lc, 1e-9))
+
+
+def _rotate(v: np.ndarray, deg: float) -> np.ndarray:
+    t = math.radians(deg)
+    c, s = math.cos(t), math.sin(t)
+    return np.stack([c * v[:, 0] - s * v[:, 1], s * v[:, 0] + c * v[:, 1]], axis=-1)
+
+
+# ---- layouts ----------------------------------------------------------------------------------
+@lru_cache(maxsize=32)
+def _library(size: str, gap_mm: float, shapes: str) -> tuple[np.ndarray, np.ndarray]:
+    """Layouts of a level in the first pyramid's frame (all three turned alike): where the
+    second goes (against the first) and the third (against the first or the second, clear of
+    the other). "tight": the third touches both."""
+    s = PYRAMIDS[size].base / MM
+    q2s, q3s = [], []
+    seen = set()
+    for deg2 in range(0, 360, 15):
+        p2 = _square_contact(s, deg2, gap_mm)
+        for base in (np.zeros(2), p2):
+            other = p2 if base is not p2 else np.zeros(2)
+            for deg3 in range(0, 360, 15):
+                p3 = base + _square_contact(s, deg3, gap_mm)
+                clear = _square_gap(s, p3 - other)
+                if clear < CLEAR_MM:
+                    continue
+                if shapes == "tight" and clear > 1.0:
+                    continue
+                tri = np.stack([np.zeros(2), p2, p3])
+                if float(_inradius(tri[0], tri[1], tri[2])) < 1.0:
+                    continue
+                key = (round(float(p2[0]), 2), round(float(p2[1]), 2))
+                key3 = (round(float(p3[0]), 2), round(float(p3[1]), 2))
+                if (key, key3) in seen:
+                    continue
+                seen.add((key, key3))
+                q2s.append(p2)
+                q3s.append(p3)
+    return np.array(q2s), np.array(q3s)
+
+
+def _square_contact(s: float, deg: float, gap_mm: float) -> np.ndarray:
+    """Centre of a square of side s turned like one at the origin, exactly `gap_mm` from it
+    along `deg`."""
+    t = math.radians(deg)
+    u = np.array([math.cos(t), math.sin(t)])
+    r = _ray_to_gap(lambda p: _square_gap(s, p), u, s, gap_mm)
+    return np.asarray(u * r)
+
+
+def _square_gap(s: float, d: np.ndarray) -> float:
+    """Gap between two alike squares of side s whose centres are d apart (< 0: overlap)."""
+    dx = abs(float(d[0])) - s
+    dy = abs(float(d[1])) - s
+    if dx <= 0 and dy <= 0:
+        return max(dx, dy)
+    return math.hypot(max(dx, 0.0), max(dy, 0.0))
+
+
+def _ray_to_gap(gap_at: Callable[[np.ndarray], float], u: np.ndarray, s: float, g: float) -> float:
+    """The distance r along the unit vector u at which gap_at(r u) = g (it grows with r)."""
+    lo, hi = 0.0, 2.0 * s + 4.0 * g + 1.0
+    for _ in range(40):
+        mid = (lo + hi) / 2
+        if gap_at(mid * u) < g:
+            lo = mid
+        else:
+            hi = mid
+    return hi
+
+
+def _contact_hull(size: str, deg: float, mate: str, mate_deg: float) -> np.ndarray:
+    """Where a pyramid of `size` turned `deg` overlaps a mate (of kind `mate`, turned
+    `mate_deg`, at the origin): the convex hull of the mate's corners minus its own."""
+    pa = _square_points(PYRAMIDS[mate].base / MM / 2, mate_deg)
+    pb = _square_points(PYRAMIDS[size].base / MM / 2, deg)
+    return _hull((pa[:, None, :] - pb[None, :, :]).reshape(-1, 2))
+
+
+def _contacts(hull: np.ndarray, phis: np.ndarray, gap_mm: float) -> np.ndarray:
+    """How far from the mate's centre (mm), along each direction, the pyramid stands exactly
+    `gap_mm` from it."""
+    u = np.stack([np.cos(np.radians(phis)), np.sin(np.radians(phis))], axis=-1)
+    lo = np.zeros(len(phis))
+    hi = np.full(len(phis), 2 * float(np.abs(hull).max()) + 4 * gap_mm + 1)
+    for _ in range(36):
+        mid = (lo + hi) / 2
+        short = _polygon_gaps(hull, mid[:, None] * u) < gap_mm
+        lo = np.where(short, mid, lo)
+        hi = np.where(short, hi, mid)
+    return hi
+
+
+def _polygon_gaps(hull: np.ndarray, p: np.ndarray) -> np.ndarray:
+    """Distance from each point p (N, 2) to a counter-clockwise convex polygon (< 0 inside:
+    minus the depth)."""
+    q = hull[None, :, :]
+    e = np.roll(hull, -1, axis=0)[None, :, :] - q
+    length = np.hypot(e[..., 0], e[..., 1])
+    d = p[:, None, :] - q
+    side = (e[..., 1] * d[..., 0] - e[..., 0] * d[..., 1]) / length  # > 0 outside an edge
+    t = np.clip((d * e).sum(axis=-1) / (length * length), 0.0, 1.0)
+    near = d - t[..., None] * e
+    outside = np.hypot(near[..., 0], near[..., 1]).min(axis=1)
+    inside = side.max(axis=1)
+    return np.asarray(np.where(inside <= 0, inside, outside))
+
+
+def _square_points(half: float, deg: float) -> np.ndarray:
+    t = math.radians(deg)
+    c, s = math.cos(t), math.sin(t)
+    pts = np.array([(-half, -half), (half, -half), (half, half), (-half, half)])
+    return np.stack([c * pts[:, 0] - s * pts[:, 1], s * pts[:, 0] + c * pts[:, 1]], axis=-1)
+
+
+def _hull(points: np.ndarray) -> np.ndarray:
+    pts = sorted({(round(float(x), 9), round(float(y), 9)) for x, y in points})
+
+    def half(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
+        h: list[tuple[float, float]] = []
+        for p in seq:
+            while len(h) >= 2:
+                (ax, ay), (bx, by) = h[-2], h[-1]
+                if (bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax) > 1e-12:
+                    break
+                h.pop()
+            h.append(p)
+        return h
+
+    lower, upper = half(pts), half(pts[::-1])
+    return np.array(lower[:-1] + upper[:-1])
+
+
+# ---- the quick plan, the rules' check, random aims ----------------------------------------------
+def _quick_aim(state: VerticalityState, seat: int, gap_mm: float, haste: float) -> Aim:
+    """A tight triangle at the level's centre, each pyramid against those that landed; the card
+    centred on the tips."""
     tower = state.towers[seat]
     level, step, size = state.level, state.step, state.size
     if step == 3:
@@ -44,12 +612,8 @@ def plan_aim(
     mates = tower.pyramids_of(level)
     if step == 0 or not mates:
         cx, cy, heading = level_centre(tower, level)
-        if counterbalance and level > 1:
-            cx, cy, heading = _balanced_layout(tower, level, size, b, (cx, cy, heading))
         x, y = _local(cx, cy, heading, -b / 2, -b / 3)
-        aim = make_aim("pyramid", _clamp(x), _clamp(y), heading, haste)
-        centred = _centred(tower, level, heading, b, haste)
-        return _first_that_fits(state, seat, [aim, centred], centred)
+        return make_aim("pyramid", _clamp(x), _clamp(y), heading, haste)
     first = mates[0]
     fx, fy = first.pose[0] / MM, first.pose[1] / MM
     heading = yaw_deg(first.pose)
@@ -90,116 +654,6 @@ def _card_aim(tower: Tower, level: int, haste: float) -> Aim:
     y = sum(t[1] for t in tips) / len(tips) / MM
     heading = yaw_deg(tower.pyramids_of(level)[0].pose)
     return make_aim("card", _clamp(x), _clamp(y), heading, haste)
-
-
-def _balanced_centre(
-    tower: Tower, level: int, size: str, centre: tuple[float, float]
-) -> tuple[float, float]:
-    """Where this level's triangle should sit so the card below carries its load centred.
-
-    The card of the level below rests on the tips of its pyramids; the weight it carries (the
-    card itself, the new level's pyramids and the next card above them) should sit over the
-    middle of those tips, so a card that landed off-centre is made up for by the level above.
-    """
-    tips = [apex(p.kind, p.pose) for p in tower.pyramids_of(level - 1)]
-    card = tower.card_of(level - 1)
-    if not tips or card is None:
-        return centre
-    tx = sum(t[0] for t in tips) / len(tips) / MM
-    ty = sum(t[1] for t in tips) / len(tips) / MM
-    load = 3 * PYRAMIDS[size].mass + CARD_MASS
-    total = load + CARD_MASS
-    px = (total * tx - CARD_MASS * card.pose[0] / MM) / load
-    py = (total * ty - CARD_MASS * card.pose[1] / MM) / load
-    return (px, py)
-
-
-def _balanced_layout(
-    tower: Tower, level: int, size: str, b: float, start: tuple[float, float, float]
-) -> tuple[float, float, float]:
-    """Centre and heading of this level's triangle that keep the load over the tips below.
-
-    The card underneath rests on the three tips of the level below. While the level goes up
-    one pyramid at a time its weight is lopsided, most of all when big pyramids go onto small
-    ones, so every stage (one pyramid, two, three and the next card) must keep the centre of
-    mass of the card and what it carries inside the tips' triangle. Search shifts and turns of
-    the triangle for the widest worst-stage margin; the triangle must stay on the card.
-    """
-    card = tower.card_of(level - 1)
-    tips = [apex(p.kind, p.pose) for p in tower.pyramids_of(level - 1)]
-    if card is None or len(tips) < 3:
-        return start
-    support = _ccw([(t[0] / MM, t[1] / MM) for t in tips])
-    card_xy = (card.pose[0] / MM, card.pose[1] / MM)
-    mass = PYRAMIDS[size].mass
-    slots = ((-b / 2, -b / 3), (b / 2, -b / 3), (0.0, 2 * b / 3))
-    best, best_margin = start, -math.inf
-    cx0, cy0, h0 = start
-    for turn in (0.0, 90.0, 180.0, 270.0):
-        heading = (h0 + turn) % 360.0
-        for i in range(-12, 13):
-            for j in range(-12, 13):
-                cx, cy = cx0 + i, cy0 + j
-                spots = [_local(cx, cy, heading, dx, dy) for dx, dy in slots]
-                if not _on_card(tower, level, size, spots, heading):
-                    continue
-                margin = math.inf
-                loads = [(card_xy, CARD_MASS)]
-                for spot in spots:
-                    loads.append((spot, mass))
-                    margin = min(margin, _margin(support, _centre_of(loads)))
-                loads.append(((cx, cy), CARD_MASS))
-                margin = min(margin, _margin(support, _centre_of(loads)))
-                # prefer the smallest shift among equals: margins are compared to 0.01 mm
-                if margin > best_margin + 0.01:
-                    best, best_margin = (cx, cy, heading), margin
-    return best
-
-
-def _on_card(
-    tower: Tower, level: int, size: str, spots: list[tuple[float, float]], heading: float
-) -> bool:
-    from vertex.physics.geometry import card_footprint, inside, pyramid_footprint, yaw_pose
-
-    card = tower.card_of(level - 1)
-    assert card is not None
-    edge = card_footprint(card.pose)
-    for x, y in spots:
-        foot = pyramid_footprint(size, yaw_pose(x * MM, y * MM, 0.0, heading))
-        if not all(inside(edge, c) for c in foot):
-            return False
-    return True
-
-
-def _centre_of(loads: list[tuple[tuple[float, float], float]]) -> tuple[float, float]:
-    total = sum(m for _, m in loads)
-    return (
-        sum(p[0] * m for p, m in loads) / total,
-        sum(p[1] * m for p, m in loads) / total,
-    )
-
-
-def _ccw(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
-    mx = sum(p[0] for p in points) / len(points)
-    my = sum(p[1] for p in points) / len(points)
-    return sorted(points, key=lambda p: math.atan2(p[1] - my, p[0] - mx))
-
-
-def _margin(poly: list[tuple[float, float]], p: tuple[float, float]) -> float:
-    """Signed distance from p to the edges of a counter-clockwise polygon (> 0 inside)."""
-    best = math.inf
-    for i in range(len(poly)):
-        ax, ay = poly[i]
-        bx, by = poly[(i + 1) % len(poly)]
-        length = math.hypot(bx - ax, by - ay) or 1.0
-        best = min(best, ((bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax)) / length)
-    return best
-
-
-def _centred(tower: Tower, level: int, heading: float, b: float, haste: float) -> Aim:
-    cx, cy, _ = level_centre(tower, level)
-    x, y = _local(cx, cy, heading, -b / 2, -b / 3)
-    return make_aim("pyramid", _clamp(x), _clamp(y), heading, haste)
 
 
 def _first_that_fits(state: VerticalityState, seat: int, aims: list[Aim], otherwise: Aim) -> Aim:
