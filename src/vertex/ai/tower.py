@@ -9,9 +9,11 @@ steady as the table's `tremor_mm`. Levels differ in care and haste, not in stead
 3. calm; plans tight triangles over every card of the tower, without thought for the next;
 4. calm; plans every layout (wide ones, turned ones, the order of the three) over every card,
    leaving a wide triangle of tips for the next level;
-5. as 4, and tries its plan in the simulator under sampled tremor, as many times as the
-   thinking budget allows; if it falls more often than not, tries the next best aims too and
-   keeps the one that stood most often.
+5. as 4, and looks ahead: the first pyramid of a level goes where the layout, with what it
+   leaves for the next level whatever the die rolls, is best; every later piece is tried in the
+   simulator under sampled tremor, as many times as the thinking budget allows, and if it
+   falls more often than not, the next best aims are tried too and the one that stood most
+   often is kept.
 """
 
 from __future__ import annotations
@@ -24,7 +26,14 @@ from vertex.core.game import Game, State
 from vertex.core.rng import Rng
 from vertex.games.verticality.game import VerticalityState
 from vertex.games.verticality.notation import Aim, make_aim
-from vertex.games.verticality.plan import CAREFUL, Care, candidate_aims, fits, plan_aim
+from vertex.games.verticality.plan import (
+    CAREFUL,
+    Care,
+    candidate_aims,
+    fits,
+    lookahead_aims,
+    plan_aim,
+)
 
 #: Haste and aiming slop (mm) per level.
 HASTE = {1: 1.0, 2: 0.5, 3: 0.0, 4: 0.0, 5: 0.0}
@@ -42,6 +51,10 @@ TRIAL_S = 0.05
 #: ... tries at most this many of its best aims, this many times each at most.
 CANDIDATES = 3
 MAX_TRIALS = 3
+#: For the first pyramid of a level, level 5 weighs up to LOOKAHEAD whole layouts by what each
+#: leaves for the next level, reckoning LOOK_S seconds for each.
+LOOKAHEAD = 6
+LOOK_S = 0.06
 
 
 class TowerPlayer:
@@ -69,8 +82,19 @@ class TowerPlayer:
         if SLOP_MM[self.level] > 0:
             return str(self._sloppy(state, seat, plan, rng))
         if self.level == 5:
+            if state.step == 0:
+                return str(self._looked_ahead(state, seat, plan, budget_s))
             return str(self._tried(state, seat, plan, budget_s, rng))
         return str(plan)
+
+    def _looked_ahead(self, state: VerticalityState, seat: int, plan: Aim, budget_s: float) -> Aim:
+        """The first pyramid of the layout that, with what it leaves for the next level, is
+        best, among as many layouts as the budget allows (counted from the budget alone)."""
+        count = min(LOOKAHEAD, math.floor(budget_s * 0.6 / LOOK_S))
+        if count < 2:
+            return plan
+        ranked = lookahead_aims(state, seat, CARE[5], count=count)
+        return ranked[0] if ranked else plan
 
     def _sloppy(self, state: VerticalityState, seat: int, plan: Aim, rng: Rng) -> Aim:
         slop = SLOP_MM[self.level]

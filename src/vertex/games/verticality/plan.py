@@ -18,10 +18,15 @@ whole before placing its first pyramid:
 - the **future**: a wide triangle of tips, standing over all the supports below, leaves room
   for the next level, whatever the die rolls.
 
-The best plan maximises the margin (up to a comfortable cap) plus a share of the future. Each
-step plans again from the pieces as they actually landed (the hand trembles), so the second and
-third pyramids make up for where the first one went. The card is centred near the tips and
+The best plan maximises the margin (up to a comfortable cap, and steeply below 1.5 mm) plus a
+share of the future; the card's own rest on the new tips counts in the margin. Each step plans
+again from the pieces as they actually landed (the hand trembles), so the second and third
+pyramids make up for where the first one went. The card is centred on the tips' incentre and
 turned so they stay well inside it, shifted if that steadies the cards below.
+
+`lookahead_aims` also weighs each layout by the best plan the next level could then have, for
+each size the die may roll (what the strongest computer player does for a level's first
+pyramid).
 
 `plan_aim(..., counterbalance=False)` is the old quick plan (a tight triangle at the level's
 centre, a card on the tips), which random play scatters.
@@ -31,7 +36,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
@@ -41,9 +46,9 @@ from vertex.core.errors import IllegalMove
 from vertex.core.rng import Rng
 from vertex.games.verticality.notation import BASE_HALF_MM, Aim, make_aim
 from vertex.games.verticality.tower import MM, Piece, Tower, level_centre
-from vertex.physics import PYRAMIDS
-from vertex.physics.geometry import apex, to_world, yaw_deg
-from vertex.physics.pieces import CARD_LENGTH, CARD_MASS, CARD_WIDTH, shell_inertia
+from vertex.physics import PYRAMIDS, SIZES, yaw_pose
+from vertex.physics.geometry import apex, card_top_z, to_world, yaw_deg
+from vertex.physics.pieces import CARD_LENGTH, CARD_MASS, CARD_THICKNESS, CARD_WIDTH, shell_inertia
 
 if TYPE_CHECKING:
     from vertex.games.verticality.game import VerticalityState
@@ -85,9 +90,15 @@ class Care:
     all_cards: bool = True
     future: float = FUTURE_WEIGHT
     gap_mm: float = GAP_MM
+    #: Refine the best layouts to 0.08 mm (or stop at 1 mm: enough to judge a level ahead).
+    fine: bool = True
 
 
 CAREFUL = Care()
+#: The quicker plan used to judge what a layout leaves for the next level.
+LOOKAHEAD = Care(turns=(0.0, 45.0), fine=False)
+#: A look ahead counts this much of the next level's plan score.
+LOOKAHEAD_WEIGHT = 0.5
 
 
 # ---- the plan ----------------------------------------------------------------------------------
@@ -134,6 +145,29 @@ def candidate_aims(
     return out
 
 
+def lookahead_aims(
+    state: VerticalityState, seat: int, care: Care = CAREFUL, *, count: int = 6
+) -> list[Aim]:
+    """First-pyramid aims of the best `count` layouts, ranked by their score plus what each
+    leaves for the next level (`Planner.next_level`); other steps: `candidate_aims`."""
+    if state.step != 0:
+        return candidate_aims(state, seat, care, count=count)
+    tower = state.towers[seat]
+    plans = Planner(tower, state.level, care)
+    ranked: list[tuple[float, Aim]] = []
+    for layout in plans.layouts(state.size):
+        where, heading, score = layout
+        aim = make_aim("pyramid", _clamp(float(where[0, 0])), _clamp(float(where[0, 1])), heading)
+        if any(a == aim for _, a in ranked) or not fits(state, seat, aim):
+            continue
+        ahead = plans.next_level(state.size, layout)
+        ranked.append((score + LOOKAHEAD_WEIGHT * ahead, aim))
+        if len(ranked) >= count:
+            break
+    ranked.sort(key=lambda r: -r[0])
+    return [aim for _, aim in ranked]
+
+
 class Planner:
     """The statics of one tower while `level` is being built (units: mm and grams)."""
 
@@ -159,6 +193,11 @@ class Planner:
         return self._third(size)
 
     def _first(self, size: str) -> list[tuple[float, float, float, float]]:
+        return [(float(p[0, 0]), float(p[0, 1]), h, v) for p, h, v in self.layouts(size)]
+
+    def layouts(self, size: str) -> list[tuple[np.ndarray, float, float]]:
+        """Whole plans for this level: (where the three pyramids go, in order (3, 2); their
+        heading; score), best first."""
         m = PYRAMIDS[size].mass * 1e3
         q2, q3 = _library(size, self.care.gap_mm, self.care.shapes)
         heading0 = 0.0 if self.below is None else yaw_deg(self.below.pose)
@@ -169,9 +208,18 @@ class Planner:
         offsets = (np.zeros_like(r2), r2, r3)  # relative to the first pyramid
         t = self._start(m, offsets)
         h = headings[:, None]
+        width = _inradius(*offsets)[:, None]  # (N, 1): the same wherever the layout goes
+        centre = _incentre(*offsets)  # relative to the first pyramid
         # Coarse, every layout, the card right below only; then the best layouts, finer, with
         # every card of the tower.
-        rounds = ((3.0, 2, True), (1.0, 3, False), (0.25, 3, False), (0.08, 2, False))
+        rounds: tuple[tuple[float, int, bool], ...] = (
+            (3.0, 2, True),
+            (1.0, 3, False),
+            (0.25, 3, False),
+            (0.08, 2, False),
+        )
+        if not self.care.fine:
+            rounds = rounds[:2]
         keep = np.arange(len(t))
         for step_mm, half, coarse in rounds:
             grid = np.arange(-half, half + 1) * step_mm
@@ -179,19 +227,43 @@ class Planner:
             d = np.stack([gx.ravel(), gy.ravel()], axis=-1)  # (T, 2)
             pos = t[keep][:, None, :] + d[None, :, :]  # (N, T, 2)
             sub = [pos + o[keep][:, None, :] for o in offsets]
-            score = self._score(m, size, h[keep], sub, coarse=coarse)
+            card = pos + centre[keep][:, None, :]
+            score = self._score(
+                m, size, h[keep], sub, coarse=coarse, width=width[keep], centre=card
+            )
             best = np.argmax(score, axis=1)
             t[keep] = pos[np.arange(len(keep)), best]
             if coarse:
                 top = score[np.arange(len(keep)), best]
                 keep = keep[np.argsort(-top, kind="stable")[:48]]
         sub = [t[keep][:, None, :] + o[keep][:, None, :] for o in offsets]
-        final = self._score(m, size, h[keep], sub)[:, 0]
-        order = np.argsort(-final, kind="stable")
-        return [
-            (float(t[keep[i], 0]), float(t[keep[i], 1]), headings[keep[i]] % 360.0, final[i])
-            for i in order
-        ]
+        card = t[keep][:, None, :] + centre[keep][:, None, :]
+        final = self._score(m, size, h[keep], sub, width=width[keep], centre=card)[:, 0]
+        out = []
+        for i in np.argsort(-final, kind="stable"):
+            k = keep[i]
+            where = np.stack([t[k], t[k] + offsets[1][k], t[k] + offsets[2][k]])
+            out.append((where, float(headings[k]) % 360.0, float(final[i])))
+        return out
+
+    def next_level(self, size: str, layout: tuple[np.ndarray, float, float]) -> float:
+        """How good a plan the next level could have if this one is built as `layout`: the
+        best first-pyramid plan score there, averaged over the three sizes the die may roll
+        (every roll is as likely: S, M, L, and each pair meaning the third)."""
+        where, heading, _ = layout
+        pieces = list(self.tower.pieces)
+        for x, y in where:
+            z = 0.0 if self.below is None else card_top_z(self.below.pose, x * MM, y * MM)
+            pieces.append(Piece(size, self.level, yaw_pose(x * MM, y * MM, z, heading)))  # type: ignore[arg-type]
+        centre = _incentre(where[0], where[1], where[2])
+        top = max(p.pose[2] for p in pieces[-3:]) + PYRAMIDS[size].height + CARD_THICKNESS / 2
+        card = yaw_pose(centre[0] * MM, centre[1] * MM, top, heading)
+        planned = replace(self.tower, pieces=(*pieces, Piece("card", self.level, card)))
+        worth = []
+        for s in SIZES:
+            plans = Planner(planned, self.level + 1, LOOKAHEAD).pyramid_spots(s)
+            worth.append(max(-5.0, plans[0][3]) if plans else -5.0)
+        return float(np.mean(worth))
 
     def _start(self, m: float, offsets: tuple[np.ndarray, ...]) -> np.ndarray:
         """Where the first pyramid goes for the finished level to sit over the middle below."""
@@ -260,6 +332,8 @@ class Planner:
         done: int = 0,
         check_card: bool = True,
         coarse: bool = False,
+        width: np.ndarray | None = None,
+        centre: np.ndarray | None = None,
     ) -> np.ndarray:
         """Score of layouts: pos[i] (..., 2) is where pyramid i goes; the first `done` stand.
 
@@ -268,7 +342,8 @@ class Planner:
         """
         x1, x2, x3 = pos
         shape = np.broadcast_shapes(x1.shape, x2.shape, x3.shape)[:-1]
-        card = _incentre(x1, x2, x3)
+        # `width` and `centre` (the tips' inradius and incentre) may come worked out
+        card = _incentre(x1, x2, x3) if centre is None else centre
         own = np.full(shape, OWN_CAP)
         sups = self.supports[-1:] if coarse else self.supports
         for sup in sups:
@@ -285,7 +360,7 @@ class Planner:
             for mass_k, moment_k in stages:
                 own = np.minimum(own, sup.margin(moment_k / mass_k))
         # the card, centred on the incentre, rests on the new tips by their inradius
-        width = _inradius(x1, x2, x3)
+        width = _inradius(x1, x2, x3) if width is None else width
         own = np.minimum(own, width - CARD_RESERVE_MM)
         future = np.minimum(width, FUTURE_CAP)
         if sups and self.care.future > 0:
@@ -293,7 +368,7 @@ class Planner:
                 future = np.minimum(future, sup.margin(card))
         score = _utility(own) + self.care.future * future
         if check_card and self.below is not None:
-            h = np.broadcast_to(heading, shape)
+            h = np.asarray(heading)  # broadcast late: the trigonometry once a layout
             for i, x in enumerate((x1, x2, x3)):
                 if i >= done:
                     # pieces after the next want more room: the hand will shift them
