@@ -12,7 +12,7 @@ from vertex.ai import player
 from vertex.ai.dots.player import DotsPlayer
 from vertex.core import game_class, game_ids
 from vertex.core.errors import IllegalMove, OptionsError, VertexError
-from vertex.core.game import State
+from vertex.core.game import Game, State
 
 DISCRETE = [gid for gid in game_ids() if game_class(gid).discrete]
 
@@ -105,6 +105,7 @@ def test_continuous_games_other_than_verticality_have_no_player() -> None:
         id = "fake"
         name = "Fake"
         discrete = False
+        players = Game.players  # the generic search, which needs a move list
 
     with pytest.raises(VertexError, match="no computer player"):
         player(Fake(), 1)  # type: ignore[arg-type]

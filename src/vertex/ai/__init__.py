@@ -10,7 +10,6 @@ objects that pickle to their settings, so a server can run them in a thread or a
 from __future__ import annotations
 
 import importlib
-import inspect
 from typing import Any, Protocol
 
 from vertex.ai.dots.solver import Solution, Solver, SolveTimeout
@@ -28,23 +27,13 @@ def player(game: Game[Any], level: int, *, seed: int = 0) -> Player:
     """A computer player for `game` at `level` 1–5; `seed` fixes its random choices."""
     if isinstance(level, bool) or not isinstance(level, int) or level not in LEVELS:
         raise OptionsError(f"level must be a whole number from 1 to 5 (got {level!r})")
-    if game.id == "verticality":
-        # written alongside the physics, and heavy: imported only when needed
-        cls: Any = importlib.import_module("vertex.ai.tower").TowerPlayer
-        if "seed" in inspect.signature(cls).parameters:
-            return cls(game, level, seed=seed)  # type: ignore[no-any-return]
-        return cls(game, level)  # type: ignore[no-any-return]
-    if not game.discrete:
-        raise VertexError(f"{game.name} has no computer player")
-    from vertex.games.dots.engine import DotsGame
-
-    if isinstance(game, DotsGame):
-        from vertex.ai.dots.player import DotsPlayer
-
-        return DotsPlayer(game, level, seed=seed)
-    from vertex.ai.search import SearchPlayer
-
-    return SearchPlayer(game, level, seed=seed)
+    # The game names its players (`Game.players`); imported only now, and loudly: an import
+    # error here must never turn a computer seat into random play.
+    if not game.discrete and game.players == Game.players:
+        raise VertexError(f"{game.name} has no computer player")  # search needs a move list
+    module, _, name = game.players.partition(":")
+    cls: Any = getattr(importlib.import_module(module), name)
+    return cls(game, level, seed=seed)  # type: ignore[no-any-return]
 
 
 def solve(state: State) -> Solution:

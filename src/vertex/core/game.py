@@ -18,6 +18,7 @@ from vertex.core.outcome import seat_label
 from vertex.core.rng import Rng
 
 if TYPE_CHECKING:
+    from vertex.core.capabilities import Aiming, PersonalBest
     from vertex.core.record import Record
 
 O = TypeVar("O", bound=GameOptions)
@@ -48,6 +49,13 @@ class Game(ABC, Generic[O]):
     #: A small example for pictures (the lobby, the rules pages): options, and how many
     #: seeded random moves into the game the picture is taken.
     example: ClassVar[tuple[dict[str, Any], int]] = ({}, 0)
+    #: Games where several seats may owe a move at once (steps everybody plays together).
+    simultaneous: ClassVar[bool] = False
+    #: Games where a move may end the game with a winner whatever the scores (Juxtapose).
+    sudden_win: ClassVar[bool] = False
+    #: Where the game's computer players for levels 1–5 live ("module:Class"; the class is
+    #: built as `Class(game, level, seed=...)`). Loaded only when a computer seat plays.
+    players: ClassVar[str] = "vertex.ai.search:SearchPlayer"
 
     def __init__(self, options: O) -> None:
         self.options = options
@@ -60,6 +68,16 @@ class Game(ABC, Generic[O]):
     @abstractmethod
     def initial_state(self, seed: int = 0) -> State:
         """The starting position; `seed` drives every random choice of the game."""
+
+    @property
+    def lowest_score_wins(self) -> bool:
+        """Whether the seat with the lowest score wins (misère)."""
+        return False
+
+    @property
+    def step_seconds(self) -> float | None:
+        """The game's own step clock (seconds a seat has to place), or None."""
+        return None
 
     def move_schema(self) -> dict[str, Any]:
         """What a move looks like, for clients and for games without a move list."""
@@ -75,6 +93,12 @@ class Game(ABC, Generic[O]):
             "name": cls.name,
             "summary": cls.summary,
             "discrete": cls.discrete,
+            "capabilities": {
+                "simultaneous": cls.simultaneous,
+                "sudden_win": cls.sudden_win,
+                "can_end_by_agreement": cls.can_end_by_agreement,
+                "slow_play": cls.slow_play,
+            },
             "options": options_schema(cls.Options),
             "defaults": cls.Options().model_dump(mode="json"),
         }
@@ -143,6 +167,19 @@ class State(ABC):
             raise IllegalMove(f"{seat_label(seat)} has no move to make")
         i, rng = rng.below(len(moves))
         return moves[i], rng
+
+    def sealed(self) -> tuple[int, ...]:
+        """Seats whose move in the step under way others may not see yet (none by default)."""
+        return ()
+
+    def aiming(self) -> Aiming | None:
+        """The aiming protocol while a seat is due, for games with continuous moves."""
+        return None
+
+    def personal_best(self) -> PersonalBest | None:
+        """The result as it stands for the personal-best lists, if this game earns one (asked
+        when the table's game has ended: played out, resigned, stopped)."""
+        return None
 
     def _end_by_agreement(self) -> State:
         raise IllegalMove(f"{self.game.name} cannot be ended by agreement")

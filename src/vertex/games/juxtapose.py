@@ -211,6 +211,7 @@ class JuxtaposeOptions(GameOptions):
 
 @register
 class Juxtapose(Game[JuxtaposeOptions]):
+    sudden_win = True  # a line of three wins at once
     id = "juxtapose"
     example = ({}, 10)
     name = "Juxtapose"

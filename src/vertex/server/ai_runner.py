@@ -7,8 +7,6 @@ process gets the record and replays it, so nothing but JSON crosses the boundary
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import importlib
 import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
@@ -17,15 +15,10 @@ from vertex.core import Rng, State, replay
 
 
 def choose(state: State, seat: int, level: int, budget_s: float) -> str:
-    """The computer player's move, or a uniformly random one if the players are not built."""
-    player: Any = None
-    with contextlib.suppress(ImportError):
-        player = getattr(importlib.import_module("vertex.ai"), "player", None)
-    if player is None:
-        rng = Rng.from_seed(state.seed, "server-ai", seat, len(state.history))
-        return state.sample_move(seat, rng)[0]
-    move: str = player(state.game, level).choose(state, seat, budget_s)
-    return move
+    """The computer player's move (an import error in the players is loud, never random play)."""
+    from vertex.ai import player
+
+    return player(state.game, level).choose(state, seat, budget_s)
 
 
 def random_move(state: State, seat: int) -> str:

@@ -317,7 +317,7 @@ def add_analysis_routes(app: FastAPI, hub: Hub) -> None:
         analyst.check_rate(request.client.host if request.client else "unknown")
         out = await analyst.analyse(state)
         exact, value = out["exact"], out["value"]
-        misere = bool(getattr(table.game, "misere", False))
+        misere = table.game.lowest_score_wins
         return Analysis(
             table=table.id,
             ply=ply,

@@ -473,10 +473,10 @@ class Hub:
             if held is not None and await self._timeout_move(tid, seat, v, held, aimed=True):
                 return  # the piece dropped where the player last aimed it
             state = table.state
-            default_aim = getattr(state, "default_aim", None)
+            aiming = state.aiming()
             try:
-                if default_aim is not None:  # the game's own rule for a piece not placed
-                    move = await asyncio.to_thread(default_aim, seat)
+                if aiming is not None:  # the game's own rule for a piece not placed
+                    move = await asyncio.to_thread(aiming.default_aim, seat)
                 else:
                     move = await self.thinker.choose(state, seat, 1, TIMEOUT_BUDGET_S)
             except Exception:

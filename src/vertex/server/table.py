@@ -62,11 +62,11 @@ class Table:
         self.undo_allowed: bool = spec.get("undo", False)
         self.clock: dict[str, float] | None = spec.get("clock")
         self.on_timeout: str = spec.get("on_timeout", "computer")
-        step = spec["options"].get("step_seconds")
-        if self.clock is None and isinstance(step, int | float) and step > 0:
+        step = self.game.step_seconds
+        if self.clock is None and step is not None:
             # A game with its own step clock (Verticality): when it runs out the piece drops
-            # where the game says (State.default_aim), which the "computer" timeout plays.
-            self.clock, self.on_timeout = {"per_move": float(step)}, "computer"
+            # where the game says (Aiming.default_aim), which the "computer" timeout plays.
+            self.clock, self.on_timeout = {"per_move": step}, "computer"
         self.created_at = created_at
         self.state: State = self.game.initial_state(self.seed)
         self.times: list[float] = []
@@ -182,8 +182,7 @@ class Table:
     def sealed(self) -> frozenset[int]:
         """Seats whose move in the step under way others may not see yet (a game's
         `State.sealed`: Verticality's aims until the step resolves); none once it is over."""
-        sealed = getattr(self.state, "sealed", None)
-        return frozenset() if sealed is None or self.is_over else frozenset(sealed())
+        return frozenset() if self.is_over else frozenset(self.state.sealed())
 
     def for_viewer(self, msg: dict[str, Any], viewer: int | None) -> dict[str, Any]:
         """A message (or a view) as `viewer` may see it: other seats' sealed moves without
@@ -242,27 +241,22 @@ class Table:
         return rec
 
     def solo_best(self) -> BestRow | None:
-        """A finished solo Verticality game's result for its player's personal-best list.
+        """A finished game's result for its player's personal-best list (`State.personal_best`:
+        Verticality's solo games).
 
-        Solo means a one-seat table, or the winner of a table with `build_on` who went on
-        building alone after every other tower fell (the rulebook's solitaire challenge).
         Only a person's game counts (a seat handed to a computer does not), and only one that
         ended in play (the tower fell, the player stopped or ran out of time), not an expiry.
         """
-        if self.game.id != "verticality" or self.result is None:
+        if self.result is None:
             return None
-        result = self.state.result()
-        if len(self.seats) == 1:
-            n = 0
-        elif result.get("building_on") and len(self.state.winners) == 1:
-            n = self.state.winners[0]
-        else:
+        best = self.state.personal_best()
+        if best is None:
             return None
+        n = best.seat
         seat = self.seats[n]
         if self.result["reason"] == "expired" or seat.kind != "human" or seat.name is None:
             return None
-        levels, height = result["levels"][n], result["height_mm"][n]
-        return BestRow(seat.name, levels, height, self.id, self.last_at)
+        return BestRow(seat.name, best.levels, best.height_mm, self.id, self.last_at)
 
     # ---- commands: check, then return the event that does it ------------------------------
     def _event(self, kind: str, now: float, **data: Any) -> StoredEvent:
@@ -334,12 +328,12 @@ class Table:
         it due); the game takes the larger of that and what the client claimed. Computer
         seats are exempt: they run here, and their level sets their haste.
         """
-        hasten = getattr(self.state, "hasten", None)
+        aiming = self.state.aiming()
         since = self.due_since.get(seat)
-        if hasten is None or since is None:
+        if aiming is None or since is None:
             return move
         try:
-            return str(hasten(move, now - since))
+            return aiming.hasten(move, now - since)
         except VertexError:
             return move  # play() says what is wrong with it
 
@@ -349,11 +343,11 @@ class Table:
         Not an event: the hub keeps it with `hold_aim`, privately, for the step clock.
         """
         self._check_due(seat)
-        check = getattr(self.state, "check_aim", None)
-        if check is None:
+        aiming = self.state.aiming()
+        if aiming is None:
             raise ApiError("no-aims", f"{self.game.name} has no aiming: send your move", 409)
         try:
-            return str(check(move, seat))
+            return aiming.check_aim(move, seat)
         except VertexError as exc:
             raise ApiError("illegal-move", str(exc), 422) from None
 

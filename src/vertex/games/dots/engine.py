@@ -25,6 +25,11 @@ class DotsGame(Game[O]):
     misere: bool = False
     extra_turn: bool = True
     touch_rule: ClassVar[bool] = False
+    players = "vertex.ai.dots.player:DotsPlayer"
+
+    @property
+    def lowest_score_wins(self) -> bool:
+        return self.misere
 
     @cached_property
     @abstractmethod

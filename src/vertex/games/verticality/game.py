@@ -18,6 +18,7 @@ from typing import Any
 
 from pydantic import Field
 
+from vertex.core.capabilities import PersonalBest
 from vertex.core.errors import IllegalMove
 from vertex.core.game import Game, State
 from vertex.core.options import GameOptions
@@ -85,6 +86,8 @@ class Verticality(Game[VerticalityOptions]):
     Options = VerticalityOptions
     discrete = False
     slow_play = True  # a step resolves by simulating every tower
+    simultaneous = True  # every tower's piece of a step is placed at once
+    players = "vertex.ai.tower:TowerPlayer"
     #: Option sets for the random-play test over every game: small and quick, one per style.
     random_play_cases: tuple[dict[str, Any], ...] = (
         {"players": 2},
@@ -105,6 +108,11 @@ class Verticality(Game[VerticalityOptions]):
     def builds_on(self) -> bool:
         """Whether the last tower standing goes on alone (never in Solo style: it is alone)."""
         return self.options.build_on and not self.solo
+
+    @property
+    def step_seconds(self) -> float | None:
+        step = self.options.step_seconds
+        return float(step) if step else None
 
     def move_schema(self) -> dict[str, Any]:
         return aim_schema(stop=self.builds_on)
@@ -203,6 +211,21 @@ class VerticalityState(State):
         if self.finished:
             return ()
         return tuple(s for s in self.due if self.aims[s] is not None)
+
+    def aiming(self) -> VerticalityState:
+        return self
+
+    def personal_best(self) -> PersonalBest | None:
+        """Solo results count: a one-seat table, or the winner who went on building alone
+        after every other tower fell (the rulebook's solitaire challenge)."""
+        if self.game.solo:
+            n = 0
+        elif self.building_on and len(self.winners) == 1:
+            n = self.winners[0]
+        else:
+            return None
+        tower = self.towers[n]
+        return PersonalBest(n, tower.levels, _r(tower.built / MM, 2))
 
     def check_aim(self, move: str, seat: int) -> str:
         """Where `seat` is aiming now, checked as a placement would be but not played.
