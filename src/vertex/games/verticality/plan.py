@@ -35,20 +35,36 @@ centre, a card on the tips), which random play scatters.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
 
 from vertex.core.errors import IllegalMove
 from vertex.core.rng import Rng
+from vertex.games.verticality.layouts import (
+    CLEAR_MM,
+    contact_distances,
+    contact_hull,
+    layout_library,
+    polygon_gaps,
+)
 from vertex.games.verticality.notation import BASE_HALF_MM, Aim, make_aim
+from vertex.games.verticality.statics import (
+    CARD_G,
+    Support,
+    base_xy,
+    incentre,
+    inradius,
+    rotate,
+    supports,
+    tip_xy,
+)
 from vertex.games.verticality.tower import MM, Piece, Tower, level_centre
 from vertex.physics import PYRAMIDS, SIZES, yaw_pose
-from vertex.physics.geometry import apex, card_top_z, to_world, yaw_deg
-from vertex.physics.pieces import CARD_LENGTH, CARD_MASS, CARD_THICKNESS, CARD_WIDTH, shell_inertia
+from vertex.physics.geometry import apex, card_top_z, yaw_deg
+from vertex.physics.pieces import CARD_LENGTH, CARD_THICKNESS, CARD_WIDTH
 
 if TYPE_CHECKING:
     from vertex.games.verticality.game import VerticalityState
@@ -56,8 +72,6 @@ if TYPE_CHECKING:
 #: Gap aimed for between a new pyramid and the one it touches (mm): inside the 1 mm touching
 #: tolerance, wide enough that a trembling hand (σ 0.45 mm) rarely lands it on its neighbour.
 GAP_MM = 0.85
-#: Least gap kept to the pyramids a new one does not touch (mm).
-CLEAR_MM = 0.4
 #: Footprints stay this far inside the card below (mm); the tips this far inside their card.
 EDGE_MM = 1.0
 LATER_EDGE_MM = 2.0
@@ -73,7 +87,6 @@ CARD_RESERVE_MM = 1.0
 FUTURE_CAP = 8.0
 FUTURE_WEIGHT = 0.35
 
-CARD_G = CARD_MASS * 1e3
 HALF_W = CARD_WIDTH / MM / 2
 HALF_L = CARD_LENGTH / MM / 2
 
@@ -199,17 +212,17 @@ class Planner:
         """Whole plans for this level: (where the three pyramids go, in order (3, 2); their
         heading; score), best first."""
         m = PYRAMIDS[size].mass * 1e3
-        q2, q3 = _library(size, self.care.gap_mm, self.care.shapes)
+        q2, q3 = layout_library(size, self.care.gap_mm, self.care.shapes)
         heading0 = 0.0 if self.below is None else yaw_deg(self.below.pose)
         turns = np.repeat(np.array(self.care.turns, dtype=float), len(q2))
         headings = heading0 + turns
-        r2 = np.concatenate([_rotate(q2, heading0 + t) for t in self.care.turns])
-        r3 = np.concatenate([_rotate(q3, heading0 + t) for t in self.care.turns])
+        r2 = np.concatenate([rotate(q2, heading0 + t) for t in self.care.turns])
+        r3 = np.concatenate([rotate(q3, heading0 + t) for t in self.care.turns])
         offsets = (np.zeros_like(r2), r2, r3)  # relative to the first pyramid
         t = self._start(m, offsets)
         h = headings[:, None]
-        width = _inradius(*offsets)[:, None]  # (N, 1): the same wherever the layout goes
-        centre = _incentre(*offsets)  # relative to the first pyramid
+        width = inradius(*offsets)[:, None]  # (N, 1): the same wherever the layout goes
+        centre = incentre(*offsets)  # relative to the first pyramid
         # Coarse, every layout, the card right below only; then the best layouts, finer, with
         # every card of the tower.
         rounds: tuple[tuple[float, int, bool], ...] = (
@@ -255,7 +268,7 @@ class Planner:
         for x, y in where:
             z = 0.0 if self.below is None else card_top_z(self.below.pose, x * MM, y * MM)
             pieces.append(Piece(size, self.level, yaw_pose(x * MM, y * MM, z, heading)))  # type: ignore[arg-type]
-        centre = _incentre(where[0], where[1], where[2])
+        centre = incentre(where[0], where[1], where[2])
         top = max(p.pose[2] for p in pieces[-3:]) + PYRAMIDS[size].height + CARD_THICKNESS / 2
         card = yaw_pose(centre[0] * MM, centre[1] * MM, top, heading)
         planned = replace(self.tower, pieces=(*pieces, Piece("card", self.level, card)))
@@ -271,7 +284,7 @@ class Planner:
         if not self.supports:
             # on the table: the tips' triangle centred on the base
             tips = np.stack(offsets, axis=1)
-            return np.asarray(-_incentre(tips[:, 0], tips[:, 1], tips[:, 2]))
+            return np.asarray(-incentre(tips[:, 0], tips[:, 1], tips[:, 2]))
         sup = self.supports[-1]
         target = sup.centre
         total = sup.mass + 3 * m + CARD_G
@@ -282,10 +295,10 @@ class Planner:
     def _second(self, size: str) -> list[tuple[float, float, float, float]]:
         m = PYRAMIDS[size].mass * 1e3
         first = self.placed[0]
-        p1 = _xy(first)
+        p1 = base_xy(first)
         heading = yaw_deg(first.pose)
-        q2, q3 = _library(size, self.care.gap_mm, self.care.shapes)
-        r2, r3 = _rotate(q2, heading), _rotate(q3, heading)
+        q2, q3 = layout_library(size, self.care.gap_mm, self.care.shapes)
+        r2, r3 = rotate(q2, heading), rotate(q3, heading)
         x1 = np.broadcast_to(p1, r2.shape)
         pos = [x1[:, None, :], (p1 + r2)[:, None, :], (p1 + r3)[:, None, :]]
         s = self._score(m, size, np.full((len(r2), 1), heading), pos, done=1)[:, 0]
@@ -303,18 +316,18 @@ class Planner:
             other = mates[1 - i]
             heading = yaw_deg(mate.pose)
             phis = heading + np.arange(0.0, 360.0, 5.0)
-            hull = _contact_hull(size, heading, mate.kind, heading)
-            p = _xy(mate) + _contacts(hull, phis, gap_mm)[:, None] * np.stack(
+            hull = contact_hull(size, heading, mate.kind, heading)
+            p = base_xy(mate) + contact_distances(hull, phis, gap_mm)[:, None] * np.stack(
                 [np.cos(np.radians(phis)), np.sin(np.radians(phis))], axis=-1
             )
-            clear = _contact_hull(size, heading, other.kind, yaw_deg(other.pose))
-            ok = _polygon_gaps(clear, p - _xy(other)) >= CLEAR_MM
+            clear = contact_hull(size, heading, other.kind, yaw_deg(other.pose))
+            ok = polygon_gaps(clear, p - base_xy(other)) >= CLEAR_MM
             found.append((p[ok], np.full(int(ok.sum()), heading)))
         p = np.concatenate([f[0] for f in found])
         headings = np.concatenate([f[1] for f in found])
         if not len(p):
             return []
-        a, b = _xy(mates[0]), _xy(mates[1])
+        a, b = base_xy(mates[0]), base_xy(mates[1])
         pos = [np.broadcast_to(a, p.shape)[:, None], np.broadcast_to(b, p.shape)[:, None]]
         s = self._score(m, size, 0.0, [*pos, p[:, None, :]], done=2, check_card=False)[:, 0]
         s = s + self._on_card(size, p, headings)
@@ -343,7 +356,7 @@ class Planner:
         x1, x2, x3 = pos
         shape = np.broadcast_shapes(x1.shape, x2.shape, x3.shape)[:-1]
         # `width` and `centre` (the tips' inradius and incentre) may come worked out
-        card = _incentre(x1, x2, x3) if centre is None else centre
+        card = incentre(x1, x2, x3) if centre is None else centre
         own = np.full(shape, OWN_CAP)
         sups = self.supports[-1:] if coarse else self.supports
         for sup in sups:
@@ -360,7 +373,7 @@ class Planner:
             for mass_k, moment_k in stages:
                 own = np.minimum(own, sup.margin(moment_k / mass_k))
         # the card, centred on the incentre, rests on the new tips by their inradius
-        width = _inradius(x1, x2, x3) if width is None else width
+        width = inradius(x1, x2, x3) if width is None else width
         own = np.minimum(own, width - CARD_RESERVE_MM)
         future = np.minimum(width, FUTURE_CAP)
         if sups and self.care.future > 0:
@@ -383,7 +396,7 @@ class Planner:
         less (2 a millimetre) closer to the edge, and a large penalty within EDGE_MM of it."""
         if self.below is None:
             return np.zeros(x.shape[:-1])
-        cx, cy = _xy(self.below)
+        cx, cy = base_xy(self.below)
         ch = math.radians(yaw_deg(self.below.pose))
         c, s = math.cos(ch), math.sin(ch)
         dx, dy = x[..., 0] - cx, x[..., 1] - cy
@@ -401,17 +414,17 @@ class Planner:
         if len(pyramids) < 3:
             cx, cy, heading = level_centre(self.tower, self.level)
             if pyramids:
-                tips = np.array([_tip(p) for p in pyramids])
+                tips = np.array([tip_xy(p) for p in pyramids])
                 cx, cy = float(tips[:, 0].mean()), float(tips[:, 1].mean())
             return [(cx, cy, heading, 0.0)]
-        tips = np.array([_tip(p) for p in pyramids])
-        incentre = _incentre(tips[0], tips[1], tips[2])
+        tips = np.array([tip_xy(p) for p in pyramids])
+        middle = incentre(tips[0], tips[1], tips[2])
         own_sup = Support.of(tips, 0.0, np.zeros(2))
         h0 = yaw_deg(pyramids[0].pose)
         grid = np.arange(-8, 9) * 0.5
         gx, gy = np.meshgrid(grid, grid)
-        spots = incentre + np.stack([gx.ravel(), gy.ravel()], axis=-1)
-        off = np.hypot(spots[:, 0] - incentre[0], spots[:, 1] - incentre[1])
+        spots = middle + np.stack([gx.ravel(), gy.ravel()], axis=-1)
+        off = np.hypot(spots[:, 0] - middle[0], spots[:, 1] - middle[1])
         out = []
         for turn in range(0, 180, 15):
             heading = h0 + turn
@@ -429,7 +442,7 @@ class Planner:
                 own = np.minimum(own, sup.margin(load))
             # Centred on the incentre (where the next level will centre) unless the cards below
             # want it shifted; turned to leave the most room round the incentre.
-            dx, dy = incentre[0] - spots[:, 0], incentre[1] - spots[:, 1]
+            dx, dy = middle[0] - spots[:, 0], middle[1] - spots[:, 1]
             lx, ly = c * dx + s * dy, -s * dx + c * dy
             middle = np.minimum(HALF_W - np.abs(lx), HALF_L - np.abs(ly))
             score = _utility(own) - 0.02 * off + 0.01 * np.minimum(middle, 30.0)
@@ -443,236 +456,6 @@ class Planner:
 def _utility(own: np.ndarray) -> np.ndarray:
     """What a worst-stage margin (mm) is worth: capped, and steep where it is thin."""
     return np.asarray(np.minimum(own, OWN_CAP) + (STEEP - 1) * np.minimum(own - SAFE_MM, 0.0))
-
-
-# ---- statics ----------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Support:
-    """A card on three tips: the tips' triangle and what the card carries (itself included)."""
-
-    normals: np.ndarray  # (3, 2) inward unit normals of the triangle's edges
-    offsets: np.ndarray  # (3,) margin(p) = min(normals · p - offsets)
-    centre: np.ndarray  # (2,) incentre of the triangle
-    mass: float  # g
-    moment: np.ndarray  # (2,) g·mm: mass × centre of mass
-
-    @classmethod
-    def of(cls, tips: np.ndarray, mass: float, moment: np.ndarray) -> Support:
-        pts = _ccw(tips)
-        normals, offsets = [], []
-        for i in range(3):
-            a, b = pts[i], pts[(i + 1) % 3]
-            d = b - a
-            n = np.array([-d[1], d[0]]) / (float(np.hypot(d[0], d[1])) or 1.0)
-            normals.append(n)
-            offsets.append(float(n @ a))
-        centre = _incentre(pts[0], pts[1], pts[2])
-        return cls(np.array(normals), np.array(offsets), np.asarray(centre), mass, moment)
-
-    def margin(self, p: np.ndarray) -> np.ndarray:
-        """Signed distance (mm) from p (..., 2) to the triangle's edges: > 0 inside."""
-        px, py = p[..., 0], p[..., 1]
-        (ax, ay), (bx, by), (cx, cy) = self.normals
-        a, b, c = self.offsets
-        edge = np.minimum(ax * px + ay * py - a, bx * px + by * py - b)
-        return np.asarray(np.minimum(edge, cx * px + cy * py - c))
-
-
-def supports(tower: Tower, level: int) -> list[Support]:
-    """The cards below `level` that rest on three tips, lowest first, with their loads."""
-    out = []
-    for j in range(1, level):
-        card = tower.card_of(j)
-        pyramids = tower.pyramids_of(j)
-        if card is None or len(pyramids) != 3:
-            continue
-        above = [p for p in tower.pieces if p.level > j or p is card]
-        mass = sum(_mass(p) for p in above)
-        moment = sum((_mass(p) * _com(p) for p in above), np.zeros(2))
-        out.append(Support.of(np.array([_tip(p) for p in pyramids]), mass, moment))
-    return out
-
-
-def margins(tower: Tower) -> dict[int, float]:
-    """For each card resting on three tips: how far (mm) the centre of mass of the card and
-    everything on it is inside the tips' triangle (< 0: outside, the card tips over)."""
-    top = max((p.level for p in tower.pieces), default=0)
-    levels = [j for j in range(1, top + 1) if tower.card_of(j) and len(tower.pyramids_of(j)) == 3]
-    sups = supports(tower, top + 1)
-    return {j: float(s.margin(s.moment / s.mass)) for j, s in zip(levels, sups, strict=True)}
-
-
-def _mass(p: Piece) -> float:
-    return CARD_G if p.kind == "card" else PYRAMIDS[p.kind].mass * 1e3
-
-
-def _com(p: Piece) -> np.ndarray:
-    if p.kind == "card":
-        return np.array([p.pose[0] / MM, p.pose[1] / MM])
-    com, _ = shell_inertia(p.kind)
-    w = to_world(p.pose, com)
-    return np.array([w[0] / MM, w[1] / MM])
-
-
-def _tip(p: Piece) -> np.ndarray:
-    a = apex(p.kind, p.pose)
-    return np.array([a[0] / MM, a[1] / MM])
-
-
-def _xy(p: Piece) -> np.ndarray:
-    return np.array([p.pose[0] / MM, p.pose[1] / MM])
-
-
-def _ccw(pts: np.ndarray) -> np.ndarray:
-    c = pts.mean(axis=0)
-    order = np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]), kind="stable")
-    return np.asarray(pts[order])
-
-
-def _inradius(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    ab, bc, ca = b - a, c - b, a - c
-    area = np.abs(ab[..., 0] * (-ca[..., 1]) - ab[..., 1] * (-ca[..., 0])) / 2
-    per = np.hypot(*np.moveaxis(ab, -1, 0)) + np.hypot(*np.moveaxis(bc, -1, 0))
-    per = per + np.hypot(*np.moveaxis(ca, -1, 0))
-    return np.asarray(2 * area / np.maximum(per, 1e-9))
-
-
-def _incentre(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
-    la = np.hypot(*np.moveaxis(b - c, -1, 0))[..., None]
-    lb = np.hypot(*np.moveaxis(c - a, -1, 0))[..., None]
-    lc = np.hypot(*np.moveaxis(a - b, -1, 0))[..., None]
-    return np.asarray((la * a + lb * b + lc * c) / np.maximum(la + lb + lc, 1e-9))
-
-
-def _rotate(v: np.ndarray, deg: float) -> np.ndarray:
-    t = math.radians(deg)
-    c, s = math.cos(t), math.sin(t)
-    return np.stack([c * v[:, 0] - s * v[:, 1], s * v[:, 0] + c * v[:, 1]], axis=-1)
-
-
-# ---- layouts ----------------------------------------------------------------------------------
-@lru_cache(maxsize=32)
-def _library(size: str, gap_mm: float, shapes: str) -> tuple[np.ndarray, np.ndarray]:
-    """Layouts of a level in the first pyramid's frame (all three turned alike): where the
-    second goes (against the first) and the third (against the first or the second, clear of
-    the other). "tight": the third touches both."""
-    s = PYRAMIDS[size].base / MM
-    q2s, q3s = [], []
-    seen = set()
-    for deg2 in range(0, 360, 15):
-        p2 = _square_contact(s, deg2, gap_mm)
-        for base in (np.zeros(2), p2):
-            other = p2 if base is not p2 else np.zeros(2)
-            for deg3 in range(0, 360, 15):
-                p3 = base + _square_contact(s, deg3, gap_mm)
-                clear = _square_gap(s, p3 - other)
-                if clear < CLEAR_MM:
-                    continue
-                if shapes == "tight" and clear > 1.0:
-                    continue
-                tri = np.stack([np.zeros(2), p2, p3])
-                if float(_inradius(tri[0], tri[1], tri[2])) < 1.0:
-                    continue
-                key = (round(float(p2[0]), 2), round(float(p2[1]), 2))
-                key3 = (round(float(p3[0]), 2), round(float(p3[1]), 2))
-                if (key, key3) in seen:
-                    continue
-                seen.add((key, key3))
-                q2s.append(p2)
-                q3s.append(p3)
-    return np.array(q2s), np.array(q3s)
-
-
-def _square_contact(s: float, deg: float, gap_mm: float) -> np.ndarray:
-    """Centre of a square of side s turned like one at the origin, exactly `gap_mm` from it
-    along `deg`."""
-    t = math.radians(deg)
-    u = np.array([math.cos(t), math.sin(t)])
-    r = _ray_to_gap(lambda p: _square_gap(s, p), u, s, gap_mm)
-    return np.asarray(u * r)
-
-
-def _square_gap(s: float, d: np.ndarray) -> float:
-    """Gap between two alike squares of side s whose centres are d apart (< 0: overlap)."""
-    dx = abs(float(d[0])) - s
-    dy = abs(float(d[1])) - s
-    if dx <= 0 and dy <= 0:
-        return max(dx, dy)
-    return math.hypot(max(dx, 0.0), max(dy, 0.0))
-
-
-def _ray_to_gap(gap_at: Callable[[np.ndarray], float], u: np.ndarray, s: float, g: float) -> float:
-    """The distance r along the unit vector u at which gap_at(r u) = g (it grows with r)."""
-    lo, hi = 0.0, 2.0 * s + 4.0 * g + 1.0
-    for _ in range(40):
-        mid = (lo + hi) / 2
-        if gap_at(mid * u) < g:
-            lo = mid
-        else:
-            hi = mid
-    return hi
-
-
-def _contact_hull(size: str, deg: float, mate: str, mate_deg: float) -> np.ndarray:
-    """Where a pyramid of `size` turned `deg` overlaps a mate (of kind `mate`, turned
-    `mate_deg`, at the origin): the convex hull of the mate's corners minus its own."""
-    pa = _square_points(PYRAMIDS[mate].base / MM / 2, mate_deg)
-    pb = _square_points(PYRAMIDS[size].base / MM / 2, deg)
-    return _hull((pa[:, None, :] - pb[None, :, :]).reshape(-1, 2))
-
-
-def _contacts(hull: np.ndarray, phis: np.ndarray, gap_mm: float) -> np.ndarray:
-    """How far from the mate's centre (mm), along each direction, the pyramid stands exactly
-    `gap_mm` from it."""
-    u = np.stack([np.cos(np.radians(phis)), np.sin(np.radians(phis))], axis=-1)
-    lo = np.zeros(len(phis))
-    hi = np.full(len(phis), 2 * float(np.abs(hull).max()) + 4 * gap_mm + 1)
-    for _ in range(36):
-        mid = (lo + hi) / 2
-        short = _polygon_gaps(hull, mid[:, None] * u) < gap_mm
-        lo = np.where(short, mid, lo)
-        hi = np.where(short, hi, mid)
-    return hi
-
-
-def _polygon_gaps(hull: np.ndarray, p: np.ndarray) -> np.ndarray:
-    """Distance from each point p (N, 2) to a counter-clockwise convex polygon (< 0 inside:
-    minus the depth)."""
-    q = hull[None, :, :]
-    e = np.roll(hull, -1, axis=0)[None, :, :] - q
-    length = np.hypot(e[..., 0], e[..., 1])
-    d = p[:, None, :] - q
-    side = (e[..., 1] * d[..., 0] - e[..., 0] * d[..., 1]) / length  # > 0 outside an edge
-    t = np.clip((d * e).sum(axis=-1) / (length * length), 0.0, 1.0)
-    near = d - t[..., None] * e
-    outside = np.hypot(near[..., 0], near[..., 1]).min(axis=1)
-    inside = side.max(axis=1)
-    return np.asarray(np.where(inside <= 0, inside, outside))
-
-
-def _square_points(half: float, deg: float) -> np.ndarray:
-    t = math.radians(deg)
-    c, s = math.cos(t), math.sin(t)
-    pts = np.array([(-half, -half), (half, -half), (half, half), (-half, half)])
-    return np.stack([c * pts[:, 0] - s * pts[:, 1], s * pts[:, 0] + c * pts[:, 1]], axis=-1)
-
-
-def _hull(points: np.ndarray) -> np.ndarray:
-    pts = sorted({(round(float(x), 9), round(float(y), 9)) for x, y in points})
-
-    def half(seq: list[tuple[float, float]]) -> list[tuple[float, float]]:
-        h: list[tuple[float, float]] = []
-        for p in seq:
-            while len(h) >= 2:
-                (ax, ay), (bx, by) = h[-2], h[-1]
-                if (bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax) > 1e-12:
-                    break
-                h.pop()
-            h.append(p)
-        return h
-
-    lower, upper = half(pts), half(pts[::-1])
-    return np.array(lower[:-1] + upper[:-1])
 
 
 # ---- the quick plan, the rules' check, random aims ----------------------------------------------

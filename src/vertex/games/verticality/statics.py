@@ -1,0 +1,123 @@
+"""The statics of a tower (units: mm and grams): a card on three tips stands while the centre
+of mass of everything it carries, itself included, lies inside the tips' triangle.
+
+`tests/physics/test_stability.py` shows the simulated world tips where this says it does.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from vertex.games.verticality.tower import MM, Piece, Tower
+from vertex.physics import PYRAMIDS
+from vertex.physics.geometry import apex, to_world
+from vertex.physics.pieces import CARD_MASS, shell_inertia
+
+CARD_G = CARD_MASS * 1e3
+
+
+@dataclass(frozen=True)
+class Support:
+    """A card on three tips: the tips' triangle and what the card carries (itself included)."""
+
+    normals: np.ndarray  # (3, 2) inward unit normals of the triangle's edges
+    offsets: np.ndarray  # (3,) margin(p) = min(normals · p - offsets)
+    centre: np.ndarray  # (2,) incentre of the triangle
+    mass: float  # g
+    moment: np.ndarray  # (2,) g·mm: mass × centre of mass
+
+    @classmethod
+    def of(cls, tips: np.ndarray, mass: float, moment: np.ndarray) -> Support:
+        pts = _ccw(tips)
+        normals, offsets = [], []
+        for i in range(3):
+            a, b = pts[i], pts[(i + 1) % 3]
+            d = b - a
+            n = np.array([-d[1], d[0]]) / (float(np.hypot(d[0], d[1])) or 1.0)
+            normals.append(n)
+            offsets.append(float(n @ a))
+        centre = incentre(pts[0], pts[1], pts[2])
+        return cls(np.array(normals), np.array(offsets), np.asarray(centre), mass, moment)
+
+    def margin(self, p: np.ndarray) -> np.ndarray:
+        """Signed distance (mm) from p (..., 2) to the triangle's edges: > 0 inside."""
+        px, py = p[..., 0], p[..., 1]
+        (ax, ay), (bx, by), (cx, cy) = self.normals
+        a, b, c = self.offsets
+        edge = np.minimum(ax * px + ay * py - a, bx * px + by * py - b)
+        return np.asarray(np.minimum(edge, cx * px + cy * py - c))
+
+
+def supports(tower: Tower, level: int) -> list[Support]:
+    """The cards below `level` that rest on three tips, lowest first, with their loads."""
+    out = []
+    for j in range(1, level):
+        card = tower.card_of(j)
+        pyramids = tower.pyramids_of(j)
+        if card is None or len(pyramids) != 3:
+            continue
+        above = [p for p in tower.pieces if p.level > j or p is card]
+        mass = sum(_mass(p) for p in above)
+        moment = sum((_mass(p) * _com(p) for p in above), np.zeros(2))
+        out.append(Support.of(np.array([tip_xy(p) for p in pyramids]), mass, moment))
+    return out
+
+
+def margins(tower: Tower) -> dict[int, float]:
+    """For each card resting on three tips: how far (mm) the centre of mass of the card and
+    everything on it is inside the tips' triangle (< 0: outside, the card tips over)."""
+    top = max((p.level for p in tower.pieces), default=0)
+    levels = [j for j in range(1, top + 1) if tower.card_of(j) and len(tower.pyramids_of(j)) == 3]
+    sups = supports(tower, top + 1)
+    return {j: float(s.margin(s.moment / s.mass)) for j, s in zip(levels, sups, strict=True)}
+
+
+def _mass(p: Piece) -> float:
+    return CARD_G if p.kind == "card" else PYRAMIDS[p.kind].mass * 1e3
+
+
+def _com(p: Piece) -> np.ndarray:
+    if p.kind == "card":
+        return np.array([p.pose[0] / MM, p.pose[1] / MM])
+    com, _ = shell_inertia(p.kind)
+    w = to_world(p.pose, com)
+    return np.array([w[0] / MM, w[1] / MM])
+
+
+def tip_xy(p: Piece) -> np.ndarray:
+    a = apex(p.kind, p.pose)
+    return np.array([a[0] / MM, a[1] / MM])
+
+
+def base_xy(p: Piece) -> np.ndarray:
+    return np.array([p.pose[0] / MM, p.pose[1] / MM])
+
+
+def _ccw(pts: np.ndarray) -> np.ndarray:
+    c = pts.mean(axis=0)
+    order = np.argsort(np.arctan2(pts[:, 1] - c[1], pts[:, 0] - c[0]), kind="stable")
+    return np.asarray(pts[order])
+
+
+def inradius(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    ab, bc, ca = b - a, c - b, a - c
+    area = np.abs(ab[..., 0] * (-ca[..., 1]) - ab[..., 1] * (-ca[..., 0])) / 2
+    per = np.hypot(*np.moveaxis(ab, -1, 0)) + np.hypot(*np.moveaxis(bc, -1, 0))
+    per = per + np.hypot(*np.moveaxis(ca, -1, 0))
+    return np.asarray(2 * area / np.maximum(per, 1e-9))
+
+
+def incentre(a: np.ndarray, b: np.ndarray, c: np.ndarray) -> np.ndarray:
+    la = np.hypot(*np.moveaxis(b - c, -1, 0))[..., None]
+    lb = np.hypot(*np.moveaxis(c - a, -1, 0))[..., None]
+    lc = np.hypot(*np.moveaxis(a - b, -1, 0))[..., None]
+    return np.asarray((la * a + lb * b + lc * c) / np.maximum(la + lb + lc, 1e-9))
+
+
+def rotate(v: np.ndarray, deg: float) -> np.ndarray:
+    t = math.radians(deg)
+    c, s = math.cos(t), math.sin(t)
+    return np.stack([c * v[:, 0] - s * v[:, 1], s * v[:, 0] + c * v[:, 1]], axis=-1)
