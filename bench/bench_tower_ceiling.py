@@ -19,7 +19,8 @@ server's thinking budget of 0.5 s); ratio = mean levels / the search's (the goal
 at least 0.9 at normal tremor). All levels and tremors: `bench/bench_verticality.py`.
 
 Run: .venv/bin/python bench/bench_tower_ceiling.py [--seeds 40] [--tremors 0,0.45]
-     [--modes search,oracle,level4,level5] [--quick]
+     [--modes search,oracle,level4,level5] [--quick] [--jobs 2] [--think 8]
+(each seed's result goes to stderr as it comes; s/tower is wall time × jobs / seeds)
 """
 
 from __future__ import annotations
@@ -27,7 +28,9 @@ from __future__ import annotations
 import argparse
 import math
 import statistics
+import sys
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 import vertex
 from vertex.ai import player
@@ -167,6 +170,10 @@ def main() -> None:
     parser.add_argument("--candidates", type=int, default=6)
     parser.add_argument("--samples", type=int, default=2, help="search rollouts per candidate")
     parser.add_argument("--quick", action="store_true", help="6 seeds, 4 candidates, 1 rollout")
+    parser.add_argument("--jobs", type=int, default=1, help="towers built at once (processes)")
+    parser.add_argument(
+        "--think", type=int, default=0, help="then time level 5's moves on this many towers"
+    )
     args = parser.parse_args()
     if args.quick:
         args.seeds, args.candidates, args.samples = 6, 4, 1
@@ -183,11 +190,20 @@ def main() -> None:
         ceiling = None
         for mode in args.modes.split(","):
             t = time.perf_counter()
-            got = [
-                tower_levels(s, tremor, mode, args.candidates, args.samples)
-                for s in range(args.first, args.first + args.seeds)
-            ]
-            per = (time.perf_counter() - t) / args.seeds
+            seeds = range(args.first, args.first + args.seeds)
+            with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+                runs = [
+                    pool.submit(tower_levels, s, tremor, mode, args.candidates, args.samples)
+                    for s in seeds
+                ]
+                got = []
+                for s, run in zip(seeds, runs, strict=True):
+                    got.append(run.result())
+                    print(
+                        f"  {mode} tremor {tremor} seed {s}: {got[-1]}", file=sys.stderr, flush=True
+                    )
+            # CPU seconds a tower, whatever the number of jobs
+            per = (time.perf_counter() - t) * args.jobs / args.seeds
             fell = sum(1 for g in got if g < LEVELS)
             mean = statistics.mean(got)
             if mode == "search":
@@ -200,6 +216,35 @@ def main() -> None:
                 flush=True,
             )
     print("levels: one character a seed, X = reached the cap")
+    if args.think:
+        think(args.think, float(args.tremors.split(",")[-1]))
+
+
+def think(seeds: int, tremor: float) -> None:
+    """CPU seconds a level-5 move takes (process time: what the machine's other work does not
+    inflate), by step of the level, over `seeds` towers to the cap."""
+    game = vertex.create_game("verticality", players=1, tremor_mm=tremor)
+    bot = player(game, 5, seed=0)
+    bot.choose(game.initial_state(seed=0), 0, BUDGET_S)  # warm the layout caches
+    by_step: dict[int, list[float]] = {0: [], 1: [], 2: [], 3: []}
+    for seed in range(seeds):
+        state = game.initial_state(seed=seed)
+        assert isinstance(state, VerticalityState)
+        while not state.is_over and state.towers[0].levels < LEVELS:
+            t = time.process_time()
+            move = bot.choose(state, 0, BUDGET_S)
+            by_step[state.step].append(time.process_time() - t)
+            after = state.play(move, seat=0)
+            assert isinstance(after, VerticalityState)
+            state = after
+    print(f"level 5 thinking, CPU s a move, budget {BUDGET_S} s, tremor {tremor}, {seeds} towers")
+    for step, times in by_step.items():
+        times.sort()
+        p99 = times[min(len(times) - 1, round(0.99 * (len(times) - 1)))]
+        print(
+            f"  step {step}: moves {len(times):4}  median {statistics.median(times):.3f}"
+            f"  p99 {p99:.3f}  max {times[-1]:.3f}"
+        )
 
 
 if __name__ == "__main__":

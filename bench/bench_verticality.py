@@ -9,7 +9,8 @@
    peer. The ceiling these are measured against is `bench/bench_tower_ceiling.py`.
 
 Run: .venv/bin/python bench/bench_verticality.py [--towers 40] [--levels 1,2,3,4,5]
-     [--tremors 0,0.2,0.45,0.9] [--budget 0.5] [--no-timing]
+     [--tremors 0,0.2,0.45,0.9] [--budget 0.5] [--no-timing] [--jobs 2]
+(s/tower is wall time × jobs / towers; placement-to-rest is timed before any job starts)
 """
 
 from __future__ import annotations
@@ -17,6 +18,7 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from concurrent.futures import ProcessPoolExecutor
 
 import vertex
 from vertex.ai import player
@@ -117,6 +119,7 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=0.5, help="thinking budget (s)")
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--no-timing", action="store_true", help="skip placement-to-rest")
+    parser.add_argument("--jobs", type=int, default=1, help="towers built at once (processes)")
     args = parser.parse_args()
 
     if not args.no_timing:
@@ -150,8 +153,13 @@ def main() -> None:
         peer = None
         for level in [0, *levels]:
             t = time.perf_counter()
-            got = [solo_levels(s, tremor, level, args.budget) for s in range(args.towers)]
-            per = (time.perf_counter() - t) / args.towers
+            with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+                runs = [
+                    pool.submit(solo_levels, s, tremor, level, args.budget)
+                    for s in range(args.towers)
+                ]
+                got = [run.result() for run in runs]
+            per = (time.perf_counter() - t) * args.jobs / args.towers
             mean = statistics.mean(got)
             peer = mean if peer is None else peer
             fell = sum(1 for g in got if g < LEVELS)

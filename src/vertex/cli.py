@@ -11,7 +11,7 @@ from types import ModuleType
 SUBCOMMANDS = {
     "play": "vertex.terminal.play",
     "replay": "vertex.terminal.replay",
-    "solve": "vertex.ai.solve_cli",
+    "solve": "vertex.terminal.solve",
     "serve": "vertex.server.cli",
 }
 

@@ -169,3 +169,39 @@ def test_the_tree_is_kept_between_moves() -> None:
 def test_verticality_goes_to_the_tower_planner() -> None:
     game = vertex.create_game("verticality")
     assert type(player(game, 2, seed=1)).__name__ == "TowerPlayer"
+
+
+class _NamedPlayers:
+    """A stand-in game whose `players` names a module that does not exist."""
+
+    id = "fake"
+    name = "Fake"
+    discrete = True
+    players = "vertex.ai.no_such_players:Player"
+
+
+def test_a_missing_player_module_is_a_loud_error_not_random_play() -> None:
+    with pytest.raises(ImportError, match="no_such_players"):
+        player(_NamedPlayers(), 3)  # type: ignore[arg-type]
+    # the server's computer seats ask the same function: the error reaches the table
+    from vertex.server.ai_runner import choose
+
+    state = vertex.create_game("dots-and-boxes", rows=1, cols=1).initial_state()
+    object.__setattr__(state, "game", _NamedPlayers())
+    with pytest.raises(ImportError):
+        choose(state, 0, 3, 0.1)
+
+
+def test_a_missing_player_class_is_a_loud_error() -> None:
+    class Fake(_NamedPlayers):
+        players = "vertex.ai.search:NoSuchPlayer"
+
+    with pytest.raises(ImportError, match="NoSuchPlayer"):
+        player(Fake(), 3)  # type: ignore[arg-type]
+
+
+def test_every_game_names_players_that_load() -> None:
+    for gid in game_ids():
+        game = vertex.create_game(gid, **(game_class(gid).random_play_cases or ({},))[0])
+        if game.discrete or game.players != Game.players:
+            assert hasattr(player(game, 1), "choose")

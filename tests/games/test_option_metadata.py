@@ -59,7 +59,8 @@ def test_triangles_sizes_by_shape() -> None:
 def test_vert3x_board_options_by_rules_and_shape() -> None:
     p = props("vert3x")
     assert p["shape"]["x-applies"] == {"rules": ["classic"]}
-    assert p["multiplier"]["x-applies"] == {"rules": ["classic"]}
+    assert p["multiplier"]["x-applies"] == {"scoring": ["outline"]}
+    assert p["claims"]["x-applies"] == {"scoring": ["units"]}
     assert p["start"]["x-applies"] == {"connected": [True]}
     assert p["cells"]["x-applies"] == {"rules": ["classic"], "shape": ["custom"]}
     assert p["size"]["x-applies"] == [

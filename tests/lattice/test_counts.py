@@ -94,3 +94,29 @@ def test_figures_rim_always_drawn() -> None:
     state = vertex.create_game("figures", rows=8, cols=8).initial_state()
     # 112 inner lines; only the 28 that touch the rim may be drawn first
     assert len(state.legal_moves()) == 28
+
+
+def test_line_between_finds_each_line_either_way_round() -> None:
+    from vertex.lattice.diagonal_grid import diagonal_grid_board
+    from vertex.lattice.square import square_board
+    from vertex.lattice.tri_shapes import hexagon_board
+    from vertex.lattice.triangular import strip_board
+    from vertex.lattice.windows import window_board
+
+    for board in (
+        square_board(2, 3),
+        strip_board(3),
+        hexagon_board(2),
+        window_board(1, 1),
+        diagonal_grid_board(3),
+    ):
+        for i, (a, b) in enumerate(board.lines):
+            assert board.line_between(a, b) == board.line_between(b, a) == i
+        ends = {frozenset(pair) for pair in board.lines}
+        far = next(
+            (a, b)
+            for a in range(len(board.dots))
+            for b in range(a + 1, len(board.dots))
+            if frozenset((a, b)) not in ends
+        )
+        assert board.line_between(*far) is None

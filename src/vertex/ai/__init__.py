@@ -9,18 +9,35 @@ objects that pickle to their settings, so a server can run them in a thread or a
 
 from __future__ import annotations
 
-import importlib
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from vertex.ai.dots.solver import Solution, Solver, SolveTimeout
 from vertex.core.errors import OptionsError, VertexError
 from vertex.core.game import Game, State
+from vertex.core.info import load
 
 LEVELS = (1, 2, 3, 4, 5)
 
 
 class Player(Protocol):
     def choose(self, state: State, seat: int, budget_s: float) -> str: ...
+
+
+class ExactSolver(Protocol):
+    """A game's exact solver (`Game.solver`): values two-player positions under perfect play."""
+
+    @property
+    def stored(self) -> int:
+        """Positions kept so far (for progress lines)."""
+
+    def solve(
+        self,
+        state: Any,
+        *,
+        deadline: float | None = None,
+        progress: Callable[[int, float], None] | None = None,
+    ) -> Solution: ...
 
 
 def player(game: Game[Any], level: int, *, seed: int = 0) -> Player:
@@ -31,22 +48,39 @@ def player(game: Game[Any], level: int, *, seed: int = 0) -> Player:
     # error here must never turn a computer seat into random play.
     if not game.discrete and game.players == Game.players:
         raise VertexError(f"{game.name} has no computer player")  # search needs a move list
-    module, _, name = game.players.partition(":")
-    cls: Any = getattr(importlib.import_module(module), name)
-    return cls(game, level, seed=seed)  # type: ignore[no-any-return]
+    cls: Any = load(game.players)
+    made: Player = cls(game, level, seed=seed)
+    return made
+
+
+def solver(game: Game[Any]) -> ExactSolver:
+    """The game's exact solver (`Game.solver`), built for `game`; VertexError if it has none."""
+    if game.solver is None:
+        raise VertexError(
+            f"the exact solver is for the games that have one (the Dots family), not {game.name}"
+        )
+    made: ExactSolver = load(game.solver)(game)
+    return made
 
 
 def solve(state: State) -> Solution:
-    """The exact value and best moves of a two-player Dots-family position.
+    """The exact value and best moves of a two-player position of a game with a solver.
 
-    `value` is the mover's cells minus the other's at the end when both play perfectly for
-    their own goal (in misère each tries to end with fewer).
+    For the Dots family `value` is the mover's cells minus the other's at the end when both
+    play perfectly for their own goal (in misère each tries to end with fewer).
     """
-    from vertex.games.dots.engine import DotsState
-
-    if not isinstance(state, DotsState):
-        raise VertexError(f"the exact solver is for the Dots family, not {state.game.name}")
-    return Solver(state.game).solve(state)
+    found: Solution = solver(state.game).solve(state)
+    return found
 
 
-__all__ = ["LEVELS", "Player", "Solution", "SolveTimeout", "Solver", "player", "solve"]
+__all__ = [
+    "LEVELS",
+    "ExactSolver",
+    "Player",
+    "Solution",
+    "SolveTimeout",
+    "Solver",
+    "player",
+    "solve",
+    "solver",
+]

@@ -9,12 +9,22 @@ next player one when it can be avoided.
 from __future__ import annotations
 
 import random
+from typing import Protocol, TypeVar
 
+from vertex.ai.mcts import Adapter
 from vertex.core.game import State
 from vertex.core.outcome import best_seats
 
-#: Games where a single move wins at once, so the rollout looks one move ahead.
-SUDDEN_WIN_GAMES = frozenset({"juxtapose"})
+P = TypeVar("P")
+M = TypeVar("M")
+
+
+class SearchAdapter(Adapter[P, M], Protocol[P, M]):
+    """What the generic player needs: the search's adapter, and in games with a sudden win
+    the moves that hand the next player no win at once."""
+
+    def safe_moves(self, pos: P) -> list[M]:
+        """The moves after which the next player cannot win at once (all, if none)."""
 
 
 def outcome_rewards(state: State) -> list[float]:
@@ -27,7 +37,7 @@ def outcome_rewards(state: State) -> list[float]:
     if state.is_over:
         winners = state.winners
     else:
-        winners = best_seats(scores, lowest=bool(getattr(state.game, "misere", False)))
+        winners = best_seats(scores, lowest=state.game.lowest_score_wins)
     share = [0.0] * seats
     if winners and len(winners) < seats:
         for s in winners:
@@ -37,7 +47,7 @@ def outcome_rewards(state: State) -> list[float]:
     lo, hi = min(scores), max(scores)
     if hi > lo:
         spread = [(v - lo) / (hi - lo) for v in scores]
-        if getattr(state.game, "misere", False):
+        if state.game.lowest_score_wins:
             spread = [1.0 - x for x in spread]
     else:
         spread = [0.5] * seats
@@ -97,6 +107,10 @@ class GenericAdapter:
             if not self._gives_win(nxt):
                 return nxt
         return after[0]
+
+    def safe_moves(self, pos: State) -> list[str]:
+        moves = self.moves(pos)
+        return [m for m in moves if not self._gives_win(pos.play(m))] or moves
 
     def _gives_win(self, state: State) -> bool:
         due = state.to_move

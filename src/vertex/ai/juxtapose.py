@@ -9,9 +9,12 @@ winning move searches only that move.
 from __future__ import annotations
 
 import random
+from typing import Any
 
-from vertex.ai.generic import outcome_rewards
-from vertex.games.juxtapose import MOVE_NAMES, JuxtaposeState
+from vertex.ai.generic import SearchAdapter, outcome_rewards
+from vertex.ai.search import SearchPlayer
+from vertex.core.game import Game
+from vertex.games.juxtapose.game import MOVE_NAMES, JuxtaposeState
 
 #: Rollout length cap: after this many plies the game counts as drawn.
 MAX_PLIES = 60
@@ -65,3 +68,10 @@ class JuxtaposeAdapter:
         codes = pos.move_codes()
         safe = [c for c in codes if _winning(nxt := pos.apply(c), nxt.move_codes()) is None]
         return safe or codes
+
+
+class JuxtaposePlayer(SearchPlayer):
+    """The generic search on the engine's integer moves (`Juxtapose.players`)."""
+
+    def make_adapter(self, game: Game[Any]) -> SearchAdapter[Any, Any]:
+        return JuxtaposeAdapter()

@@ -11,8 +11,8 @@ import random
 import time
 from typing import Any
 
-from vertex.ai.generic import SUDDEN_WIN_GAMES, GenericAdapter, wins_now
-from vertex.ai.mcts import Adapter, Mcts
+from vertex.ai.generic import GenericAdapter, SearchAdapter, wins_now
+from vertex.ai.mcts import Mcts
 from vertex.core.errors import IllegalMove
 from vertex.core.game import Game, State
 from vertex.core.outcome import seat_label
@@ -20,8 +20,9 @@ from vertex.core.outcome import seat_label
 #: Simulations per move by level (None: as many as the budget allows).
 ITERATIONS: dict[int, int | None] = {1: 0, 2: 40, 3: 250, 4: 1200, 5: None}
 
-#: Games whose simulations are costly (tactical rollouts) run fewer per level.
-ITERATION_SCALE = {"juxtapose": 0.4}
+#: Share of those simulations in games with a sudden win: their rollouts are tactical (each
+#: ply looks a move ahead for a win), so each simulation costs several plain ones.
+TACTICAL_SCALE = 0.4
 
 #: Share of the budget a player plans to use; the rest covers the final bookkeeping.
 BUDGET_SHARE = 0.85
@@ -40,16 +41,6 @@ def check_turn(state: State, seat: int) -> list[str]:
     if not moves:
         raise IllegalMove(f"{seat_label(seat)} has no move to make")
     return moves
-
-
-def _adapter(game: Game[Any]) -> Adapter[Any, Any]:
-    """The game's own fast adapter when it has one, else the public contract."""
-    if game.id == "juxtapose":
-        from vertex.ai.juxtapose import JuxtaposeAdapter
-
-        return JuxtaposeAdapter()
-    tactical = game.id in SUDDEN_WIN_GAMES
-    return GenericAdapter(tactical=tactical, max_plies=60 if tactical else 200)
 
 
 class RebuiltPlayer:
@@ -71,19 +62,25 @@ class RebuiltPlayer:
 
 
 class SearchPlayer(RebuiltPlayer):
-    """MCTS through the public contract; `choose(state, seat, budget_s) -> move`."""
+    """MCTS through the public contract; `choose(state, seat, budget_s) -> move`. A game with
+    a faster way to search names a subclass that overrides `make_adapter` (`Game.players`)."""
 
     def __init__(self, game: Game[Any], level: int, *, seed: int = 0) -> None:
         self.game = game
         self.level = level
         self.seed = seed
-        self.tactical = game.id in SUDDEN_WIN_GAMES
-        self.adapter: Adapter[Any, Any] = _adapter(game)
+        self.tactical = game.sudden_win
+        self.adapter: SearchAdapter[Any, Any] = self.make_adapter(game)
         self._mcts: Mcts[Any, Any] | None = None
         count = ITERATIONS[level]
-        scale = ITERATION_SCALE.get(game.id, 1.0)
+        scale = TACTICAL_SCALE if self.tactical else 1.0
         self.iterations = None if count is None else max(1, int(count * scale))
         self._root: tuple[Any, ...] | None = None
+
+    def make_adapter(self, game: Game[Any]) -> SearchAdapter[Any, Any]:
+        """The search's view of the game: the public contract here."""
+        tactical = game.sudden_win
+        return GenericAdapter(tactical=tactical, max_plies=60 if tactical else 200)
 
     def choose(self, state: State, seat: int, budget_s: float) -> str:
         start = time.monotonic()
@@ -98,12 +95,10 @@ class SearchPlayer(RebuiltPlayer):
         self._mcts = mcts
         root = mcts.set_root(state, self._path(state), rng)
         self._root = state.history
-        if self.tactical and self.level >= 3 and not root.children:
+        if self.tactical and self.level >= 3 and not root.children and len(root.untried) > 1:
             # do not hand the next player a win in one when that can be avoided
-            safe = getattr(self.adapter, "safe_moves", None)
-            if safe is not None and len(root.untried) > 1:
-                keep = set(safe(root.pos))
-                root.untried = [m for m in root.untried if m in keep] or root.untried
+            keep = set(self.adapter.safe_moves(root.pos))
+            root.untried = [m for m in root.untried if m in keep] or root.untried
         mcts.search(rng, self.iterations, deadline)
         return self.adapter.name(root.pos, mcts.best())
 

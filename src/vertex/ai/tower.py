@@ -24,7 +24,7 @@ from typing import Any
 from vertex.core.errors import IllegalMove, VertexError
 from vertex.core.game import Game, State
 from vertex.core.rng import Rng
-from vertex.games.verticality.game import VerticalityState
+from vertex.games.verticality.game import Verticality, VerticalityState
 from vertex.games.verticality.notation import Aim, make_aim
 from vertex.games.verticality.plan import (
     CAREFUL,
@@ -59,7 +59,7 @@ LOOK_S = 0.06
 
 class TowerPlayer:
     def __init__(self, game: Game[Any], level: int, seed: int = 0) -> None:
-        if game.id != "verticality":
+        if not isinstance(game, Verticality):
             raise VertexError(f"the tower player plays Verticality, not {game.name}")
         self.game = game
         self.level = level

@@ -2,14 +2,24 @@
 
 from vertex.core.errors import IllegalMove, NotationError, OptionsError, RecordError, VertexError
 from vertex.core.game import AGREED_END, Game, State
+from vertex.core.info import GameInfo
 from vertex.core.options import GameOptions
 from vertex.core.record import Record, RecordedMove, replay
-from vertex.core.registry import create_game, game_class, game_ids, list_games, register
+from vertex.core.registry import (
+    catalogue,
+    create_game,
+    game_class,
+    game_ids,
+    game_info,
+    list_games,
+    register,
+)
 from vertex.core.rng import Rng
 
 __all__ = [
     "AGREED_END",
     "Game",
+    "GameInfo",
     "GameOptions",
     "IllegalMove",
     "NotationError",
@@ -20,9 +30,11 @@ __all__ = [
     "Rng",
     "State",
     "VertexError",
+    "catalogue",
     "create_game",
     "game_class",
     "game_ids",
+    "game_info",
     "list_games",
     "register",
     "replay",

@@ -2,13 +2,14 @@
 
 `ai/`, `interop/`, `terminal/` and `server/` learn everything game-specific from these and from
 `Game`'s class metadata (`discrete`, `slow_play`, `can_end_by_agreement`, `simultaneous`,
-`sudden_win`, `players`), never by testing a game's id or probing its attributes.
+`sudden_win`, `players`, `solver`, `diagrams`, `move_catalogue()`), never by testing a game's
+id or probing its attributes (tests/core/test_no_game_switches.py keeps it so).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Protocol, runtime_checkable
+from dataclasses import dataclass, field
+from typing import Any, Protocol, runtime_checkable
 
 
 @runtime_checkable
@@ -38,3 +39,13 @@ class PersonalBest:
     seat: int
     levels: int
     height_mm: float
+
+
+@dataclass(frozen=True)
+class Diagram:
+    """A position for a rules page (`Game.diagrams`): the game's options and the moves that
+    lead to it, each played by the seat to move (so extra turns need no bookkeeping)."""
+
+    id: str
+    options: dict[str, Any] = field(default_factory=dict)
+    moves: tuple[str, ...] = ()

@@ -13,12 +13,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
 from vertex.core.errors import IllegalMove
-from vertex.core.options import GameOptions, options_schema
+from vertex.core.info import GameInfo
+from vertex.core.options import GameOptions
 from vertex.core.outcome import seat_label
 from vertex.core.rng import Rng
 
 if TYPE_CHECKING:
-    from vertex.core.capabilities import Aiming, PersonalBest
+    from vertex.core.capabilities import Aiming, Diagram, PersonalBest
     from vertex.core.record import Record
 
 O = TypeVar("O", bound=GameOptions)
@@ -33,8 +34,11 @@ AGREED_END = "end"
 
 
 class Game(ABC, Generic[O]):
-    """A game with its options fixed. Subclasses set the class metadata and `Options`."""
+    """A game with its options fixed. A subclass sets `info` (its `GameInfo`, from which `id`,
+    `name`, `summary`, `Options` and the capability flags below are taken) and the rest of
+    the class metadata."""
 
+    info: ClassVar[GameInfo]
     id: ClassVar[str]
     name: ClassVar[str]
     summary: ClassVar[str]
@@ -46,16 +50,43 @@ class Game(ABC, Generic[O]):
     #: Games whose play() can take many milliseconds (a physics simulation): servers must
     #: run it off their event loop.
     slow_play: ClassVar[bool] = False
-    #: A small example for pictures (the lobby, the rules pages): options, and how many
-    #: seeded random moves into the game the picture is taken.
-    example: ClassVar[tuple[dict[str, Any], int]] = ({}, 0)
     #: Games where several seats may owe a move at once (steps everybody plays together).
     simultaneous: ClassVar[bool] = False
     #: Games where a move may end the game with a winner whatever the scores (Juxtapose).
     sudden_win: ClassVar[bool] = False
+    #: A small example for pictures (the lobby, the rules pages): options, and how many
+    #: seeded random moves into the game the picture is taken.
+    example: ClassVar[tuple[dict[str, Any], int]] = ({}, 0)
+    #: Whether the winners are the seats with the best score at the end (the lowest where
+    #: `lowest_score_wins`); False where another rule decides (the last tower standing).
+    score_decides: ClassVar[bool] = True
     #: Where the game's computer players for levels 1–5 live ("module:Class"; the class is
     #: built as `Class(game, level, seed=...)`). Loaded only when a computer seat plays.
     players: ClassVar[str] = "vertex.ai.search:SearchPlayer"
+    #: Where the game's exact solver lives ("module:Class", built as `Class(game)`, with
+    #: `solve(state) -> Solution` for two seats), or None: the analysis and `vertex solve`
+    #: cover exactly the games that name one.
+    solver: ClassVar[str | None] = None
+    #: Option sets the random-play test (tests/test_random_play.py) plays: small and quick,
+    #: covering the variants; empty means the defaults.
+    random_play_cases: ClassVar[tuple[dict[str, Any], ...]] = ()
+    #: Positions for the rules pages (`GET /api/rules/{game}/diagrams`), played with the
+    #: engine from fixed moves, so a picture cannot drift from the rules.
+    diagrams: ClassVar[tuple[Diagram, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        info = cls.__dict__.get("info")
+        if isinstance(info, GameInfo):  # the listing's metadata is the class's: one source
+            cls.id = info.id
+            cls.name = info.name
+            cls.summary = info.summary
+            cls.Options = info.options
+            cls.discrete = info.discrete
+            cls.simultaneous = info.simultaneous
+            cls.sudden_win = info.sudden_win
+            cls.can_end_by_agreement = info.can_end_by_agreement
+            cls.slow_play = info.slow_play
 
     def __init__(self, options: O) -> None:
         self.options = options
@@ -86,22 +117,14 @@ class Game(ABC, Generic[O]):
     def options_dict(self) -> dict[str, Any]:
         return self.options.model_dump(mode="json")
 
+    def move_catalogue(self) -> list[str] | None:
+        """Every move the game could ever list, in a fixed order (action numbers for
+        learning environments), or None when moves are not drawn from a fixed set."""
+        return None
+
     @classmethod
     def describe(cls) -> dict[str, Any]:
-        return {
-            "id": cls.id,
-            "name": cls.name,
-            "summary": cls.summary,
-            "discrete": cls.discrete,
-            "capabilities": {
-                "simultaneous": cls.simultaneous,
-                "sudden_win": cls.sudden_win,
-                "can_end_by_agreement": cls.can_end_by_agreement,
-                "slow_play": cls.slow_play,
-            },
-            "options": options_schema(cls.Options),
-            "defaults": cls.Options().model_dump(mode="json"),
-        }
+        return cls.info.describe()
 
     def key(self) -> tuple[str, str]:
         return (self.id, self.options.model_dump_json())

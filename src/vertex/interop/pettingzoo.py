@@ -11,12 +11,14 @@
 Agents are `seat_0 … seat_{n-1}`. An action is an index into the game's catalogue of every
 move it could ever have (`actions` on the env): the lines of the board for the Dots family
 and Vert3x, every drop, swap and slide for Juxtapose. Observations are
-`{"observation": int8 array, "action_mask": int8 array}`, from the observing seat's side:
-- Dots family: per line 1 if drawn, then per cell 0 empty, 1 mine, 2 another seat's,
-  3 closed before play;
-- Juxtapose: per square the pyramid on it (1–15, 0 empty), then per pyramid 1 if in the
-  stash, then per pyramid 1 if it was moved last;
+`{"observation": int8 array, "action_mask": int8 array}`, from the observing seat's side,
+read from the public board view (`state.to_dict()["board"]`):
+- boards of cells (the Dots family): per line 1 if drawn, then per cell 0 empty, 1 mine,
+  2 another seat's, 3 closed before play;
+- boards of squares (Juxtapose): per square the pyramid on it (1–15, 0 empty), then per
+  pyramid 1 if in the stash, then per pyramid 1 if it was moved last;
 - others (Vert3x): per catalogue move 0 not played, 1 played by me, 2 by another seat.
+The catalogue is the game's own (`Game.move_catalogue()`).
 Rewards come at the end: +1 for a winner, −1 for the others, 0 for everyone in a draw.
 Seats that move again (an extra turn) are simply selected again.
 """
@@ -36,38 +38,31 @@ from vertex.core.registry import create_game
 
 def action_catalogue(game: Game[Any]) -> list[str]:
     """Every move the game could ever list, in a fixed order (the action numbers)."""
-    from vertex.games.dots.engine import DotsGame
-
-    if isinstance(game, DotsGame):
-        return list(game.board.line_names)
-    if game.id == "juxtapose":
-        from vertex.games.juxtapose import MOVE_NAMES
-
-        return [MOVE_NAMES[code] for code in sorted(MOVE_NAMES)]
-    geometry = getattr(game, "geometry", None)
-    board = getattr(geometry, "board", None)
-    names = getattr(board, "line_names", None)
-    if names is not None:
-        return list(names)
-    raise VertexError(f"{game.name} has no PettingZoo action catalogue")
+    catalogue = game.move_catalogue()
+    if catalogue is None:
+        raise VertexError(f"{game.name} has no PettingZoo action catalogue")
+    return catalogue
 
 
 class _Observer:
-    """Turns a state into the observing seat's array; `size` and `high` bound it."""
+    """Turns a state into the observing seat's array; `size` and `high` bound it.
+
+    Read from the public board view (`state.to_dict()["board"]`), as the page draws it: a
+    board of cells (the Dots family), a board of squares (Juxtapose), or else the history."""
 
     def __init__(self, game: Game[Any], actions: list[str]) -> None:
-        from vertex.games.dots.engine import DotsGame
-
         self.game = game
         self.index = {name: i for i, name in enumerate(actions)}
-        if isinstance(game, DotsGame):
-            self.kind = "dots"
-            self.size = len(game.board.lines) + len(game.board.cells)
+        board = game.initial_state(0).to_dict()["board"]
+        if "cells" in board:
+            self.kind = "cells"
+            self.size = len(board["lines"]) + len(board["cells"])
             self.high = 3
-        elif game.id == "juxtapose":
-            self.kind = "juxtapose"
-            self.size = 16 + 15 + 15
-            self.high = 15
+        elif "squares" in board:
+            self.kind = "squares"
+            self.pyramids = {name: i for i, name in enumerate(_pyramids(board))}
+            self.size = len(board["squares"]) + 2 * len(self.pyramids)
+            self.high = len(self.pyramids)
         else:
             self.kind = "history"
             self.size = len(actions)
@@ -75,36 +70,41 @@ class _Observer:
 
     def __call__(self, state: State, seat: int) -> np.ndarray:
         out = np.zeros(self.size, dtype=np.int8)
-        if self.kind == "dots":
-            lines = len(state.game.board.lines)  # type: ignore[attr-defined]
-            drawn: int = state.drawn  # type: ignore[attr-defined]
-            for i in range(lines):
-                out[i] = drawn >> i & 1
-            owned: tuple[int, ...] = state.owned  # type: ignore[attr-defined]
-            dead: int = state.dead  # type: ignore[attr-defined]
-            for c in range(self.size - lines):
-                bit = 1 << c
-                if dead & bit:
-                    out[lines + c] = 3
-                elif owned[seat] & bit:
-                    out[lines + c] = 1
-                elif any(m & bit for m in owned):
-                    out[lines + c] = 2
-        elif self.kind == "juxtapose":
-            squares: tuple[int, ...] = state.squares  # type: ignore[attr-defined]
-            for sq, p in enumerate(squares):
-                out[sq] = p + 1
-            stash: int = state.stash  # type: ignore[attr-defined]
-            moved: int = state.moved_last  # type: ignore[attr-defined]
-            for p in range(15):
-                out[16 + p] = stash >> p & 1
-                out[31 + p] = moved >> p & 1
+        if self.kind == "cells":
+            board = state.to_dict()["board"]
+            lines = board["lines"]
+            predrawn = {ln["name"] for ln in lines if ln["predrawn"]}
+            for i, line in enumerate(lines):
+                out[i] = 1 if line["drawn"] else 0
+            for c, cell in enumerate(board["cells"]):
+                owner = cell["owner"]
+                if owner is None and predrawn.issuperset(cell["lines"]):
+                    out[len(lines) + c] = 3  # closed before play: nobody's
+                elif owner is not None:
+                    out[len(lines) + c] = 1 if owner == seat else 2
+        elif self.kind == "squares":
+            board = state.to_dict()["board"]
+            squares = board["squares"]
+            for sq, content in enumerate(squares):
+                out[sq] = 0 if content["pyramid"] is None else self.pyramids[content["pyramid"]] + 1
+            n = len(self.pyramids)
+            for name in board["stash"]:
+                out[len(squares) + self.pyramids[name]] = 1
+            for moved in board["moved_last"]:
+                out[len(squares) + n + self.pyramids[moved["pyramid"]]] = 1
         else:
             for who, move in state.history:
                 k = self.index.get(move)
                 if k is not None and who is not None:
                     out[k] = 1 if who == seat else 2
         return out
+
+
+def _pyramids(board: dict[str, Any]) -> list[str]:
+    """Every piece of a squares board, in the order of the view (at the start all are in the
+    stash, in the engine's order, so the numbers are the engine's pyramid numbers + 1)."""
+    on = [sq["pyramid"] for sq in board["squares"] if sq["pyramid"] is not None]
+    return [*on, *board["stash"]]
 
 
 class VertexEnv(AECEnv):  # type: ignore[misc]

@@ -14,6 +14,12 @@ from vertex.lattice.names import dot_name, line_name, parse_line
 
 Dot = tuple[int, int]  # (column, row), 0-based
 
+#: Boards (and their geometries) kept per builder. Builders are keyed by a table's options,
+#: which come from clients: a bounded cache keeps memory flat however many distinct boards
+#: (custom ones above all) are asked for, and still serves the popular ones from memory. A
+#: game keeps its own board, so dropping one from here never touches a game in play.
+BOARDS_KEPT = 64
+
 
 @dataclass(frozen=True)
 class LineBoard:
@@ -57,6 +63,11 @@ class LineBoard:
     def dot_names(self) -> list[str]:
         return [dot_name(*d) for d in self.dots]
 
+    def line_between(self, a: int, b: int) -> int | None:
+        """The line joining dots `a` and `b` (dot indices, either order), or None when they
+        are not neighbours on this board."""
+        return self.line_index.get((a, b) if a < b else (b, a))
+
     def find_line(self, text: str) -> int:
         """The index of a line written in notation; NotationError / IllegalMove if not here."""
         a, b = parse_line(text)
@@ -65,10 +76,10 @@ class LineBoard:
             if idx is None:
                 raise IllegalMove(f"there is no dot {name} on this board")
         assert ia is not None and ib is not None
-        pair = (min(ia, ib), max(ia, ib))
-        if pair not in self.line_index:
+        line = self.line_between(ia, ib)
+        if line is None:
             raise IllegalMove(f"{dot_name(*a)} and {dot_name(*b)} are not neighbouring dots")
-        return self.line_index[pair]
+        return line
 
 
 def build_board(

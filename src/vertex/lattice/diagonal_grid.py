@@ -7,9 +7,9 @@ four half-squares of each unit square, so they overlap: 4·(size−1)² of them.
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
-from vertex.lattice.board import Dot, LineBoard, build_board
+from vertex.lattice.board import BOARDS_KEPT, Dot, LineBoard, build_board
 from vertex.lattice.geometry import SQUARE_DIAGONAL_DIRECTIONS, Geometry, unit_steps
 from vertex.lattice.windows import rectangle_outline
 
@@ -20,7 +20,7 @@ def half_squares(x: int, y: int) -> list[list[Dot]]:
     return [[a, b, d], [a, b, c], [b, c, d], [a, c, d]]
 
 
-@cache
+@lru_cache(maxsize=BOARDS_KEPT)
 def diagonal_grid_board(size: int) -> LineBoard:
     """size² dots, 2·size·(size−1) straight and 2·(size−1)² diagonal lines."""
     cells = [cell for y in range(size - 1) for x in range(size - 1) for cell in half_squares(x, y)]
@@ -29,7 +29,7 @@ def diagonal_grid_board(size: int) -> LineBoard:
     return build_board("diagonal-grid", dots, position, cells)
 
 
-@cache
+@lru_cache(maxsize=BOARDS_KEPT)
 def diagonal_grid_geometry(size: int) -> Geometry:
     board = diagonal_grid_board(size)
     outline = rectangle_outline(board, size, size)

@@ -93,8 +93,8 @@ class Geometry:
             row_n, row_s = [], []
             for dx, dy in dirs:
                 there = index.get((x + dx, y + dy), -1)
-                pair = (min(here, there), max(here, there))
-                line = board.line_index.get(pair, -1) if there >= 0 else -1
+                found = board.line_between(here, there) if there >= 0 else None
+                line = -1 if found is None else found
                 row_n.append(there if line >= 0 else -1)
                 row_s.append(line)
             nbr.append(tuple(row_n))
@@ -234,6 +234,12 @@ class Geometry:
 def strictly_inside(pts: Sequence[Vec], x: int, y: int) -> bool:
     """Whether lattice point (x, y) lies strictly inside the triangle `pts`."""
     return _strict_inside_test(pts, scale=1)(x, y)
+
+
+def strictly_inside_scaled(pts: Sequence[Vec], scale: int, x: int, y: int) -> bool:
+    """Whether the point (x/scale, y/scale) lies strictly inside the triangle `pts` (exact:
+    a cell's centroid is the sum of its corners over their count)."""
+    return _strict_inside_test(pts, scale)(x, y)
 
 
 def _half_planes(pts: Sequence[Vec]) -> list[tuple[int, int, int]]:

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
-from vertex.lattice.board import Dot, LineBoard, build_board
+from vertex.lattice.board import BOARDS_KEPT, Dot, LineBoard, build_board
 
 
 def rhombus_keeps(r: int, c: int, rows: int, cols: int) -> bool:
@@ -12,7 +12,7 @@ def rhombus_keeps(r: int, c: int, rows: int, cols: int) -> bool:
     return abs(2 * r + 1 - rows) * cols + abs(2 * c + 1 - cols) * rows <= rows * cols
 
 
-@cache
+@lru_cache(maxsize=BOARDS_KEPT)
 def square_board(rows: int, cols: int, shape: str = "rectangle") -> LineBoard:
     """`rows` × `cols` cells; dot (c, r) sits at column c, row r, `a1` top-left."""
     keep = [

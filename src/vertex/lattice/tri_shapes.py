@@ -9,9 +9,9 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
-from functools import cache
+from functools import lru_cache
 
-from vertex.lattice.board import Dot, LineBoard, build_board
+from vertex.lattice.board import BOARDS_KEPT, Dot, LineBoard, build_board
 from vertex.lattice.geometry import (
     TRIANGULAR_DIRECTIONS,
     Geometry,
@@ -41,7 +41,7 @@ def _cells_within(dots: set[Dot]) -> list[list[Dot]]:
     return out
 
 
-@cache
+@lru_cache(maxsize=BOARDS_KEPT)
 def hexagon_board(radius: int) -> LineBoard:
     """The hexagon of side `radius`: 3R²+3R+1 dots, 9R²+3R lines, 6R² small triangles."""
     n = 2 * radius
@@ -49,7 +49,7 @@ def hexagon_board(radius: int) -> LineBoard:
     return _board_from_cells("hexagon", _cells_within(dots))
 
 
-@cache
+@lru_cache(maxsize=BOARDS_KEPT)
 def parallelogram_board(width: int, height: int) -> LineBoard:
     """`width` × `height` rhombi, 2·w·h small triangles, leaning left as rows go down."""
     dots = {(q, r) for r in range(height + 1) for q in range(width + 1)}
@@ -83,7 +83,7 @@ def cell_name(cell: Sequence[Dot]) -> str:
     return "-".join(dot_name(*d) for d in cell)
 
 
-@cache
+@lru_cache(maxsize=BOARDS_KEPT)
 def custom_board(cells: tuple[str, ...]) -> LineBoard:
     """A board made of the listed small triangles, named as on the board itself."""
     if not cells:
@@ -100,7 +100,7 @@ def custom_board(cells: tuple[str, ...]) -> LineBoard:
     return _board_from_cells("custom", parsed)
 
 
-@cache
+@lru_cache(maxsize=BOARDS_KEPT)
 def triangular_geometry(board: LineBoard) -> Geometry:
     """The geometry of a triangular-lattice board, its outline from the rim."""
     outline = outline_by_angle(board, rim_dots(board))

@@ -6,10 +6,10 @@ Row r (0-based, from the top) holds dots q = 0, 1, …; dot (q, r) neighbours (q
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 from math import sqrt
 
-from vertex.lattice.board import Dot, LineBoard, build_board
+from vertex.lattice.board import BOARDS_KEPT, Dot, LineBoard, build_board
 
 H = sqrt(3) / 2
 
@@ -26,7 +26,7 @@ def lattice_position(q: int, r: int) -> tuple[float, float]:
     return (q - r / 2, r * H)
 
 
-@cache
+@lru_cache(maxsize=BOARDS_KEPT)
 def triangle_board(size: int) -> LineBoard:
     """The big triangle with `size` small triangles along each side."""
     cells: list[list[Dot]] = []
@@ -40,7 +40,7 @@ def triangle_board(size: int) -> LineBoard:
     return build_board("triangle", dots, position, cells)
 
 
-@cache
+@lru_cache(maxsize=BOARDS_KEPT)
 def strip_board(length: int) -> LineBoard:
     """A 1×n strip: n dots on top (row 1), n+1 below (row 2), 2n−1 triangles."""
     cells: list[list[Dot]] = []
@@ -60,5 +60,7 @@ def strip_closed_border(board: LineBoard, length: int) -> int:
     pairs += [((0, 0), (0, 1)), ((length - 1, 0), (length, 1))]
     mask = 0
     for a, b in pairs:
-        mask |= 1 << board.line_index[(idx[a], idx[b])]
+        line = board.line_between(idx[a], idx[b])
+        assert line is not None, "the strip has its ends"
+        mask |= 1 << line
     return mask

@@ -8,9 +8,9 @@ points (0..2w) × (0..2h), named like square-grid dots; each window holds 8 smal
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
-from vertex.lattice.board import Dot, LineBoard, build_board
+from vertex.lattice.board import BOARDS_KEPT, Dot, LineBoard, build_board
 from vertex.lattice.geometry import SQUARE_DIAGONAL_DIRECTIONS, Geometry, unit_steps
 
 
@@ -22,7 +22,7 @@ def pane_cells(x: int, y: int) -> list[list[Dot]]:
     return [[a, b, d], [b, c, d]]
 
 
-@cache
+@lru_cache(maxsize=BOARDS_KEPT)
 def window_board(width: int, height: int) -> LineBoard:
     """(2w+1)(2h+1) dots; 8·w·h small triangles."""
     cells = [cell for y in range(2 * height) for x in range(2 * width) for cell in pane_cells(x, y)]
@@ -40,7 +40,7 @@ def rectangle_outline(board: LineBoard, cols: int, rows: int) -> tuple[int, ...]
     return tuple(board.dot_index[d] for d in ring)
 
 
-@cache
+@lru_cache(maxsize=BOARDS_KEPT)
 def window_geometry(width: int, height: int) -> Geometry:
     board = window_board(width, height)
     outline = rectangle_outline(board, 2 * width + 1, 2 * height + 1)

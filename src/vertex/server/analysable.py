@@ -12,14 +12,13 @@ from vertex.core import Game
 
 
 def refusal(game: Game[Any]) -> str | None:
-    """Why the analysis cannot cover `game` (None: it can). The exact solver knows the
-    Dots family — Dots and Boxes, Dots and Triangles, Figures — with two players."""
-    from vertex.games.dots.engine import DotsGame
-
-    if not isinstance(game, DotsGame):
+    """Why the analysis cannot cover `game` (None: it can): it needs the game's exact solver
+    (`Game.solver`: the Dots family has one) and two players."""
+    if game.solver is None:
         return (
-            f"analysis (perfect play) covers the Dots family — Dots and Boxes, Dots and "
-            f"Triangles, Figures — with two players; {game.name} is not supported"
+            f"analysis (perfect play) covers the games with an exact solver — the Dots family: "
+            f"Dots and Boxes, Dots and Triangles, Figures — with two players; {game.name} is "
+            "not supported"
         )
     if game.seats != 2:
         return f"perfect play is worked out for two players; this table has {game.seats}"

@@ -1,51 +1,43 @@
-"""Text board for Juxtapose: the 4×4 grid of pyramids, the stash and what may not slide."""
+"""Text board for a board of squares with pyramids (Juxtapose), from the board view: the grid,
+the stash and what may not slide."""
 
 from __future__ import annotations
 
 from vertex.core.game import State
-from vertex.games.juxtapose import (
-    EMPTY,
-    PYRAMID_NAMES,
-    PYRAMIDS,
-    SIZE,
-    SQUARE_NAMES,
-    JuxtaposeState,
-)
 from vertex.terminal.registry import text_board
 
 
+# The board kind is spelled like the game: it is the view's `board.kind`, as the page's board
+# modules are picked by it, not a test of which game this is.
 @text_board("juxtapose")
-def juxtapose_text(state: State) -> str:
+def squares_text(state: State) -> str:
     """Pyramids as `R1`..`P3`, `·` for empty; `*` marks a winning line, `'` a moved-last one."""
-    assert isinstance(state, JuxtaposeState)
-    on_line = {sq for line in state.lines for sq in line}
-    moved = {state.where[p] for p in range(PYRAMIDS) if state.moved_last >> p & 1}
-    out = ["     a   b   c   d"]
-    for r in range(SIZE):
+    view = state.to_dict()
+    board = view["board"]
+    size = board["size"]
+    squares = board["squares"]
+    on_line = {sq for line in board["winning_lines"] for sq in line}
+    moved = {m["square"] for m in board["moved_last"]}
+    out = ["     " + "   ".join(sq["name"][0] for sq in squares[:size])]
+    for r in range(size):
         row = f"{r + 1:>3} "
-        for c in range(SIZE):
-            sq = r * SIZE + c
-            p = state.squares[sq]
-            mark = "*" if sq in on_line else "'" if sq in moved else " "
-            row += f" {'· ' if p == EMPTY else PYRAMID_NAMES[p]}{mark}"
+        for sq in squares[r * size : (r + 1) * size]:
+            name = sq["name"]
+            mark = "*" if name in on_line else "'" if name in moved else " "
+            row += f" {sq['pyramid'] or '· '}{mark}"
         out.append(row.rstrip())
-    stash = [PYRAMID_NAMES[p] for p in range(PYRAMIDS) if state.stash >> p & 1]
+    stash = board["stash"]
     if stash:
         out.append(f"stash ({len(stash)}): " + " ".join(stash))
-        if not state.is_over:
+        if not view["is_over"]:
             out.append("drop phase: drop a pyramid on an empty square, like R1@b3")
     else:
-        locked = [SQUARE_NAMES[sq] for sq in sorted(moved)]
-        limit = state.game.options.move_limit
-        out.append(f"slide phase: {state.slides} of {limit} moves played")
-        if not state.is_over:
+        out.append(f"slide phase: {board['slide_moves']} of {board['move_limit']} moves played")
+        if not view["is_over"]:
             out.append("swap neighbours (b3<>c4) or slide into the empty square (b3>b4)")
-            out.append("moved last, may not slide: " + " ".join(locked))
-    if state.lines:
-        out.append(
-            "winning line: "
-            + ", ".join("-".join(SQUARE_NAMES[s] for s in ln) for ln in state.lines)
-        )
-    if state.draw is not None:
-        out.append(f"drawn by {state.draw}")
+            out.append("moved last, may not slide: " + " ".join(sorted(moved)))
+    if board["winning_lines"]:
+        out.append("winning line: " + ", ".join("-".join(line) for line in board["winning_lines"]))
+    if board["draw"] is not None:
+        out.append(f"drawn by {board['draw']}")
     return "\n".join(out)

@@ -1,4 +1,6 @@
-"""Text boards for the terminal: one renderer per game, registered by the game's module here."""
+"""Text boards for the terminal: a renderer per kind of board (the view's `board.kind`, as
+the page picks its board modules), registered by its module here. Renderers draw from the
+state's public view (`to_dict()`) and capabilities, never from a game's internals."""
 
 from __future__ import annotations
 
@@ -13,12 +15,12 @@ _BOARDS: dict[str, TextBoard] = {}
 _loaded = False
 
 
-def text_board(*game_ids: str) -> Callable[[TextBoard], TextBoard]:
-    """Decorator: `fn(state) -> str` draws the boards of these games."""
+def text_board(*kinds: str) -> Callable[[TextBoard], TextBoard]:
+    """Decorator: `fn(state) -> str` draws the boards of these kinds."""
 
     def wrap(fn: TextBoard) -> TextBoard:
-        for gid in game_ids:
-            _BOARDS[gid] = fn
+        for kind in kinds:
+            _BOARDS[kind] = fn
         return fn
 
     return wrap
@@ -34,8 +36,9 @@ def _load() -> None:
 def render(state: State) -> str:
     """The state drawn as text, with scores and whose turn it is."""
     _load()
-    draw = _BOARDS.get(state.game.id)
-    body = draw(state) if draw else json.dumps(state.to_dict()["board"], indent=1)
+    board = state.to_dict()["board"]
+    draw = _BOARDS.get(board.get("kind", ""))
+    body = draw(state) if draw else json.dumps(board, indent=1)
     return body + "\n" + status_line(state)
 
 

@@ -53,10 +53,11 @@ def test_gyo_text_board() -> None:
 
 def test_classic_text_board() -> None:
     state = play(new(radius=1), "a1-b1", "c3-b3", "a1-b2")
+    # rows shifted half a step (4 columns); a slanted line's owner beside its stroke
     assert render(state).splitlines()[:5] == [
-        "   a1○─A─b1",
-        "    \\A",
-        "a2    b2    c2",
+        "    a1○──A──b1",
+        "       \\A",
+        "a2      b2      c2",
         "",
-        "   b3──B─c3○",
+        "    b3───B──c3○",
     ]

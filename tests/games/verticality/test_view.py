@@ -34,6 +34,6 @@ def test_text_view_shows_towers_as_numbers() -> None:
     state = play_planned_until(new(players=1, tremor_mm=0.0), 2, 0)
     text = render(state)
     assert "level 2, pyramid 1 — die L: large pyramids" in text
-    assert "seat 0: standing · levels 1 · height 44.7 mm" in text
+    assert "seat 0: standing · levels 1 · height 44.75 mm" in text
     assert "level 2 builds on the level-1 card" in text
     assert "suggested for seat 0: pyramid x=" in text

@@ -15,10 +15,13 @@ from vertex.ai.dots.endgame import components, loony_value
 from vertex.ai.dots.kit import DotsKit, Pos, lines_of
 
 
-def random_playout(kit: DotsKit, pos: Pos, rng: random.Random) -> list[int]:
-    """Uniformly random lines to the end; cells per turn index."""
+def random_playout(
+    kit: DotsKit, pos: Pos, rng: random.Random, trace: list[int] | None = None
+) -> list[int]:
+    """Uniformly random lines to the end; cells per turn index. `trace`, if given, gets the
+    lines in the order drawn (for tests that replay a playout in the engine)."""
     if kit.touch_rule:
-        return _random_touch(kit, pos, rng)
+        return _random_touch(kit, pos, rng, trace)
     masks = kit.cell_masks
     line_cells = kit.line_cells
     rem = [(m & ~pos.drawn).bit_count() for m in masks]
@@ -28,6 +31,8 @@ def random_playout(kit: DotsKit, pos: Pos, rng: random.Random) -> list[int]:
     extra = kit.extra_turn
     order = lines_of(kit.all_lines & ~pos.drawn)
     shuffle(order, rng)
+    if trace is not None:
+        trace.extend(order)  # every line left is drawn, in this order
     for line in order:
         got = 0
         for c in line_cells[line]:
@@ -43,17 +48,25 @@ def random_playout(kit: DotsKit, pos: Pos, rng: random.Random) -> list[int]:
     return scores
 
 
-def _random_touch(kit: DotsKit, pos: Pos, rng: random.Random) -> list[int]:
+def _random_touch(kit: DotsKit, pos: Pos, rng: random.Random, trace: list[int] | None) -> list[int]:
     p = pos
     while True:
         free = lines_of(kit.open_lines(p))
         if not free:
             return list(p.scores)
-        p = kit.play(p, free[rng.randrange(len(free))])
+        line = free[rng.randrange(len(free))]
+        if trace is not None:
+            trace.append(line)
+        p = kit.play(p, line)
 
 
-def smart_playout(kit: DotsKit, pos: Pos, rng: random.Random) -> list[int]:
-    """Take what is offered, play quiet lines at random, count simple endgames exactly."""
+def smart_playout(
+    kit: DotsKit, pos: Pos, rng: random.Random, trace: list[int] | None = None
+) -> list[int]:
+    """Take what is offered, play quiet lines at random, count simple endgames exactly.
+
+    `trace`, if given, gets the lines drawn in order; it stops short of the end when the
+    rest was counted exactly (an endgame of chains and loops only)."""
     masks = kit.cell_masks
     line_cells = kit.line_cells
     drawn = pos.drawn
@@ -81,6 +94,8 @@ def smart_playout(kit: DotsKit, pos: Pos, rng: random.Random) -> list[int]:
             if rem[c] != 1:
                 continue
             line = (masks[c] & ~drawn).bit_length() - 1
+            if trace is not None:
+                trace.append(line)
             drawn |= 1 << line
             if touch:
                 reach |= line_reach[line]
@@ -142,6 +157,8 @@ def smart_playout(kit: DotsKit, pos: Pos, rng: random.Random) -> list[int]:
             unsafe.extend(unreachable)
             if pick < 0:
                 return scores
+        if trace is not None:
+            trace.append(pick)
         drawn |= 1 << pick
         if touch:
             reach |= line_reach[pick]

@@ -94,6 +94,11 @@ class Solver:
             sys.setrecursionlimit(10 * kit.lines + 1000)
 
     # ---- public ----------------------------------------------------------------------------
+    @property
+    def stored(self) -> int:
+        """Positions in the table, for progress lines."""
+        return len(self.tt)
+
     def solve(
         self,
         state: DotsState,

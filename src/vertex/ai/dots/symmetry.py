@@ -45,11 +45,10 @@ def line_symmetries(board: LineBoard, predrawn: int = 0) -> list[tuple[int, ...]
 def _line_perm(board: LineBoard, dot_image: list[int]) -> tuple[int, ...] | None:
     out = []
     for a, b in board.lines:
-        ia, ib = dot_image[a], dot_image[b]
-        pair = (min(ia, ib), max(ia, ib))
-        if pair not in board.line_index:
+        image = board.line_between(dot_image[a], dot_image[b])
+        if image is None:
             return None
-        out.append(board.line_index[pair])
+        out.append(image)
     return tuple(out)
 
 

@@ -5,21 +5,12 @@ from __future__ import annotations
 from functools import cached_property
 from typing import TypeVar
 
-from pydantic import Field
-
-from vertex.core.options import GameOptions
-from vertex.core.registry import register
+from vertex.core.capabilities import Diagram
+from vertex.games.dots import BOXES
 from vertex.games.dots.engine import DotsGame
+from vertex.games.dots.options import BoxesOptions, FamilyOptions
 from vertex.lattice.board import LineBoard
 from vertex.lattice.square import square_board
-
-
-class FamilyOptions(GameOptions):
-    misere: bool = Field(default=False, description="fewest cells wins")
-    border: bool = Field(default=False, description="the outline is drawn before play")
-    extra_turn: bool = Field(default=True, description="completing a cell gives another move")
-    players: int = Field(default=2, ge=2, le=6)
-
 
 F = TypeVar("F", bound=FamilyOptions)
 
@@ -32,29 +23,34 @@ class FamilyGame(DotsGame[F]):
         return self.options.players
 
     @property
-    def misere(self) -> bool:  # type: ignore[override]
+    def misere(self) -> bool:
         return self.options.misere
 
     @property
-    def extra_turn(self) -> bool:  # type: ignore[override]
+    def extra_turn(self) -> bool:
         return self.options.extra_turn
 
 
-class BoxesOptions(FamilyOptions):
-    rows: int = Field(default=3, ge=1, le=12, description="rows of boxes")
-    cols: int = Field(default=3, ge=1, le=12, description="columns of boxes")
-
-
-@register
 class DotsAndBoxes(FamilyGame[BoxesOptions]):
-    id = "dots-and-boxes"
+    info = BOXES
     example = ({"rows": 3, "cols": 3}, 12)
-    name = "Dots and Boxes"
-    summary = (
-        "Take turns drawing a line between neighbouring dots. Draw the fourth side of a box to "
-        "claim it and move again. When every line is drawn, the most boxes wins."
+    random_play_cases = (
+        {},
+        {"rows": 2, "cols": 4, "players": 3, "misere": True},
+        {"rows": 1, "cols": 1},
+        {"border": True, "extra_turn": False},
     )
-    Options = BoxesOptions
+    diagrams = (
+        # The second player draws the fourth side of the top-left box: it is theirs.
+        Diagram("box", {"rows": 2, "cols": 2}, ("a1-b1", "a1-a2", "b1-b2", "a2-b2")),
+        # Three boxes in a row with two sides each: whoever opens the chain gives it away.
+        Diagram(
+            "chain",
+            {"rows": 1, "cols": 3},
+            ("a1-b1", "b1-c1", "c1-d1", "a2-b2", "b2-c2", "c2-d2"),
+        ),
+        Diagram("border", {"rows": 2, "cols": 3, "border": True}),
+    )
 
     @cached_property
     def board(self) -> LineBoard:

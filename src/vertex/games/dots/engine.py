@@ -22,14 +22,26 @@ O = TypeVar("O", bound=GameOptions)
 class DotsGame(Game[O]):
     """A game of the family: a board, pre-drawn lines and a few rule switches."""
 
-    misere: bool = False
-    extra_turn: bool = True
     touch_rule: ClassVar[bool] = False
     players = "vertex.ai.dots.player:DotsPlayer"
+    solver = "vertex.ai.dots.solver:Solver"
+
+    @property
+    def misere(self) -> bool:
+        """Fewest cells wins."""
+        return False
+
+    @property
+    def extra_turn(self) -> bool:
+        """Completing a cell gives another move."""
+        return True
 
     @property
     def lowest_score_wins(self) -> bool:
         return self.misere
+
+    def move_catalogue(self) -> list[str]:
+        return list(self.board.line_names)
 
     @cached_property
     @abstractmethod

@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Literal
 
-from pydantic import Field
-
-from vertex.core.options import GameOptions
-from vertex.core.registry import register
+from vertex.core.capabilities import Diagram
 from vertex.core.rng import Rng
+from vertex.games.dots import FIGURES as INFO
 from vertex.games.dots.engine import DotsGame
+from vertex.games.dots.options import FiguresOptions
 from vertex.lattice.board import LineBoard
 from vertex.lattice.square import square_board
 
@@ -26,24 +24,24 @@ FIGURE_SYMBOLS = {
 }
 
 
-class FiguresOptions(GameOptions):
-    rows: int = Field(default=8, ge=2, le=20, description="rows of cells")
-    cols: int = Field(default=8, ge=2, le=20, description="columns of cells")
-    players: int = Field(default=2, ge=2, le=6)
-    shape: Literal["rectangle", "rhombus"] = Field(default="rectangle")
-
-
-@register
 class Figures(DotsGame[FiguresOptions]):
-    id = "figures"
+    info = INFO
     example = ({"rows": 5, "cols": 5, "shape": "rhombus", "players": 3}, 20)
-    name = "Figures"
-    summary = (
-        "The Russian cells game for 2–6 players. Each player gets a figure by lot; the cross "
-        "moves first. Every new line must touch a line already drawn. Close a cell to put "
-        "your figure in it and move again; most cells wins."
+    random_play_cases = (
+        {"rows": 4, "cols": 5, "players": 3},
+        {"rows": 6, "cols": 6, "shape": "rhombus", "players": 6},
     )
-    Options = FiguresOptions
+    diagrams = (
+        Diagram("rim", {"rows": 4, "cols": 4}),
+        # Lines grown from the rim: every new line shares a dot with one already drawn.
+        Diagram("touch", {"rows": 4, "cols": 4}, ("b1-b2", "b2-c2", "a3-b3", "c2-c3")),
+        # Three players on a 5×5 rhombus (13 cells), part played: cells show figures.
+        Diagram(
+            "rhombus",
+            {"rows": 5, "cols": 5, "shape": "rhombus", "players": 3},
+            ("c2-d2", "c2-c3", "d2-d3", "c3-d3", "b3-c3", "b3-b4", "b4-c4", "c3-c4"),
+        ),
+    )
     touch_rule = True
 
     @property

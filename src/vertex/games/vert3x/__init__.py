@@ -1,7 +1,26 @@
-"""Vert3x (RULES.md §2): one engine, three rule sets — classic, Trianguliche and GYØ."""
+"""Vert3x (RULES.md §2): one engine, three rule sets — classic, Trianguliche and GYØ.
 
-from vertex.games.vert3x.engine import Vert3xState
-from vertex.games.vert3x.game import Vert3x
+This `__init__` only lists the game (`GAMES`) with its options: the engine loads when a game
+is created."""
+
+from vertex.core.info import GameInfo, lazy_exports
 from vertex.games.vert3x.options import Vert3xOptions
 
-__all__ = ["Vert3x", "Vert3xOptions", "Vert3xState"]
+VERT3X = GameInfo(
+    id="vert3x",
+    name="Vert3x",
+    summary=(
+        "Draw lines in your colour between neighbouring dots and score for triangles whose "
+        "three sides are all yours. Three rule sets: classic (triangular lattice, points for "
+        "lines and outlines), Trianguliche (windows, blocked dots, powers of two) and GYØ "
+        "(square grid with diagonals, points per unit not held by others)."
+    ),
+    options=Vert3xOptions,
+    game="vertex.games.vert3x.game:Vert3x",
+    can_end_by_agreement=True,
+)
+GAMES = (VERT3X,)
+
+__getattr__ = lazy_exports(__name__, {"Vert3x": "game", "Vert3xState": "engine"})
+
+__all__ = ["GAMES", "VERT3X", "Vert3xOptions"]

@@ -19,7 +19,6 @@ from vertex.games.vert3x.reasons import blocked_lines
 from vertex.games.vert3x.scoring import shown
 from vertex.lattice.geometry import Triangle
 from vertex.lattice.names import dot_name
-from vertex.lattice.quarters import QUARTERS, quarter_corners
 
 if TYPE_CHECKING:
     from vertex.games.vert3x.game import Vert3x
@@ -60,8 +59,8 @@ class Vert3xState(State):
         self.lines = lines  # per seat: the lines it drew
         self.near = near  # per seat: lines at a dot it touched (connected, vertex_block)
         self.crossed = crossed  # per seat: lines crossing one of its lines (no_cross)
-        self.inside = inside  # lines inside a scored GYØ triangle
-        self.claims = claims  # per seat: quarter-squares it holds (GYØ)
+        self.inside = inside  # lines inside a scored triangle (seal_scored)
+        self.claims = claims  # per seat: the units it holds (claims), as pieces
         self.points = points  # per seat, in the scoring's kept units
         self.triangles = triangles
         self.seat = seat  # the seat due, None when the game is over
@@ -132,19 +131,21 @@ class Vert3xState(State):
         touched = geo.board.dot_lines[a] | geo.board.dot_lines[b]
         new.near = _put(self.near, seat, self.near[seat] | touched)
         new.crossed = _put(self.crossed, seat, self.crossed[seat] | geo.crossing[line])
-        points = self.points[seat] + game.scoring.line_points
+        scoring = game.scoring
+        points = self.points[seat] + scoring.per_line
         found = geo.completed_triangles(line, mine)
         if found:
             claim = self.claims[seat]
             scored = []
             for tri in found:
-                got, quarters = game.scoring.triangle(geo, tri, seat, self.claims)
+                got, units = scoring.triangle(tri, seat, self.claims)
                 points += got
-                claim |= quarters
+                claim |= units
                 scored.append((seat, tri, got))
             new.triangles = self.triangles + tuple(scored)
-            if game.options.rules == "gyo":
+            if scoring.claims:
                 new.claims = _put(self.claims, seat, claim)
+            if game.options.seal_scored:
                 inside = self.inside
                 for tri in found:
                     inside |= geo.lines_inside(tri)
@@ -266,20 +267,11 @@ class Vert3xState(State):
         names = board.dot_names
         scale = game.scoring.scale
         claims = []
-        if game.options.rules == "gyo":
-            across = game.scoring.across
+        units = game.scoring.units
+        if units is not None:
             for t, mask in enumerate(self.claims):
-                for q in _bits(mask):
-                    square, k = divmod(q, 4)
-                    y, x = divmod(square, across)
-                    claims.append(
-                        {
-                            "owner": t,
-                            "square": dot_name(x, y),
-                            "quarter": QUARTERS[k],
-                            "corners": [list(c) for c in quarter_corners(q, across)],
-                        }
-                    )
+                for piece in _bits(mask):
+                    claims.append({"owner": t, **units.view(piece)})
         return {
             "kind": board.kind,
             "rules": game.options.rules,

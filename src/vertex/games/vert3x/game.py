@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, ClassVar
 
+from vertex.core.capabilities import Diagram
 from vertex.core.errors import NotationError, OptionsError
 from vertex.core.game import Game
-from vertex.core.registry import register
+from vertex.games.vert3x import VERT3X
 from vertex.games.vert3x.engine import Vert3xState
 from vertex.games.vert3x.options import Vert3xOptions
 from vertex.games.vert3x.scoring import Scoring
@@ -21,24 +21,15 @@ from vertex.lattice.tri_shapes import (
     parallelogram_board,
     triangular_geometry,
 )
+from vertex.lattice.units import Units
 from vertex.lattice.windows import window_geometry
 
 
-@register
 class Vert3x(Game[Vert3xOptions]):
-    id = "vert3x"
+    info = VERT3X
     example = ({"radius": 2}, 10)
-    name = "Vert3x"
-    summary = (
-        "Draw lines in your colour between neighbouring dots and score for triangles whose "
-        "three sides are all yours. Three rule sets: classic (triangular lattice, points for "
-        "lines and outlines), Trianguliche (windows, blocked dots, powers of two) and GYØ "
-        "(square grid with diagonals, points per unit not held by others)."
-    )
-    Options = Vert3xOptions
-    can_end_by_agreement = True
     #: Option sets the random-play test runs: each rule set, shapes and switches.
-    random_play_cases: ClassVar[list[dict[str, Any]]] = [
+    random_play_cases = (
         {"rules": "classic", "radius": 2},
         {"rules": "classic", "shape": "triangle", "size": 3, "players": 3, "multiplier": True},
         {"rules": "classic", "shape": "parallelogram", "width": 3, "height": 2, "extra_turn": True},
@@ -49,7 +40,46 @@ class Vert3x(Game[Vert3xOptions]):
         {"rules": "gyo", "size": 5},
         {"rules": "gyo", "size": 4, "players": 4, "no_cross": False, "connected": True},
         {"rules": "gyo", "size": 4, "vertex_block": True, "lines_per_turn": 3, "extra_turn": True},
-    ]
+        # a rule of one set on another's board
+        {"rules": "classic", "radius": 2, "scoring": "units", "seal_scored": True},
+        {"rules": "trianguliche", "scoring": "units", "line_points": True},
+        {"rules": "gyo", "size": 4, "scoring": "outline", "multiplier": True, "claims": False},
+    )
+    diagrams = (
+        # Classic: the first player (from start dot a1) closes a small triangle: 3 lines
+        # (3 points) and its outline (3 more); the second player has 2 lines from e5.
+        Diagram(
+            "classic",
+            {"rules": "classic", "radius": 2},
+            ("a1-b1", "d5-e5", "b1-b2", "d4-d5", "a1-b2"),
+        ),
+        # Trianguliche: a 1× triangle (1 point) for the second player and a 2× triangle
+        # (2 points) for the first; their dots are closed to the other player.
+        Diagram(
+            "trianguliche",
+            {"rules": "trianguliche"},
+            ("a1-b1", "d4-e4", "b1-c1", "e4-e5", "a1-b2", "d4-e5", "b2-c1"),
+        ),
+        # GYØ, the rulebook's worked example: D (second player) owns the middle unit of a
+        # triangle with legs 2; T (first player) completes the big one and scores 3.
+        Diagram(
+            "gyo",
+            {"rules": "gyo", "size": 4},
+            (
+                "a1-b1",
+                "b1-b2",
+                "b1-c1",
+                "a2-b2",
+                "b2-c1",
+                "a2-b1",
+                "a3-b2",
+                "d3-d4",
+                "a2-a3",
+                "d2-d3",
+                "a1-a2",
+            ),
+        ),
+    )
 
     def __init__(self, options: Vert3xOptions) -> None:
         super().__init__(options)
@@ -61,13 +91,17 @@ class Vert3x(Game[Vert3xOptions]):
     def seats(self) -> int:
         return self.options.players
 
+    def move_catalogue(self) -> list[str]:
+        return list(self.geometry.board.line_names)
+
     @cached_property
     def geometry(self) -> Geometry:
         o = self.options
-        if o.rules == "trianguliche":
+        kind = o.rule_set.board
+        if kind == "windows":
             assert o.width is not None and o.height is not None
             return window_geometry(o.width, o.height)
-        if o.rules == "gyo":
+        if kind == "diagonal-grid":
             assert o.size is not None
             return diagonal_grid_geometry(o.size)
         if o.shape == "triangle":
@@ -86,8 +120,9 @@ class Vert3x(Game[Vert3xOptions]):
 
     @cached_property
     def scoring(self) -> Scoring:
-        across = (self.options.size or 0) - 1 if self.options.rules == "gyo" else 0
-        return Scoring(self.options.rules, self.options.multiplier, across)
+        o = self.options
+        units = Units.of(self.geometry) if o.scoring == "units" else None
+        return Scoring(o.scoring, o.multiplier, o.line_points, o.claims, units)
 
     @cached_property
     def start_dots(self) -> tuple[int, ...] | None:

@@ -1,12 +1,15 @@
 """Vert3x options (RULES.md §2): three rule sets as presets; every option can be overridden.
 
+A rule set is data (`RuleSet`): its board, and the value it presets for each rule option.
 The preset of the chosen `rules` fills every option the table did not set, before validation,
-so the options a table shows (and a record keeps) are the ones in force. Board options belong
-to one rule set (and shape); giving one that does not apply is an error, not silently ignored.
+so the options a table shows (and a record keeps) are the ones in force, and the engine reads
+only those: no rule asks which rule set it is in. Board options belong to one rule set (and
+shape); giving one that does not apply is an error, not silently ignored.
 """
 
 from __future__ import annotations
 
+from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 from pydantic import Field, model_validator
@@ -15,13 +18,63 @@ from vertex.core.options import GameOptions
 
 Rules = Literal["classic", "trianguliche", "gyo"]
 Shape = Literal["hexagon", "triangle", "parallelogram", "custom"]
+#: How a completed triangle scores: its outline (3k for side k, in lines), powers of two of
+#: the small triangles it covers (⌊log2 n⌋ + 1), or its units (triangular units, each a point).
+ScoringRule = Literal["outline", "powers", "units"]
+Board = Literal["triangular", "windows", "diagonal-grid"]
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """A rule set (RULES.md §2.1–2.3): the board it is played on and its presets."""
+
+    board: Board
+    connected: bool
+    no_cross: bool
+    vertex_block: bool
+    scoring: ScoringRule
+    line_points: bool
+    seal_scored: bool
+
+    def presets(self) -> dict[str, Any]:
+        """The option values this rule set fills in (everything but the board)."""
+        out = asdict(self)
+        del out["board"]
+        return out
+
+
+RULE_SETS: dict[str, RuleSet] = {
+    "classic": RuleSet(
+        board="triangular",
+        connected=True,
+        no_cross=True,
+        vertex_block=False,
+        scoring="outline",
+        line_points=True,
+        seal_scored=False,
+    ),
+    "trianguliche": RuleSet(
+        board="windows",
+        connected=False,
+        no_cross=True,
+        vertex_block=True,
+        scoring="powers",
+        line_points=False,
+        seal_scored=False,
+    ),
+    "gyo": RuleSet(
+        board="diagonal-grid",
+        connected=False,
+        no_cross=True,
+        vertex_block=False,
+        scoring="units",
+        line_points=False,
+        seal_scored=True,
+    ),
+}
 
 #: What each rule set presets (RULES.md §2.1–2.3).
-PRESETS: dict[str, dict[str, Any]] = {
-    "classic": {"connected": True, "no_cross": True, "vertex_block": False},
-    "trianguliche": {"connected": False, "no_cross": True, "vertex_block": True},
-    "gyo": {"connected": False, "no_cross": True, "vertex_block": False},
-}
+PRESETS: dict[str, dict[str, Any]] = {name: rs.presets() for name, rs in RULE_SETS.items()}
 
 #: Board options by rule set (and shape, for classic): default and allowed range.
 BOARD_FIELDS: dict[tuple[str, str | None], dict[str, tuple[int, int, int]]] = {
@@ -36,7 +89,8 @@ SIZE_FIELDS = ("radius", "size", "width", "height")
 
 
 def _board_key(rules: str, shape: str | None) -> tuple[str, str | None]:
-    return (rules, shape if rules == "classic" else None)
+    # only the triangular lattice comes in shapes
+    return (rules, shape if RULE_SETS[rules].board == "triangular" else None)
 
 
 def _when(rules: str, shape: str | None) -> dict[str, list[str]]:
@@ -107,10 +161,36 @@ class Vert3xOptions(GameOptions):
     )
     extra_turn: bool = Field(default=False, description="completing a triangle gives a move")
     lines_per_turn: int = Field(default=1, ge=1, le=10, description="lines drawn in a turn")
+    scoring: ScoringRule = Field(
+        default="outline",
+        title="Triangle scoring",
+        description="how a completed triangle scores: 'outline' its sides in lines (3k for "
+        "side k), 'powers' ⌊log2 n⌋ + 1 for n small triangles, 'units' a point per triangular "
+        "unit inside (preset: outline for classic, powers for trianguliche, units for gyo)",
+    )
     multiplier: bool = Field(
         default=False,
-        description="classic: a side-k triangle scores 3k·k instead of 3k",
-        json_schema_extra={"x-applies": {"rules": ["classic"]}},
+        description="outline scoring: a triangle scores its outline times its shortest side "
+        "(3k·k for side k)",
+        json_schema_extra={"x-applies": {"scoring": ["outline"]}},
+    )
+    claims: bool = Field(
+        default=False,
+        title="Claimed units",
+        description="units scoring: the units of a scored triangle become the scorer's, and "
+        "later triangles score only the units no other player holds (preset: on with units)",
+        json_schema_extra={"x-applies": {"scoring": ["units"]}},
+    )
+    line_points: bool = Field(
+        default=True,
+        title="Points for lines",
+        description="1 point per line drawn (preset: on for classic only)",
+    )
+    seal_scored: bool = Field(
+        default=False,
+        title="Sealed triangles",
+        description="once a triangle is scored no line may be drawn inside it "
+        "(preset: on for gyo only)",
     )
 
     @model_validator(mode="before")
@@ -125,7 +205,9 @@ class Vert3xOptions(GameOptions):
         for key, value in PRESETS[rules].items():
             if out.get(key) is None:
                 out[key] = value
-        if rules == "classic" and out.get("shape") is None:
+        if out.get("claims") is None:  # units are claimed unless the table says otherwise
+            out["claims"] = out.get("scoring") == "units"
+        if RULE_SETS[rules].board == "triangular" and out.get("shape") is None:
             out["shape"] = "hexagon"
         fields = BOARD_FIELDS.get(_board_key(rules, out.get("shape")), {})
         for key, (default, _, _) in fields.items():
@@ -135,7 +217,7 @@ class Vert3xOptions(GameOptions):
 
     @model_validator(mode="after")
     def _check_board(self) -> Vert3xOptions:
-        if self.rules != "classic" and self.shape is not None:
+        if self.rule_set.board != "triangular" and self.shape is not None:
             raise ValueError(f"'shape' is for rules=classic; rules={self.rules} has one board")
         where = f"rules={self.rules}" + (f" shape={self.shape}" if self.shape else "")
         fields = BOARD_FIELDS[_board_key(self.rules, self.shape)]
@@ -166,6 +248,16 @@ class Vert3xOptions(GameOptions):
                 )
             if len(set(self.start)) != len(self.start):
                 raise ValueError("'start' gives two seats the same dot")
-        if self.multiplier and self.rules != "classic":
-            raise ValueError("'multiplier' is a classic scoring variation")
+        if self.multiplier and self.scoring != "outline":
+            raise ValueError(
+                f"'multiplier' is a classic scoring variation: it multiplies outline scoring "
+                f"(scoring=outline), not scoring={self.scoring}"
+            )
+        if self.claims and self.scoring != "units":
+            raise ValueError(f"'claims' are units scored, with scoring=units, not {self.scoring}")
         return self
+
+    @property
+    def rule_set(self) -> RuleSet:
+        """The rule set chosen (its board; its presets are already in the options)."""
+        return RULE_SETS[self.rules]

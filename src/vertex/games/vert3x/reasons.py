@@ -3,7 +3,7 @@
 The page knows no rules, so the board view states for every undrawn line the seat due may not
 draw the first rule it breaks, in the order `Vert3xState.why_illegal` checks them:
 
-- `inside-scored`: part of it lies inside a scored GYØ triangle;
+- `inside-scored`: part of it lies inside a scored triangle (`seal_scored`);
 - `crosses`: it crosses another seat's line (`seat`, and that `line`);
 - `vertex-held`: one of its dots is held by another seat (`seat`, and that `dot`);
 - `no-start-contact`: the seat's first line must touch its start dot (`dot`);

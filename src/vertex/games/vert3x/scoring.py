@@ -1,52 +1,59 @@
-"""Vert3x scoring per rule set (RULES.md §2.1–2.3).
+"""Vert3x scoring (RULES.md §2.1–2.3), by the options in force, whatever the rule set.
 
-Points are kept as integers in a rule set's own unit: GYØ counts quarter-squares (two make a
-triangular unit, i.e. a point), so claims that cut a unit in half stay exact.
+Points are kept as integers in the scoring's own unit: with units scoring on a square grid
+they count quarter-squares (two make a triangular unit, i.e. a point), so claims that cut a
+unit in half stay exact.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from vertex.lattice.geometry import Geometry, Triangle
-from vertex.lattice.quarters import quarter_mask
+from vertex.games.vert3x.options import ScoringRule
+from vertex.lattice.geometry import Triangle
+from vertex.lattice.units import Units
 
 
 @dataclass(frozen=True)
 class Scoring:
-    rules: str
-    multiplier: bool
-    across: int  # unit squares across (GYØ claims); 0 elsewhere
-
-    @property
-    def line_points(self) -> int:
-        """Classic: 1 point per line drawn; the other rule sets give nothing for lines."""
-        return 1 if self.rules == "classic" else 0
+    rule: ScoringRule
+    multiplier: bool  # outline: times the shortest side
+    line_points: bool  # 1 point per line drawn
+    claims: bool  # units: scored units become the scorer's
+    units: Units | None  # the board's units (units scoring only)
 
     @property
     def scale(self) -> int:
         """Kept units per point."""
-        return 2 if self.rules == "gyo" else 1
+        return self.units.per_unit if self.units is not None else 1
 
-    def triangle(
-        self, geo: Geometry, tri: Triangle, seat: int, claims: tuple[int, ...]
-    ) -> tuple[int, int]:
-        """(points in kept units, quarters the seat claims) for a triangle `seat` completed.
+    @property
+    def per_line(self) -> int:
+        """Kept units a line drawn earns."""
+        return self.scale if self.line_points else 0
 
-        `claims` are every seat's quarters before the move, so several triangles completed by
+    def triangle(self, tri: Triangle, seat: int, claims: tuple[int, ...]) -> tuple[int, int]:
+        """(points in kept units, units the seat claims) for a triangle `seat` completed.
+
+        `claims` are every seat's units before the move, so several triangles completed by
         one move score the same in any order.
         """
-        if self.rules == "classic":
-            k = tri.sides[0]  # equilateral: every side has k lines
-            return (3 * k * k if self.multiplier else 3 * k), 0
-        if self.rules == "trianguliche":
+        if self.rule == "outline":
+            # its sides in lines: 3k for an equilateral triangle of side k
+            outline = sum(tri.sides)
+            return outline * min(tri.sides) if self.multiplier else outline, 0
+        if self.rule == "powers":
             # n small triangles score ⌊log2 n⌋ + 1 (a 9× one scores like the 8×)
             return tri.small.bit_length(), 0
+        assert self.units is not None
+        inside = self.units.mask(tri)
+        if not self.claims:
+            return inside.bit_count(), 0
         others = 0
         for s, mask in enumerate(claims):
             if s != seat:
                 others |= mask
-        counted = quarter_mask(geo, tri, self.across) & ~others
+        counted = inside & ~others
         return counted.bit_count(), counted
 
 

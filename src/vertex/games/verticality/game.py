@@ -16,16 +16,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import Field
-
 from vertex.core.capabilities import PersonalBest
 from vertex.core.errors import IllegalMove
 from vertex.core.game import Game, State
-from vertex.core.options import GameOptions
 from vertex.core.outcome import seat_label
-from vertex.core.registry import register
 from vertex.core.rng import Rng
+from vertex.games.verticality import VERTICALITY
 from vertex.games.verticality.notation import STOP, Aim, aim_schema, make_aim, parse_aim
+from vertex.games.verticality.options import VerticalityOptions
 from vertex.games.verticality.rules import (
     FACE_SIZE,
     PER_LEVEL,
@@ -46,50 +44,13 @@ SIZE_ORDER = ("S", "M", "L")
 STOP_ONE_IN = 8
 
 
-class VerticalityOptions(GameOptions):
-    players: int = Field(default=2, ge=1, le=6, description="1 plays Solo style")
-    tremor_mm: float = Field(
-        default=0.45,
-        ge=0.0,
-        le=5.0,
-        description="hand tremor σ in mm (easy 0.2, normal 0.45, hard 0.9; 0 = a steady hand)",
-    )
-    skyscraper: bool = Field(
-        default=False, description="Skyscraper style: pyramids need not touch each other"
-    )
-    step_seconds: int = Field(
-        default=60,
-        ge=0,
-        le=3600,
-        description="step clock in seconds (0 = untimed); when it runs out the piece drops "
-        "where the player last aimed it, or at the level's centre",
-    )
-    build_on: bool = Field(
-        default=False,
-        description="with 2+ players: the last tower standing wins, then its builder may go on "
-        "alone as in Solo style until the tower falls or they play `stop`",
-        # For forms: only offered with 2+ players (solo play builds on anyway).
-        json_schema_extra={"x-applies": {"players": [2, 3, 4, 5, 6]}},
-    )
-
-
-@register
 class Verticality(Game[VerticalityOptions]):
-    id = "verticality"
+    info = VERTICALITY
     example = ({"players": 1}, 0)
-    name = "Verticality"
-    summary = (
-        "Build a tower of pyramids and cards on a simulated table. The die picks the size of "
-        "each level's three pyramids; everybody places at the same time, a piece a step, with "
-        "a slightly shaky hand. The last tower standing wins."
-    )
-    Options = VerticalityOptions
-    discrete = False
-    slow_play = True  # a step resolves by simulating every tower
-    simultaneous = True  # every tower's piece of a step is placed at once
     players = "vertex.ai.tower:TowerPlayer"
+    score_decides = False  # the last tower standing wins; scores are levels built
     #: Option sets for the random-play test over every game: small and quick, one per style.
-    random_play_cases: tuple[dict[str, Any], ...] = (
+    random_play_cases = (
         {"players": 2},
         {"players": 1, "skyscraper": True},
         {"players": 3, "tremor_mm": 0.9},

@@ -104,10 +104,10 @@ export function claimLayer(board, fillOf) {
   }));
 }
 
-/** Scored triangles: shaded (except on GYØ, where the claims show who holds what). */
+/** Scored triangles: shaded, or outlined where claimed units show who holds what. */
 export function triangleLayer(model, board, fillOf) {
   const out = [];
-  const shade = board.rules !== "gyo";
+  const shade = !(board.claims || []).length;
   (board.triangles || []).forEach((tri, k) => {
     const corners = tri.corners.map((n) => model.dotByName.get(n));
     out.push(s("polygon", {

@@ -1,8 +1,9 @@
 """`vertex solve GAME [key=value…] [--moves "…"] [--json]`: the exact value of a position.
 
-Prints the value for the player to move (their cells minus the other's at the end under
-perfect play) and every best move; `--json` prints one JSON object for scripts. Long solves
-show a progress line on stderr when it is a terminal.
+Prints the value for the player to move (for the Dots family: their cells minus the other's
+at the end under perfect play) and every best move; `--json` prints one JSON object for
+scripts. Long solves show a progress line on stderr when it is a terminal. Any game that
+names an exact solver (`Game.solver`) can be solved.
 """
 
 from __future__ import annotations
@@ -13,17 +14,16 @@ import re
 import sys
 from typing import TextIO
 
-from vertex.ai.dots.solver import Solver
 from vertex.core.errors import VertexError
 from vertex.core.game import State
 from vertex.core.registry import create_game
-from vertex.games.dots.engine import DotsGame, DotsState
+from vertex.terminal.options import parse_options
 
-HELP = "solve a two-player Dots-family position exactly"
+HELP = "solve a two-player position exactly (the Dots family)"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("game", help="dots-and-boxes, dots-and-triangles or figures")
+    parser.add_argument("game", help="a game with an exact solver, e.g. dots-and-boxes")
     parser.add_argument("options", nargs="*", help="options as key=value, e.g. rows=3")
     parser.add_argument(
         "--moves", default="", help='moves played first, e.g. "a1-b1 b2-b3" (space or comma)'
@@ -40,30 +40,24 @@ def run(args: argparse.Namespace) -> int:
 
 
 def solve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
-    from vertex.terminal.options import parse_options
+    from vertex.ai import solver as solver_for
 
     try:
         game = create_game(args.game, **parse_options(args.options))
-        if not isinstance(game, DotsGame):
-            raise VertexError(
-                f"the solver is for the Dots family (dots-and-boxes, dots-and-triangles, "
-                f"figures), not {args.game}"
-            )
         state: State = game.initial_state(seed=args.seed)
         for move in (m for m in re.split(r"[\s,]+", args.moves) if m):
             state = state.play(move)
-        solver = Solver(game)
+        solver = solver_for(game)
     except VertexError as exc:
         print(f"error: {exc}", file=err)
         return 2
-    assert isinstance(state, DotsState)
     show = not args.json and not args.no_progress and err.isatty()
 
     def progress(nodes: int, seconds: float) -> None:
         if show and seconds > 1.0:
             rate = nodes / max(seconds, 1e-9)
             print(
-                f"\r  {nodes:,} positions, {len(solver.tt):,} stored, {seconds:.0f} s "
+                f"\r  {nodes:,} positions, {solver.stored:,} stored, {seconds:.0f} s "
                 f"({rate:,.0f}/s)",
                 end="",
                 file=err,
@@ -73,7 +67,7 @@ def solve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     sol = solver.solve(state, progress=progress)
     if show and sol.seconds > 1.0:
         print(file=err)
-    mover = None if state.is_over else state.order[state.turn]
+    mover = state.to_move[0] if state.to_move else None
     if args.json:
         data = {
             "game": game.id,
@@ -90,7 +84,7 @@ def solve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     if mover is None:
         print(f"The game is over: {sol.value:+d} for the last player to move.", file=out)
         return 0
-    goal = "fewer" if game.misere else "more"
+    goal = "fewer" if game.lowest_score_wins else "more"
     print(
         f"Value for seat {mover} (to move): {sol.value:+d} "
         f"(their cells minus the other's at the end; each wants {goal})",

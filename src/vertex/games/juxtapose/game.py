@@ -1,4 +1,4 @@
-"""`juxtapose` — Juxtapose, a Looney Pyramids game on a 4×4 board (RULES.md §3).
+"""The rules of `juxtapose` — Juxtapose, a Looney Pyramids game on a 4×4 board (RULES.md §3).
 
 A position is a handful of small immutable values, so a copy is a few attribute stores:
 - `squares`: a 16-tuple, square index → pyramid index or -1 (empty). Square index is
@@ -25,14 +25,13 @@ For the computer players (DESIGN §3) moves also have a small integer code:
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
-from pydantic import Field
-
+from vertex.core.capabilities import Diagram
 from vertex.core.errors import IllegalMove, NotationError
 from vertex.core.game import Entry, Game, State
-from vertex.core.options import GameOptions
-from vertex.core.registry import register
+from vertex.games.juxtapose import JUXTAPOSE
+from vertex.games.juxtapose.options import JuxtaposeOptions
 
 SIZE = 4
 COLOURS = "RYGBP"
@@ -202,30 +201,46 @@ def _two_squares(left: str, right: str, whole: str) -> tuple[int, int]:
     return a, b
 
 
-class JuxtaposeOptions(GameOptions):
-    players: int = Field(default=2, ge=2, le=4, description="number of seats")
-    move_limit: int = Field(
-        default=200, ge=1, le=10_000, description="slide-phase moves before the game is a draw"
-    )
-
-
-@register
 class Juxtapose(Game[JuxtaposeOptions]):
-    sudden_win = True  # a line of three wins at once
-    id = "juxtapose"
+    info = JUXTAPOSE
     example = ({}, 10)
-    name = "Juxtapose"
-    summary = (
-        "Drop pyramids from one shared stash on a 4×4 board, then swap neighbours or slide into "
-        "the empty square. Win at once by lining up four of one size, or the three of one colour."
-    )
-    Options = JuxtaposeOptions
-    #: Option sets the random-play test plays (tests/test_random_play.py).
-    random_play_cases: ClassVar[tuple[dict[str, Any], ...]] = (
+    players = "vertex.ai.juxtapose:JuxtaposePlayer"
+    random_play_cases = (
         {},
         {"players": 3},
         {"players": 4, "move_limit": 40},
     )
+    diagrams = (
+        # Four small pyramids in the top row: the first player wins with B1@d1.
+        Diagram("size-line", {}, ("R1@a1", "G2@b2", "Y1@b1", "R3@c3", "G1@c1", "P2@a3", "B1@d1")),
+        # The three reds on a diagonal: the first player wins with R3@c3.
+        Diagram("colour-line", {}, ("R1@a1", "Y2@d1", "R2@b2", "G3@a4", "R3@c3")),
+        # After the 15th drop: b4 is empty, and G1 (dropped last) may not slide into it.
+        Diagram(
+            "slide",
+            {},
+            (
+                "B1@d4",
+                "Y2@b2",
+                "G2@a3",
+                "P2@c2",
+                "R1@c3",
+                "P3@a4",
+                "G3@c4",
+                "Y3@a2",
+                "B3@b1",
+                "R2@d2",
+                "Y1@a1",
+                "R3@d3",
+                "B2@d1",
+                "P1@c1",
+                "G1@b3",
+            ),
+        ),
+    )
+
+    def move_catalogue(self) -> list[str]:
+        return [MOVE_NAMES[code] for code in sorted(MOVE_NAMES)]
 
     @property
     def seats(self) -> int:
