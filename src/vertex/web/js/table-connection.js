@@ -2,16 +2,20 @@
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 
-/** The connection badge: `data-connection` is online | reconnecting | offline. */
+/** The connection badge: `data-connection` is online | reconnecting | offline (DESIGN §6);
+ *  until the first connection is up its words say "connecting", not "reconnecting". */
 export function createConnection(host) {
   let now = "reconnecting";
+  let wasOnline = false;
   const dot = h("span", { class: "dot", "aria-hidden": "true" });
   const text = h("span");
   host.replaceChildren(dot, text);
   host.setAttribute("role", "status");
   function render() {
     host.dataset.connection = now;
-    text.textContent = t(`table.connection.${now}`);
+    if (now === "online") wasOnline = true;
+    const words = now === "reconnecting" && !wasOnline ? "connecting" : now;
+    text.textContent = t(`table.connection.${words}`);
   }
   render();
   return {
