@@ -177,16 +177,17 @@ def main() -> None:
     args = parser.parse_args()
     if args.quick:
         args.seeds, args.candidates, args.samples = 6, 4, 1
-    print(
-        f"ceiling: solo towers, the die's sizes, {LEVELS}-level cap, "
-        f"seeds {args.first}..{args.first + args.seeds - 1}, "
-        f"{args.candidates} candidates a step, {args.samples} rollouts each (search)"
-    )
-    print(
-        f"{'mode':<8}{'tremor':>7}{'fell':>6}{'mean levels':>13}{'ratio':>7}{'min':>5}"
-        f"{'s/tower':>9}  levels"
-    )
-    for tremor in (float(t) for t in args.tremors.split(",")):
+    if args.seeds > 0:
+        print(
+            f"ceiling: solo towers, the die's sizes, {LEVELS}-level cap, "
+            f"seeds {args.first}..{args.first + args.seeds - 1}, "
+            f"{args.candidates} candidates a step, {args.samples} rollouts each (search)"
+        )
+        print(
+            f"{'mode':<8}{'tremor':>7}{'fell':>6}{'mean levels':>13}{'ratio':>7}{'min':>5}"
+            f"{'s/tower':>9}  levels"
+        )
+    for tremor in (float(t) for t in args.tremors.split(",") if args.seeds > 0):
         ceiling = None
         for mode in args.modes.split(","):
             t = time.perf_counter()
@@ -215,7 +216,8 @@ def main() -> None:
                 f"{per:>9.1f}  {text}",
                 flush=True,
             )
-    print("levels: one character a seed, X = reached the cap")
+    if args.seeds > 0:
+        print("levels: one character a seed, X = reached the cap")
     if args.think:
         think(args.think, float(args.tremors.split(",")[-1]))
 

@@ -62,6 +62,7 @@ def workers() -> Iterator[tuple[TestClient, TestClient]]:
 
 def _forget_test_tables() -> None:
     """Remove this test's tables from the shared database, so no later server restores them."""
+    import redis
     from sqlalchemy import create_engine, delete, select
 
     from vertex.server.store import events_t, tables_t
@@ -69,9 +70,15 @@ def _forget_test_tables() -> None:
     engine = create_engine(PG)
     with engine.begin() as conn:
         ids = select(tables_t.c.id).where(tables_t.c.creator == "testclient")
+        gone = [r.id for r in conn.execute(ids)]
         conn.execute(delete(events_t).where(events_t.c.table_id.in_(ids)))
         conn.execute(delete(tables_t).where(tables_t.c.creator == "testclient"))
     engine.dispose()
+    r = redis.Redis.from_url(REDIS)  # and their leases, so no process looks for them
+    for tid in gone:
+        r.zrem("vertex:leases", tid)
+        r.delete(f"vertex:lease:{tid}", f"vertex:presence:{tid}")
+    r.close()
 
 
 def table(a: TestClient, b: TestClient, **body: Any) -> tuple[str, str, str]:
@@ -155,6 +162,10 @@ def test_a_computer_table_on_two_workers_finishes_once(
             recv_until(ws, lambda m: m.get("t") == "event" and bool(m.get("result")), limit=1000)
     rec = b.get(f"/api/tables/{tid}/record").json()
     assert vertex.replay(rec).is_over and len(rec["moves"]) == 24
+    # one process owns the table and thinks for it: one think per computer move in all
+    hubs = [web.app.state.hub for web in (a, b)]  # type: ignore[attr-defined]
+    assert sum(h.autoplay.thinks for h in hubs) == 24
+    assert sorted(h.autoplay.thinks for h in hubs) == [0, 24]
 
 
 def test_an_aim_taken_by_one_worker_drops_on_the_worker_with_the_clock(
@@ -179,3 +190,33 @@ def test_an_aim_taken_by_one_worker_drops_on_the_worker_with_the_clock(
         time.sleep(0.01)
     assert rec["moves"][0]["seat"] == 0 and rec["moves"][0]["move"] == "pyramid x=-7 y=4 rot=15"
     assert len(rec["moves"]) == 2
+
+
+def test_presence_is_one_for_the_site(workers: tuple[TestClient, TestClient]) -> None:
+    a, b = workers
+    tid, ann, bob = table(a, b)
+    with a.websocket_connect(f"/ws/tables/{tid}?token={ann}") as ws:
+        recv_until(ws, lambda m: m["t"] == "snapshot")
+        # Ann is connected to a: b shows her there, and will not let Bob hand her seat over
+        for _ in range(500):
+            seats = b.get(f"/api/tables/{tid}").json()["seats"]
+            if seats[0]["connected"]:
+                break
+            time.sleep(0.01)
+        assert [s["connected"] for s in seats] == [True, False]
+        body = {"token": bob, "action": "hand-over", "seat": 0, "level": 1}
+        r = b.post(f"/api/tables/{tid}/actions", json=body)
+        assert r.status_code == 409 and r.json()["error"]["code"] == "not-allowed"
+        with b.websocket_connect(f"/ws/tables/{tid}?token={bob}") as ws_b:
+            recv_until(ws_b, lambda m: m["t"] == "snapshot")
+            # Bob on b: Ann's socket on a hears that he came
+            recv_until(ws, lambda m: m["t"] == "presence" and m["connected"] == [True, True])
+    for _ in range(500):  # both gone
+        seats = a.get(f"/api/tables/{tid}").json()["seats"]
+        if not any(s["connected"] for s in seats):
+            break
+        time.sleep(0.01)
+    assert [s["connected"] for s in seats] == [False, False]
+    # now Ann is away, Bob may hand her seat to a computer
+    r = b.post(f"/api/tables/{tid}/actions", json={**body})
+    assert r.status_code == 200, r.text

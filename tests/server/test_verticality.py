@@ -165,7 +165,7 @@ def run_out(client: TestClient, tid: str, seats: tuple[int, ...]) -> None:
         table = hub.tables[tid]
         for seat in seats:
             table.due_since[seat] = time.time() - 61.0
-            await hub._timeout(tid, seat, table.v)
+            await hub.autoplay.timeout(tid, seat, table.v)
 
     client.portal.call(go)  # type: ignore[union-attr]
 

@@ -36,9 +36,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from vertex.core import Game, State, replay
 from vertex.server.analysable import refusal
-from vertex.server.conn import SeatRates
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub
+from vertex.server.quotas import LocalQuotas, RedisQuotas
 from vertex.server.replay import check_ply, position, shown
 from vertex.server.settings import Settings
 
@@ -158,10 +158,11 @@ def check_analysable(game: Game[Any]) -> None:
 class Analyst:
     """Runs analyses away from the event loop, one at a time, within the time limit."""
 
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, quotas: LocalQuotas | RedisQuotas) -> None:
         self.kind = settings.ai_executor
         self.limit_s = settings.analysis_time_s
-        self.rates = SeatRates(settings.analysis_per_minute / 60.0, settings.analysis_burst)
+        self.quotas = quotas  # shared by every process of the site
+        self.burst = settings.analysis_burst
         self.per_minute = settings.analysis_per_minute
         self._pool: Executor | None = None
         self._fresh = True
@@ -169,8 +170,8 @@ class Analyst:
         self._waiting = 0
         self._results: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
 
-    def check_rate(self, client: str) -> None:
-        if not self.rates.take(client):
+    async def check_rate(self, client: str) -> None:
+        if not await self.quotas.take_rate("analysis", client, self.per_minute / 60, self.burst):
             raise ApiError(
                 "rate-limited",
                 f"too many analyses: at most {self.per_minute:g} a minute from one address "
@@ -261,7 +262,7 @@ def _outcome(value: int, misere: bool) -> Literal["win", "loss", "draw"]:
 
 def add_analysis_routes(app: FastAPI, hub: Hub) -> None:
     """`POST /api/tables/{id}/analysis`."""
-    analyst = Analyst(hub.settings)
+    analyst = Analyst(hub.settings, hub.quotas)
     app.state.analyst = analyst
     inner = app.router.lifespan_context
 
@@ -314,7 +315,7 @@ def add_analysis_routes(app: FastAPI, hub: Hub) -> None:
                 f"the game is over at ply {ply}: nothing is left to play there",
                 409,
             )
-        analyst.check_rate(request.client.host if request.client else "unknown")
+        await analyst.check_rate(request.client.host if request.client else "unknown")
         out = await analyst.analyse(state)
         exact, value = out["exact"], out["value"]
         misere = table.game.lowest_score_wins

@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
@@ -17,13 +16,14 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from vertex.core import list_games
 from vertex.server.analysis import add_analysis_routes
-from vertex.server.conn import Conn, SeatRates, TokenBucket
+from vertex.server.commands import ACTIONS
+from vertex.server.conn import Conn, TokenBucket
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub, checked_game, dumps
 from vertex.server.protocol import check_id, check_text, check_version, error, parse
@@ -125,26 +125,25 @@ class Bests(BaseModel):
 
 class ActionIn(_Body):
     token: str = Field(min_length=1, max_length=200)
-    action: Literal[
-        "resign",
-        "rematch",
-        "undo-request",
-        "undo-accept",
-        "end-request",
-        "end-accept",
-        "chat",
-        "hand-over",
-    ]
+    action: str = Field(
+        description="one of the table actions", json_schema_extra={"enum": list(ACTIONS)}
+    )
     text: str | None = Field(default=None, max_length=10_000)
     seat: int | None = None
     level: int | None = Field(default=None, ge=1, le=5)
+
+    @field_validator("action")
+    @classmethod
+    def _known(cls, action: str) -> str:
+        if action not in ACTIONS:
+            raise ValueError(f"unknown action {action!r} (actions: {', '.join(ACTIONS)})")
+        return action
 
 
 # ---- the app ----------------------------------------------------------------------------------
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
     hub = Hub(settings)
-    rates = SeatRates(settings.limits.messages_per_second, settings.limits.message_burst)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -210,8 +209,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/api/tables/{table_id}")
     async def view(table_id: TableId) -> dict[str, Any]:
         """The public view: what a spectator sees."""
-        table = await hub.get(table_id)
-        return table.view(time.time(), hub.connected(table_id))
+        return await hub.view(table_id)
 
     @app.post("/api/tables/{table_id}/seats/{n}")
     async def take_seat(table_id: TableId, n: int, body: TakeSeat) -> dict[str, Any]:
@@ -223,7 +221,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def move(table_id: TableId, body: MoveIn) -> dict[str, Any]:
         """Play a move for the seat the token holds (the same checks as the socket)."""
         table = await hub.get(table_id)
-        seat = _seat(table, body.token, rates)
+        seat = await _seat(hub, table, body.token)
         msg: dict[str, Any] = {"t": "move", "move": body.move, "v": body.version, "id": body.id}
         check_id(body.id)
         reply = await hub.command(table_id, seat, token_hash(body.token), msg)
@@ -235,7 +233,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         move but not played; kept privately, never shown to others. When your step clock
         runs out the piece drops at your last aim (else at the game's default spot)."""
         table = await hub.get(table_id)
-        seat = _seat(table, body.token, rates)
+        seat = await _seat(hub, table, body.token)
         check_id(body.id)
         msg: dict[str, Any] = {"t": "aim", "move": body.move, "id": body.id}
         reply = await hub.command(table_id, seat, token_hash(body.token), msg)
@@ -245,7 +243,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def action(table_id: TableId, body: ActionIn) -> dict[str, Any]:
         """Table actions for scripts: resign, rematch, undo and end requests, chat, hand-over."""
         table = await hub.get(table_id)
-        seat = _seat(table, body.token, rates)
+        seat = await _seat(hub, table, body.token)
         msg: dict[str, Any] = {"t": body.action}
         if body.action == "chat":
             msg["text"] = body.text or ""
@@ -298,12 +296,13 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 TableId = Annotated[str, Path(max_length=64, description="the table id from its link")]
 
 
-def _seat(table: Table, token: str, rates: SeatRates | None = None) -> int:
+async def _seat(hub: Hub, table: Table, token: str) -> int:
     seat = table.seat_of(token)
     if seat is None:
         raise ApiError("bad-token", "that seat token does not hold a seat at this table", 403)
-    if rates is not None and not rates.take(token_hash(token)):
-        raise ApiError("rate-limited", f"too many commands: at most {rates.rate:g} a second", 429)
+    if not await hub.take_rate(token_hash(token)):
+        per_s = hub.limits.messages_per_second
+        raise ApiError("rate-limited", f"too many commands: at most {per_s:g} a second", 429)
     return seat
 
 
@@ -335,7 +334,8 @@ async def _serve_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
             await ws.close(code=4404 if exc.code == "no-such-table" else 4400)
         return
     bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
-    conn = Conn(ws, table_id, seat, None if token is None else token_hash(token), bucket)
+    deltas = ws.query_params.get("deltas") == "1"  # state patches instead of states
+    conn = Conn(ws, table_id, seat, None if token is None else token_hash(token), bucket, deltas)
     pump = asyncio.create_task(conn.pump())
     try:
         await hub.attach(conn, since)

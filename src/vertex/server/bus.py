@@ -18,6 +18,19 @@ log = logging.getLogger("vertex.server")
 
 Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
 CHANNEL = "vertex:events"
+#: Redis connections one process uses at most for commands; more callers wait their turn
+#: (a burst of sockets connecting must not fail for want of a connection).
+REDIS_CONNECTIONS = 32
+
+
+def redis_client(url: str) -> Any:
+    """An asyncio Redis client whose pool makes callers wait rather than fail."""
+    import redis.asyncio as aioredis
+
+    pool = aioredis.BlockingConnectionPool.from_url(
+        url, max_connections=REDIS_CONNECTIONS, timeout=30
+    )
+    return aioredis.Redis(connection_pool=pool)
 
 
 class LocalBus:
@@ -35,10 +48,8 @@ class LocalBus:
 
 class RedisBus:
     def __init__(self, url: str, origin: str) -> None:
-        import redis.asyncio as aioredis
-
         self.origin = origin
-        self.redis = aioredis.Redis.from_url(url)
+        self.redis = redis_client(url)
         self._task: asyncio.Task[None] | None = None
 
     async def start(self, handler: Handler) -> None:

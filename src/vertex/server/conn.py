@@ -67,9 +67,16 @@ class Conn:
     up a broadcast to everyone else at the table."""
 
     def __init__(
-        self, ws: Sender, table_id: str, seat: int | None, token: str | None, bucket: TokenBucket
+        self,
+        ws: Sender,
+        table_id: str,
+        seat: int | None,
+        token: str | None,
+        bucket: TokenBucket,
+        deltas: bool = False,
     ) -> None:
         self.ws = ws
+        self.deltas = deltas  # events carry a state patch (deltas.py) rather than the state
         self.table_id = table_id
         self.seat = seat
         self.token = token  # sha256 of the seat token, to notice a seat handed over

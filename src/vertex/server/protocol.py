@@ -9,20 +9,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from vertex.server.commands import COMMANDS
 from vertex.server.errors import ApiError
 
-#: Client message types and the fields each may carry (beyond `t` and `id`).
+#: Client message types and the fields each may carry (beyond `t` and `id`): the command
+#: table's (commands.py), and `ping`.
 CLIENT_MESSAGES: dict[str, frozenset[str]] = {
-    "move": frozenset({"move", "v"}),
-    "aim": frozenset({"move"}),
-    "resign": frozenset(),
-    "rematch": frozenset(),
-    "undo-request": frozenset(),
-    "undo-accept": frozenset(),
-    "end-request": frozenset(),
-    "end-accept": frozenset(),
-    "chat": frozenset({"text"}),
-    "hand-over": frozenset({"seat", "level"}),
+    **{name: cmd.fields for name, cmd in COMMANDS.items()},
     "ping": frozenset(),
 }
 

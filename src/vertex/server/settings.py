@@ -44,6 +44,11 @@ class Settings:
     analysis_time_s: float = 3.0
     analysis_per_minute: float = 20.0
     analysis_burst: int = 6
+    #: Several processes (redis_url set): a table's owner renews its lease (leases.py) every
+    #: third of `lease_s`; a dead owner's tables are taken over within about `lease_s` + a
+    #: third. Presence (presence.py) of a dead process expires after `presence_s`.
+    lease_s: float = 3.0
+    presence_s: float = 3.0
 
     @classmethod
     def from_env(cls, database_url: str | None = None, **overrides: object) -> Settings:

@@ -221,6 +221,48 @@ class Store:
         with self.engine.connect() as conn:
             return int(conn.execute(q).scalar_one())
 
+    async def idle_open(self, before: float, most: int = 500) -> list[str]:
+        """Open tables with no event (nor creation) since `before`: the ones to expire."""
+        return await self._run(self._reader, self._select_idle, before, most)
+
+    def _select_idle(self, before: float, most: int) -> list[str]:
+        last = (
+            select(func.max(events_t.c.at))
+            .where(events_t.c.table_id == tables_t.c.id)
+            .scalar_subquery()
+        )
+        q = (
+            select(tables_t.c.id)
+            .where(
+                tables_t.c.status == OPEN,
+                tables_t.c.created_at < before,
+                func.coalesce(last, tables_t.c.created_at) < before,
+            )
+            .limit(most)
+        )
+        with self.engine.connect() as conn:
+            return [r.id for r in conn.execute(q)]
+
+    async def ended_open(self, kinds: Sequence[str]) -> list[str]:
+        """Open tables whose last event ended the game (of one of these kinds, or marked
+        `_over`): a process died between the event and the table's status."""
+        return await self._run(self._reader, self._select_ended, list(kinds))
+
+    def _select_ended(self, kinds: list[str]) -> list[str]:
+        e = events_t.alias("e")
+        last = select(func.max(events_t.c.seq)).where(events_t.c.table_id == e.c.table_id)
+        q = (
+            select(e.c.table_id)
+            .join(tables_t, tables_t.c.id == e.c.table_id)
+            .where(
+                tables_t.c.status == OPEN,
+                e.c.seq == last.scalar_subquery(),
+                e.c.kind.in_(kinds) | e.c.data.contains('"_over":true'),
+            )
+        )
+        with self.engine.connect() as conn:
+            return [r.table_id for r in conn.execute(q)]
+
     # ---- solo results -----------------------------------------------------------------------
     async def add_best(self, row: BestRow) -> None:
         """Keep a solo result; a table's result is kept once, however often it is reported."""

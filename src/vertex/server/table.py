@@ -17,11 +17,9 @@ from vertex.core import AGREED_END, State, VertexError, create_game
 from vertex.core.record import Record
 from vertex.server.analysable import refusal
 from vertex.server.errors import ApiError
+from vertex.server.events import SEAT_KINDS, STATE_KINDS, fold
 from vertex.server.store import EXPIRED, OPEN, OVER, BestRow, StoredEvent
 
-#: Events that change the game or the result: their messages carry the new state.
-STATE_KINDS = frozenset({"move", "undo", "end", "resign", "timeout", "expired", "hand-over"})
-SEAT_KINDS = frozenset({"seat", "hand-over"})
 #: Chat lines a table view carries.
 CHAT_KEPT = 50
 
@@ -88,7 +86,7 @@ class Table:
         self.aims: dict[int, tuple[tuple[int, int], str]] = {}
         self.bank: list[float] = [float((self.clock or {}).get("total", 0))] * len(self.seats)
         self._pending: tuple[StoredEvent, State] | None = None
-        self._check_start(created_at)
+        self.check_start(created_at)
 
     # ---- views ------------------------------------------------------------------------------
     @property
@@ -184,10 +182,13 @@ class Table:
         `State.sealed`: Verticality's aims until the step resolves); none once it is over."""
         return frozenset() if self.is_over else frozenset(self.state.sealed())
 
-    def for_viewer(self, msg: dict[str, Any], viewer: int | None) -> dict[str, Any]:
+    def for_viewer(
+        self, msg: dict[str, Any], viewer: int | None, sealed: frozenset[int] | None = None
+    ) -> dict[str, Any]:
         """A message (or a view) as `viewer` may see it: other seats' sealed moves without
-        their text (`move: null`). The very same dict when nothing is hidden from `viewer`."""
-        hidden = self.sealed() - {viewer}
+        their text (`move: null`). The very same dict when nothing is hidden from `viewer`.
+        `sealed`: the seats sealed when the message was made (default: now)."""
+        hidden = (self.sealed() if sealed is None else sealed) - {viewer}
         if not hidden:
             return msg
         out = dict(msg)
@@ -305,6 +306,8 @@ class Table:
             data["aimed"] = True
         if cid is not None:
             data["cid"] = cid
+        if new.is_over:  # lets a start find a table whose end outran its status (store.py)
+            data["_over"] = True
         ev = self._event("move", now, **data)
         # Keep the new position for apply(), but only for this very event: if another
         # worker wins the version, its event is applied from scratch.
@@ -457,55 +460,11 @@ class Table:
                 return i
         return None
 
-    # ---- folding events into the table -----------------------------------------------------
+    # ---- folding events into the table (events.py: one fold per kind) -------------------
     def apply(self, ev: StoredEvent) -> None:
-        if ev.seq != self.v + 1:
-            raise ValueError(f"table {self.id}: event {ev.seq} after version {self.v}")
-        d = ev.data
-        kind = ev.kind
-        self.v = ev.seq
-        self.last_at = ev.at
-        if kind == "seat":
-            seat = self.seats[d["seat"]]
-            seat.name, seat.token = d["name"], d["_token"]
-            self._check_start(ev.at)
-        elif kind == "move":
-            self._apply_move(ev)
-        elif kind == "resign" or kind == "timeout":
-            self._finish(kind, ev.at, loser=d["seat"])
-        elif kind == "undo-request":
-            self.undo_request = (d["seat"], d["ply"])
-            self.undo_accepts = set()
-        elif kind == "undo-accept":
-            self.undo_accepts.add(d["seat"])
-        elif kind == "undo":
-            self._rebuild(d["ply"], ev.at)
-        elif kind == "end-request":
-            self.end_accepts.add(d["seat"])
-        elif kind == "end":
-            self.end_accepts = set()
-            self.state = self.state.end_by_agreement()
-            self.times.append(ev.at)
-            self._clock_step(ev.at, None)
-            self._finish("agreed", ev.at)
-        elif kind == "hand-over":
-            seat = self.seats[d["seat"]]
-            seat.kind, seat.level, seat.token = "ai", d["level"], None
-            self.aims.pop(d["seat"], None)
-            self._check_start(ev.at)
-        elif kind == "rematch":
-            self.rematch = d["table"]
-        elif kind == "expired":
-            self.result = {"reason": "expired", "winners": []}
-            self.due_since = {}
-        elif kind == "chat":
-            self.chat_lines.append(
-                {"seat": d["seat"], "name": d["name"], "text": d["text"], "at": ev.at}
-            )
-        else:
-            raise ValueError(f"table {self.id}: unknown event kind {kind!r}")
+        fold(self, ev)
 
-    def _apply_move(self, ev: StoredEvent) -> None:
+    def apply_move(self, ev: StoredEvent) -> None:
         d = ev.data
         seat = d["seat"]
         if self._pending is not None and self._pending[0] is ev:
@@ -520,11 +479,11 @@ class Table:
             self.cids[(seat, str(d["cid"]))] = ev.seq
         self.undo_request, self.undo_accepts = None, set()
         self.end_accepts = set()
-        self._clock_step(ev.at, seat)
+        self.clock_step(ev.at, seat)
         if new.is_over:
-            self._finish("game", ev.at)
+            self.finish("game", ev.at)
 
-    def _rebuild(self, ply: int, at: float) -> None:
+    def go_back(self, ply: int, at: float) -> None:
         state = self.game.initial_state(self.seed)
         for seat, move in self.state.history[:ply]:
             state = state.end_by_agreement() if seat is None else state.play(move, seat=seat)
@@ -536,12 +495,12 @@ class Table:
         self.aims = {}
         self.due_since = {s: at for s in self.state.to_move}
 
-    def _check_start(self, at: float) -> None:
+    def check_start(self, at: float) -> None:
         if self.started_at is None and all(s.taken for s in self.seats):
             self.started_at = at
             self.due_since = {s: at for s in self.state.to_move}
 
-    def _clock_step(self, at: float, mover: int | None) -> None:
+    def clock_step(self, at: float, mover: int | None) -> None:
         """Charge the seats whose turn ended and start the clocks of the seats now due."""
         due = set(self.state.to_move)
         total = self.clock is not None and "total" in self.clock
@@ -555,7 +514,7 @@ class Table:
         for s in due:
             self.due_since.setdefault(s, at)
 
-    def _finish(self, reason: str, at: float, loser: int | None = None) -> None:
+    def finish(self, reason: str, at: float, loser: int | None = None) -> None:
         if loser is None:
             winners = list(self.state.winners)
         else:

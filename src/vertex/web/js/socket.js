@@ -121,6 +121,8 @@ export class TableSocket {
     // no page shows and the server does not log.
     if (this.token) params.set("token", this.token);
     if (this.v !== null) params.set("since", String(this.v));
+    // Events carry their state as a patch on the one before (the page's model applies it).
+    params.set("deltas", "1");
     const query = params.toString();
     return `${proto}//${location.host}/ws/tables/${encodeURIComponent(this.tableId)}` +
       (query ? `?${query}` : "");

@@ -20,10 +20,31 @@ export function setView(model, view, clocksAt) {
   if (Array.isArray(view.chat)) model.chat = view.chat.map((m) => ({ ...m }));
 }
 
+/**
+ * The state an event's `patch` makes of the state we have (the socket asks for deltas:
+ * server/deltas.py). Operations: [path, value] sets, [path] deletes, [path, start, count,
+ * items] splices the list at path; a path is keys and list indices from the root. The
+ * state we have is left as it was.
+ */
+export function patched(state, patch) {
+  const out = structuredClone(state);
+  for (const op of patch) {
+    const path = op[0];
+    let target = out;
+    for (let i = 0; i < path.length - 1; i++) target = target[path[i]];
+    const last = path[path.length - 1];
+    if (op.length === 1) delete target[last];
+    else if (op.length === 4) target[last].splice(op[1], op[2], ...op[3]);
+    else target[last] = op[1];
+  }
+  return out;
+}
+
 /** Fold one socket event into the view. */
 export function applyEvent(model, ev, clocksAt) {
   const view = model.view;
   view.version = ev.v;
+  if (ev.patch) ev = { ...ev, state: patched(view.state, ev.patch) };
   if ("state" in ev) {
     view.state = ev.state;
     view.result = ev.result;

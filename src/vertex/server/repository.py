@@ -1,0 +1,289 @@
+"""The table repository: tables loaded on first use, the one write path, and catch-up.
+
+Every change to a table goes through `submit`: under the table's lock it checks the command
+against the table, appends the event to the store, and only then applies it and tells the
+listener (the sockets, the computer seats and clocks). With several processes the log's key
+decides races: an append that loses learns what won from the log and checks again.
+
+Tables load lazily, when first asked for, off the event loop (a log can mean physics to
+re-run). Each keeps its latest events' messages as they were sent, so a socket that comes
+back with `since` gets them as stored, with no game re-run; one that missed more gets a
+snapshot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from vertex.server.bus import LocalBus, RedisBus
+from vertex.server.deltas import Patch, diff
+from vertex.server.errors import ApiError, not_found
+from vertex.server.store import OPEN, Store, StoredEvent, TableRow
+from vertex.server.table import Table
+
+_A = TypeVar("_A")
+_R = TypeVar("_R")
+
+_ID = re.compile(r"^[A-Za-z0-9_-]{8,40}$")
+#: Messages of its latest events a table keeps for sockets that reconnect with `since`.
+RECENT = 32
+
+
+class Sent:
+    """An event's message as sent, the seats sealed when it was made, and (on demand) its
+    state as a patch on the state sent before (deltas.py; None: send the full state)."""
+
+    __slots__ = ("_base", "_patch", "msg", "sealed")
+
+    def __init__(
+        self, msg: dict[str, Any], sealed: frozenset[int], base: dict[str, Any] | None
+    ) -> None:
+        self.msg = msg
+        self.sealed = sealed
+        self._base = base  # the state sent before, when a patch on it can be trusted
+        self._patch: Patch | bool | None = False  # False: not worked out yet
+
+    @property
+    def patch(self) -> Patch | None:
+        if self._patch is False:
+            base, self._base = self._base, None
+            self._patch = None if base is None else diff(base, self.msg["state"])
+        assert self._patch is not True
+        return self._patch
+
+    def for_deltas(self) -> dict[str, Any]:
+        """The message for a socket that takes deltas."""
+        if "state" not in self.msg or self.patch is None:
+            return self.msg
+        out = {k: v for k, v in self.msg.items() if k != "state"}
+        out["patch"] = self.patch
+        return out
+
+
+Listener = Callable[[Table, StoredEvent, Sent, bool], Awaitable[None]]
+
+
+class Duplicate(Exception):
+    """A move whose client id was applied already: answer with its version again."""
+
+    def __init__(self, v: int) -> None:
+        self.v = v
+
+
+class Repository:
+    def __init__(self, store: Store, bus: LocalBus | RedisBus, scaled: bool) -> None:
+        self.store = store
+        self.bus = bus
+        self.scaled = scaled
+        self.tables: dict[str, Table] = {}
+        self.locks: dict[str, asyncio.Lock] = {}
+        self.recent: dict[str, deque[Sent]] = {}
+        #: Per table: the last state sent and the seats sealed then (what a patch is on).
+        self.base: dict[str, tuple[dict[str, Any], frozenset[int]]] = {}
+        self.listener: Listener | None = None
+        self.on_load: Callable[[Table], None] | None = None  # a table came in from its log
+        self.loaded_count = 0  # tables loaded from their logs since the start
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # ---- finding tables ---------------------------------------------------------------------
+    def lock(self, tid: str) -> asyncio.Lock:
+        lock = self.locks.get(tid)
+        if lock is None:
+            lock = self.locks[tid] = asyncio.Lock()
+        return lock
+
+    async def get(self, tid: str) -> Table:
+        table = self.tables.get(tid)
+        if table is not None:
+            return table
+        async with self.lock(tid):
+            return await self.get_locked(tid)
+
+    async def get_locked(self, tid: str) -> Table:
+        table = self.tables.get(tid)
+        if table is not None:
+            return table
+        row = await self.store.table(tid) if _ID.match(tid) else None
+        if row is None:
+            self.locks.pop(tid, None)
+            raise not_found(tid)
+        events = await self.store.events(tid)
+        # replaying a log can mean re-running physics: off the event loop
+        loaded, recent, base = await asyncio.to_thread(_rebuild, tid, row, events)
+        if loaded.status != row.status:  # the process died between the event and the status
+            await self.status_changed(loaded)
+        self.tables[tid] = loaded
+        self.recent[tid] = recent
+        self.base[tid] = base
+        self.loaded_count += 1
+        if self.on_load is not None:
+            self.on_load(loaded)
+        return loaded
+
+    def forget(self, tid: str) -> None:
+        self.tables.pop(tid, None)
+        self.locks.pop(tid, None)
+        self.recent.pop(tid, None)
+        self.base.pop(tid, None)
+
+    async def open(self, tid: str, spec: dict[str, Any], creator: str, now: float) -> Table:
+        table = Table(tid, spec, now)
+        await self.store.create_table(TableRow(tid, spec["game"], spec, OPEN, creator, now, now))
+        self.tables[tid] = table
+        self.recent[tid] = deque(maxlen=RECENT)
+        self.base[tid] = (table.state.to_dict(), table.sealed())
+        return table
+
+    # ---- the write path ---------------------------------------------------------------------
+    async def submit(self, tid: str, make: Callable[[Table], StoredEvent]) -> StoredEvent:
+        """Check, store, apply and broadcast one event, as the table's only writer here.
+
+        Shielded: a client that goes away mid-command cannot leave the store and the table
+        out of step.
+        """
+        return await asyncio.shield(self._submit(tid, make))
+
+    async def _submit(self, tid: str, make: Callable[[Table], StoredEvent]) -> StoredEvent:
+        async with self.lock(tid):
+            return await self.submit_locked(await self.get_locked(tid), make)
+
+    async def submit_locked(
+        self, table: Table, make: Callable[[Table], StoredEvent]
+    ) -> StoredEvent:
+        for _attempt in range(5):
+            try:
+                ev = await off_loop(table, make, table)
+            except ApiError:
+                # With several processes our copy may lag the log: a refusal is only final
+                # once we have read everything the others wrote.
+                if not self.scaled or not await self.catch_up(table):
+                    raise
+                continue
+            if await self.store.append(table.id, ev):
+                break
+            # Another process wrote this version first: learn what it wrote, then re-check.
+            await self.catch_up(table)
+        else:
+            raise ApiError("busy", "the table is busy; try again", 409)
+        await self.applied(table, ev, own=True)
+        return ev
+
+    async def applied(self, table: Table, ev: StoredEvent, own: bool) -> None:
+        """Fold a stored event into our copy, keep its message, tell the listener."""
+        before = table.status
+        await off_loop(table, table.apply, ev)
+        sent = _sent(table, ev, self.base.get(table.id))
+        if "state" in sent.msg:
+            self.base[table.id] = (sent.msg["state"], sent.sealed)
+        self.recent.setdefault(table.id, deque(maxlen=RECENT)).append(sent)
+        if own and self.scaled:
+            payload = {"seq": ev.seq, "kind": ev.kind, "data": ev.data, "at": ev.at}
+            self.spawn(self.bus.publish(table.id, payload))
+        if table.status != before:
+            await self.status_changed(table)
+        if self.listener is not None:
+            await self.listener(table, ev, sent, own)
+
+    async def status_changed(self, table: Table) -> None:
+        # The result before the status: a table marked over has its solo best kept already.
+        best = table.solo_best()
+        if best is not None:
+            await self.store.add_best(best)
+        await self.store.set_status(table.id, table.status)
+
+    async def catch_up(self, table: Table) -> bool:
+        """Apply what other processes logged since our copy's version; False if nothing."""
+        events = await self.store.events(table.id, table.v)
+        for ev in events:
+            await self.applied(table, ev, own=False)
+        return bool(events)
+
+    async def on_bus(self, tid: str, event: dict[str, Any]) -> None:
+        """Another process wrote an event (or took an aim): bring our copy (if we hold one)
+        up to date."""
+        if tid not in self.tables:
+            return
+        async with self.lock(tid):
+            table = self.tables.get(tid)
+            if table is not None and "aim" in event:
+                aim = event["aim"]
+                table.hold_aim(aim["seat"], (aim["tag"][0], aim["tag"][1]), aim["move"])
+                return
+            if table is None or event["seq"] <= table.v:
+                return
+            if event["seq"] == table.v + 1:
+                await self.applied(table, StoredEvent(**event), own=False)
+            else:
+                await self.catch_up(table)
+
+    # ---- catch-up ---------------------------------------------------------------------------
+    def since(
+        self, table: Table, since: int, viewer: int | None, deltas: bool = False
+    ) -> list[dict[str, Any]] | None:
+        """The messages of the events after `since`, as they were sent (as `viewer` may see
+        them), or None when they are older than what the table keeps (send a snapshot)."""
+        if since >= table.v:
+            return []
+        kept = [m for m in self.recent.get(table.id, ()) if m.msg["v"] > since]
+        if not kept or kept[0].msg["v"] != since + 1 or kept[-1].msg["v"] != table.v:
+            return None
+        return [
+            table.for_viewer(m.for_deltas() if deltas else m.msg, viewer, m.sealed) for m in kept
+        ]
+
+    def spawn(self, coro: Awaitable[Any]) -> None:
+        task: asyncio.Task[Any] = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        for task in list(self._tasks):
+            with contextlib.suppress(BaseException):
+                await task
+
+
+async def off_loop(table: Table, fn: Callable[[_A], _R], arg: _A) -> _R:
+    """Run a table step in a thread when the game's moves are slow (physics), so one table's
+    simulation never stalls the others; the table's lock is held throughout."""
+    if table.game.slow_play:
+        return await asyncio.to_thread(fn, arg)
+    return fn(arg)
+
+
+def _sent(
+    table: Table, ev: StoredEvent, base: tuple[dict[str, Any], frozenset[int]] | None
+) -> Sent:
+    """An applied event's message, with its state as a patch when one can be trusted: the
+    state before and after had nothing sealed (a hidden move would make the clients' bases
+    differ)."""
+    msg = table.message(ev)
+    sealed = table.sealed()
+    trusted = "state" in msg and base is not None and not base[1] and not sealed
+    return Sent(msg, sealed, base[0] if trusted and base is not None else None)
+
+
+def _rebuild(
+    tid: str, row: TableRow, events: list[StoredEvent]
+) -> tuple[Table, deque[Sent], tuple[dict[str, Any], frozenset[int]]]:
+    """A table from its log, with its latest events' messages (in a thread)."""
+    table = Table(tid, row.spec, row.created_at)
+    recent: deque[Sent] = deque(maxlen=RECENT)
+    base: tuple[dict[str, Any], frozenset[int]] | None = None
+    first_kept = len(events) - RECENT
+    for i, ev in enumerate(events):
+        table.apply(ev)
+        if i >= first_kept:
+            sent = _sent(table, ev, base)
+            if "state" in sent.msg:
+                base = (sent.msg["state"], sent.sealed)
+            recent.append(sent)
+    if base is None:
+        base = (table.state.to_dict(), table.sealed())
+    return table, recent, base

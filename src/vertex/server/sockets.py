@@ -1,0 +1,141 @@
+"""The sockets of this process, per table: events out to them, and presence for everyone.
+
+Each event goes to every local socket of its table (one text per seat: sealed moves are per
+viewer). Presence (which seats are connected) is the union over all processes
+(presence.py): a change here is published and announced over the bus, and each process
+pushes a `presence` message to its sockets when what they would see changes, including
+when another process dies and its seats expire.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+from typing import Any
+
+from vertex.server.bus import LocalBus, RedisBus
+from vertex.server.conn import Conn
+from vertex.server.presence import LocalPresence, RedisPresence
+from vertex.server.repository import Sent
+from vertex.server.table import Table
+
+log = logging.getLogger("vertex.server")
+
+
+def dumps(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, separators=(",", ":"))
+
+
+class Sockets:
+    def __init__(
+        self, presence: LocalPresence | RedisPresence, bus: LocalBus | RedisBus, beat_s: float
+    ) -> None:
+        self.presence = presence
+        self.bus = bus
+        self.beat_s = beat_s
+        self.conns: dict[str, set[Conn]] = {}
+        self.sizes: dict[str, int] = {}  # seats per table with sockets here
+        self.shown: dict[str, list[bool]] = {}  # the presence these sockets last heard
+        self._task: asyncio.Task[None] | None = None
+
+    async def start(self) -> None:
+        if isinstance(self.presence, RedisPresence):
+            self._task = asyncio.create_task(self._beat(), name="vertex-presence")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for tid in list(self.conns):
+            with contextlib.suppress(Exception):
+                await self.presence.publish(tid, ())
+
+    def count(self) -> int:
+        return sum(len(c) for c in self.conns.values())
+
+    def has(self, tid: str) -> bool:
+        return bool(self.conns.get(tid))
+
+    # ---- events -----------------------------------------------------------------------------
+    def broadcast(self, table: Table, sent: Sent) -> None:
+        # one text per kind of reader: sealed moves are per seat, patches for who asked
+        texts: dict[tuple[int | None, bool], str] = {}
+        for conn in self.conns.get(table.id, ()):
+            key = (conn.seat, conn.deltas)
+            text = texts.get(key)
+            if text is None:
+                msg = sent.for_deltas() if conn.deltas else sent.msg
+                text = texts[key] = dumps(table.for_viewer(msg, conn.seat, sent.sealed))
+            conn.send(text)
+
+    # ---- presence ---------------------------------------------------------------------------
+    def local_seats(self, tid: str) -> frozenset[int]:
+        return frozenset(c.seat for c in self.conns.get(tid, ()) if c.seat is not None)
+
+    async def connected(self, tid: str, n: int) -> list[bool]:
+        """Which of the table's `n` seats have a socket open on any process."""
+        seats = self.local_seats(tid) | await self.presence.remote(tid)
+        return [s in seats for s in range(n)]
+
+    def add(self, conn: Conn, n: int, before: list[bool]) -> None:
+        tid = conn.table_id
+        self.conns.setdefault(tid, set()).add(conn)
+        self.sizes[tid] = n
+        self.shown.setdefault(tid, before)
+
+    def remove(self, conn: Conn) -> bool:
+        """Forget a socket; True if its seat is no longer connected here."""
+        tid = conn.table_id
+        conns = self.conns.get(tid)
+        if conns is None or conn not in conns:
+            return False
+        conns.discard(conn)
+        if not conns:
+            del self.conns[tid]
+            self.sizes.pop(tid, None)
+            self.shown.pop(tid, None)
+        return conn.seat is not None and conn.seat not in self.local_seats(tid)
+
+    async def changed(self, tid: str, n: int) -> None:
+        """Our seats at `tid` changed: tell the other processes, and our sockets."""
+        if isinstance(self.presence, RedisPresence):
+            await self.presence.publish(tid, self.local_seats(tid))
+            await self.bus.publish(tid, {"presence": True})
+        await self.refresh(tid, n)
+
+    async def refresh(self, tid: str, n: int | None = None) -> None:
+        """Push presence to our sockets at `tid` if what they would see changed."""
+        n = self.sizes.get(tid) if n is None else n
+        if n is None or not self.conns.get(tid):
+            return
+        self._push(tid, await self.connected(tid, n))
+
+    def _push(self, tid: str, now: list[bool]) -> None:
+        if self.shown.get(tid) == now or not self.conns.get(tid):
+            return
+        self.shown[tid] = now
+        text = dumps({"t": "presence", "connected": now})
+        for conn in self.conns.get(tid, ()):
+            conn.send(text)
+
+    async def _beat(self) -> None:
+        """Renew our presence, and notice others' that expired (a process that died)."""
+        assert isinstance(self.presence, RedisPresence)
+        while True:
+            await asyncio.sleep(self.beat_s)
+            try:
+                held = {tid: self.local_seats(tid) for tid in self.conns}
+                await self.presence.refresh({t: s for t, s in held.items() if s})
+                remote = await self.presence.remote_many(list(held))
+                for tid, seats in remote.items():
+                    n = self.sizes.get(tid)
+                    if n is not None:
+                        union = self.local_seats(tid) | seats
+                        self._push(tid, [s in union for s in range(n)])
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("presence heartbeat failed")

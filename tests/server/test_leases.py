@@ -1,0 +1,65 @@
+"""Table ownership over Redis: one owner per table, renewed while it lives, taken over
+when it stops renewing. Skipped (with the reason) when Redis is not reachable."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import secrets
+
+import pytest
+
+from vertex.server.leases import LEASES, LocalLeases, RedisLeases
+
+from .test_scaleout import REDIS, _reachable
+
+pytestmark = pytest.mark.skipif(bool(_reachable()), reason=_reachable() or "")
+
+
+def test_one_owner_a_table_and_a_take_over_when_it_dies() -> None:
+    async def go() -> None:
+        tid = "test-" + secrets.token_hex(6)
+        gained: list[str] = []
+        lost: list[str] = []
+
+        async def on_gained(t: str) -> None:
+            gained.append(t)
+
+        a, b = RedisLeases(REDIS, "a-" + tid, 0.6), RedisLeases(REDIS, "b-" + tid, 0.6)
+        await a.start(on_gained, lost.append)
+        await b.start(on_gained, lost.append)
+        try:
+            assert await a.acquire(tid) and a.owns(tid)
+            assert not await b.acquire(tid) and not b.owns(tid)
+            await asyncio.sleep(1.0)  # a renews: still a's
+            assert a.owns(tid) and not b.owns(tid) and tid not in gained
+            assert a._task is not None
+            a._task.cancel()  # a dies: no more renewals, nothing released
+            with contextlib.suppress(asyncio.CancelledError):
+                await a._task
+            for _ in range(100):
+                if b.owns(tid):
+                    break
+                await asyncio.sleep(0.05)
+            assert b.owns(tid) and tid in gained  # b took it over, within seconds
+            await a._renew_all()  # a, were it to wake, learns at its next renewal it lost it
+            assert not a.owns(tid) and tid in lost
+            assert not await a.acquire(tid)  # and cannot have it back while b lives
+            await b.release(tid, final=True)  # the game ended: nobody needs to own it
+            assert await b.redis.zscore(LEASES, tid) is None
+        finally:
+            a.owned &= {tid}  # (other tables' stale leases it picked up: handed on)
+            await a.close()
+            await b.close()
+
+    asyncio.run(go())
+
+
+def test_one_process_owns_every_table_it_is_asked_to() -> None:
+    async def go() -> None:
+        leases = LocalLeases()
+        assert await leases.acquire("t") and leases.owns("t")
+        await leases.release("t")
+        assert not leases.owns("t")
+
+    asyncio.run(go())
