@@ -95,6 +95,28 @@ def test_an_aim_is_checked_held_for_its_step_and_forgotten_after() -> None:
     assert err.value.code == "not-your-turn"
 
 
+def test_a_refused_aim_names_the_rule_and_its_numbers_for_the_page() -> None:
+    table = seated(spec())
+    with pytest.raises(ApiError) as err:
+        table.aim_check(0, "card x=0 y=0 rot=0")
+    assert err.value.reason == {"rule": "pyramid-now", "pyramid": 1, "level": 1}
+    table.apply(table.move(0, "pyramid x=10 y=-5 rot=30", 101.0))
+    table.apply(table.move(1, "pyramid x=10 y=-5 rot=30", 102.0))
+    with pytest.raises(ApiError) as err:
+        table.aim_check(0, "pyramid x=70 y=-5 rot=30")
+    assert err.value.code == "illegal-move" and "touching rule" in err.value.message
+    reason = err.value.reason
+    assert reason is not None and reason["rule"] == "touching" and reason["within_mm"] == 1.0
+    assert reason["gap_mm"] > 30
+    with pytest.raises(ApiError) as err:
+        table.aim_check(0, "pyramid x=12 y=-5 rot=30")  # 2 mm into the first one
+    assert err.value.reason is not None and err.value.reason["rule"] == "overlap"
+    assert err.value.body()["error"]["reason"] == err.value.reason
+    with pytest.raises(ApiError) as err:
+        table.aim_check(0, "tower")  # unreadable: the message alone
+    assert err.value.reason is None and "reason" not in err.value.body()["error"]
+
+
 def test_other_games_have_no_aims() -> None:
     dots = {"game": "dots-and-boxes", "options": {"rows": 2, "cols": 2}, "seed": 1}
     table = seated({**dots, "seats": [{"kind": "human"}, {"kind": "human"}]})
@@ -194,7 +216,14 @@ def test_aims_are_private_and_the_step_clock_drops_the_piece_there(client: TestC
             (watcher, {"t": "aim", "move": "pyramid x=0 y=0"}, "spectator"),
         ]:
             ws.send_json(message)
-            assert recv_until(ws, lambda m: m["t"] in ("ack", "error"))["code"] == code
+            answer = recv_until(ws, lambda m: m["t"] in ("ack", "error"))
+            assert answer["code"] == code
+            if code == "illegal-move":  # the rule by name, for the page to say in its words
+                assert answer["reason"] == {"rule": "pyramid-now", "pyramid": 1, "level": 1}
+        refused = aim(client, tid, ann, "card x=0 y=0 rot=0")
+        assert refused.status_code == 422 and refused.json()["error"]["reason"]["rule"] == (
+            "pyramid-now"
+        )
         for token, code, status in (("not-a-token", "bad-token", 403), (bob, None, 200)):
             r = aim(client, tid, token, "pyramid x=0 y=0 rot=0")
             assert r.status_code == status and (code is None or r.json()["error"]["code"] == code)

@@ -15,7 +15,15 @@ from typing import Any
 
 import pytest
 
-from tests.web.conftest import PHONE, LiveServer, no_sideways_scroll, shot, version, wait_version
+from tests.web.conftest import (
+    PHONE,
+    LiveServer,
+    no_sideways_scroll,
+    shot,
+    switch_lang,
+    version,
+    wait_version,
+)
 
 SIZES = {"S": 14.29, "M": 19.84, "L": 25.40}
 CARD_HALF = (31.75, 44.45)
@@ -177,8 +185,14 @@ def test_two_players_build_by_dragging_see_a_slide_a_fall_build_on_and_stop(
     assert box is not None
     ann.mouse.move(*aim_point(ann, 70, 0))
     assert wait_aim(ann, ("refused",)) == "refused"
-    assert "touching rule" in (ann.text_content("[data-aim-reason]") or "")
-    assert "touching rule" in (ann.text_content(".towers-ghost-note") or "")
+    assert "Touching rule" in (ann.text_content("[data-aim-reason]") or "")
+    assert "Touching rule" in (ann.text_content(".towers-ghost-note") or "")
+    # The server names the rule and its numbers; the page says it in the player's language.
+    switch_lang(ann, "it")
+    ann.wait_for_selector("[data-aim-reason]:has-text('Regola del contatto')")
+    assert re.search(r"entro 1 mm", ann.text_content("[data-aim-reason]") or "")
+    switch_lang(ann, "en")
+    ann.wait_for_selector("[data-aim-reason]:has-text('Touching rule')")
     v = version(ann)
     ann.mouse.down()
     ann.mouse.up()

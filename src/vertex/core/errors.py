@@ -20,7 +20,21 @@ class OptionsError(VertexError):
 
 
 class IllegalMove(VertexError):
-    """A move that does not parse, breaks a rule, or comes from the wrong seat."""
+    """A move that does not parse, breaks a rule, or comes from the wrong seat.
+
+    `reason` (where a game gives one) names the rule in a word a page can translate, with
+    `params` (numbers and names) for its message; the English message says the same.
+    """
+
+    def __init__(
+        self,
+        message: str,
+        reason: str | None = None,
+        params: dict[str, float | int | str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.reason = reason
+        self.params = dict(params or {})
 
 
 class NotationError(IllegalMove):

@@ -82,6 +82,8 @@ def _is_int(x: Any) -> bool:
 
 def error(exc: ApiError, cid: Any = None) -> dict[str, Any]:
     msg: dict[str, Any] = {"t": "error", "code": exc.code, "message": exc.message}
+    if exc.reason is not None:
+        msg["reason"] = exc.reason
     if cid is not None:
         msg["id"] = cid
     return msg

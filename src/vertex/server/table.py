@@ -16,7 +16,7 @@ from typing import Any
 from vertex.core import AGREED_END, State, VertexError, create_game
 from vertex.core.record import Record
 from vertex.server.analysable import refusal
-from vertex.server.errors import ApiError
+from vertex.server.errors import ApiError, illegal_move
 from vertex.server.events import SEAT_KINDS, STATE_KINDS, fold
 from vertex.server.store import EXPIRED, OPEN, OVER, BestRow, StoredEvent
 
@@ -296,7 +296,7 @@ class Table:
         try:
             new = self.state.play(move, seat=seat)
         except VertexError as exc:
-            raise ApiError("illegal-move", str(exc), 422) from None
+            raise illegal_move(exc) from None
         grown = new.history[len(self.state.history) :]
         canonical = grown[-1][1] if len(grown) == 1 and grown[0][0] == seat else move.strip()
         data: dict[str, Any] = {"seat": seat, "move": canonical}
@@ -352,7 +352,7 @@ class Table:
         try:
             return aiming.check_aim(move, seat)
         except VertexError as exc:
-            raise ApiError("illegal-move", str(exc), 422) from None
+            raise illegal_move(exc) from None
 
     def aim_tag(self, seat: int) -> tuple[int, int]:
         """Which step of the seat an aim belongs to: (epoch, pieces the seat placed so far)."""

@@ -111,18 +111,26 @@ class Tower:
         if aim.piece == "card":
             if step != 3:
                 raise IllegalMove(
-                    f"this step places pyramid {step + 1} of level {level}, not a card"
+                    f"this step places pyramid {step + 1} of level {level}, not a card",
+                    "pyramid-now",
+                    {"pyramid": step + 1, "level": level},
                 )
             return
         if step == 3:
-            raise IllegalMove(f"this step places the card of level {level}, not a pyramid")
+            raise IllegalMove(
+                f"this step places the card of level {level}, not a pyramid",
+                "card-now",
+                {"level": level},
+            )
         pose = yaw_pose(aim.x * MM, aim.y * MM, 0.0, aim.rot)
         foot = pyramid_footprint(size, pose)
         below = self.card_of(level - 1)
         if below is not None and not all(inside(card_footprint(below.pose), c) for c in foot):
             raise IllegalMove(
                 f"aiming into a lower level: the pyramid must stand wholly on your level-"
-                f"{level - 1} card (card centre at {_mm(below.pose[0])}, {_mm(below.pose[1])} mm)"
+                f"{level - 1} card (card centre at {_mm(below.pose[0])}, {_mm(below.pose[1])} mm)",
+                "lower-level",
+                {"level": level - 1},
             )
         mates = self.pyramids_of(level)
         for mate in mates:
@@ -131,7 +139,9 @@ class Tower:
                 raise IllegalMove(
                     f"aimed {depth / MM:.1f} mm into the pyramid at {_mm(mate.pose[0])}, "
                     f"{_mm(mate.pose[1])} mm: pieces cannot pass through each other (nudge at "
-                    f"most {NUDGE_MAX / MM:g} mm deep)"
+                    f"most {NUDGE_MAX / MM:g} mm deep)",
+                    "overlap",
+                    {"depth_mm": round(depth / MM, 1), "nudge_mm": NUDGE_MAX / MM},
                 )
         if mates and not skyscraper:
             nearest = min(gap(foot, pyramid_footprint(m.kind, m.pose)) for m in mates)
@@ -139,7 +149,9 @@ class Tower:
                 raise IllegalMove(
                     f"touching rule: each pyramid must touch another of its level, and this one "
                     f"would stand {nearest / MM:.1f} mm from the nearest (aim closer, within "
-                    f"{TOUCH / MM:g} mm)"
+                    f"{TOUCH / MM:g} mm)",
+                    "touching",
+                    {"gap_mm": round(nearest / MM, 1), "within_mm": TOUCH / MM},
                 )
 
     def place(

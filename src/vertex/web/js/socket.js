@@ -19,11 +19,13 @@ export function freshId() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** What a refused or lost command rejects with (the server's code and message). */
+/** What a refused or lost command rejects with (the server's code and message, and for a
+ *  refused move the game's `reason`: {rule, ...numbers}, where it gives one). */
 export class CommandError extends Error {
-  constructor(code, message) {
+  constructor(code, message, reason = null) {
     super(message);
     this.code = code;
+    this.reason = reason;
   }
 }
 
@@ -304,7 +306,7 @@ export class TableSocket {
     if (w) {
       this.waiting.delete(msg.id);
       if (msg.t === "ack") w.resolve(msg);
-      else w.reject(new CommandError(msg.code, msg.message));
+      else w.reject(new CommandError(msg.code, msg.message, msg.reason || null));
       return;
     }
     if (msg.t !== "error") return; // an ack for a move already seen come back

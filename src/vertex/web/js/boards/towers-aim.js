@@ -1,6 +1,7 @@
 // Where my piece is aimed, and what the server says about it. The page never judges an aim:
 // it sends it (a few a second at most — the server limits them) and shows the answer, the
 // server's own reason when it refuses (touching rule, lower level, off the base…).
+import { has, num, t } from "../i18n.js";
 import { aimText, clampAim, normRot, round1 } from "./towers-geom.js";
 
 /** At most this many aims a second go to the server. */
@@ -18,8 +19,10 @@ export function createAimer({ send, changed }) {
     y: 0,
     rot: 0,
     status: "idle", // idle | aiming | ok | refused | pending | placed
-    reason: "", // the server's words when it refused
-    checked: new Map(), // aim text -> {ok, reason, aim}
+    refusal: null, // the server's refusal ({message, reason}) when it refused
+    /** The refusal in the page's language now (so a language switch re-says it). */
+    get reason() { return reasonText(this.refusal); },
+    checked: new Map(), // aim text -> {ok, reason, refusal, aim}
     lastSent: 0,
     inFlight: null,
     timer: 0,
@@ -36,7 +39,7 @@ export function createAimer({ send, changed }) {
     me.y = start.y;
     me.rot = start.rot;
     me.status = "aiming";
-    me.reason = "";
+    me.refusal = null;
     me.checked.clear();
     clearTimeout(me.timer);
     changed(me);
@@ -57,7 +60,7 @@ export function createAimer({ send, changed }) {
     me.rot = round1(normRot(rot));
     const known = me.checked.get(me.text());
     me.status = known ? (known.ok ? "ok" : "refused") : "aiming";
-    me.reason = known && !known.ok ? known.reason : "";
+    me.refusal = known && !known.ok ? known.refusal : null;
     changed(me);
     schedule();
   };
@@ -89,7 +92,7 @@ export function createAimer({ send, changed }) {
           const code = err && err.code;
           // Only the game's refusals are about the aim; anything else (the step moved on,
           // the connection) says nothing about where the piece is.
-          if (code === "illegal-move") return { ok: false, reason: err.message || "" };
+          if (code === "illegal-move") return refused(err);
           return { ok: true, reason: "", unknown: true };
         },
       )
@@ -98,7 +101,7 @@ export function createAimer({ send, changed }) {
         if (me.inFlight === ask) me.inFlight = null;
         if (key === me.key && text === me.text() && me.status !== "pending" && me.status !== "placed") {
           me.status = answer.ok ? "ok" : "refused";
-          me.reason = answer.reason;
+          me.refusal = answer.refusal || null;
           changed(me, answer);
         }
         if (key === me.key && text !== me.text()) schedule();
@@ -121,4 +124,23 @@ export function createAimer({ send, changed }) {
   };
 
   return me;
+}
+
+/** An answer saying the server refused: its words are worked out when shown. */
+function refused(err) {
+  return { ok: false, refusal: { message: err.message || "", reason: err.reason || null },
+    get reason() { return reasonText(this.refusal); } };
+}
+
+/** The server's refusal in the page's language where the game named its rule (the numbers
+ *  written the local way), else the server's own words. */
+export function reasonText(err) {
+  const reason = err && err.reason;
+  const key = reason && `towers.reason.${reason.rule}`;
+  if (!key || !has(key)) return (err && err.message) || "";
+  const vars = {};
+  for (const [name, value] of Object.entries(reason)) {
+    vars[name] = typeof value === "number" ? num(value, { maximumFractionDigits: 1 }) : value;
+  }
+  return t(key, vars);
 }

@@ -186,7 +186,9 @@ export function createPanel({ onStop }) {
     feedback.replaceChildren();
     if (aimer.status === "refused") {
       feedback.append(h("strong", { text: t("towers.aim.refused") }), " ",
-        h("span", { lang: "en", "data-aim-reason": true, text: aimer.reason }), h("br"), where);
+        // the server's own (English) words where the game named no rule to translate
+        h("span", { lang: aimer.refusal && aimer.refusal.reason ? null : "en",
+          "data-aim-reason": true, text: aimer.reason }), h("br"), where);
     } else if (aimer.status === "pending") {
       feedback.append(h("strong", { text: t("towers.aim.placing") }), " ", where);
     } else if (aimer.status === "placed") {
