@@ -12,11 +12,7 @@ Skipped (with the reason) when PostgreSQL or Redis is not reachable.
 from __future__ import annotations
 
 import json
-import os
 import re
-import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Iterator
@@ -30,7 +26,7 @@ from websockets.sync.client import ClientConnection, connect
 
 import vertex
 
-from .test_restart import free_port
+from .serve import ServeProcess
 from .test_scaleout import PG, REDIS, _reachable
 
 pytestmark = pytest.mark.skipif(bool(_reachable()), reason=_reachable() or "")
@@ -40,63 +36,22 @@ PER_SECOND = 1  # HTTP commands a seat may send a second (bursts of 40: Limits.m
 BURST = 40
 
 
-class Proc:
-    """One `vertex serve` process on its own port, logging to a file."""
+class Proc(ServeProcess):
+    """One `vertex serve` process of the site (PostgreSQL + Redis), logging to a file."""
 
     def __init__(self, log: Path) -> None:
-        self.port = free_port()
-        self.log = log
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    @property
-    def ws(self) -> str:
-        return f"ws://127.0.0.1:{self.port}"
+        super().__init__(
+            log,
+            env={
+                "VERTEX_DATABASE_URL": PG,
+                "VERTEX_REDIS_URL": REDIS,
+                "VERTEX_TABLES_PER_HOUR": str(TABLES_PER_HOUR),
+                "VERTEX_MESSAGES_PER_SECOND": str(PER_SECOND),
+            },
+        )
 
     def start(self) -> None:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("VERTEX_")}
-        env.update(
-            VERTEX_DATABASE_URL=PG,
-            VERTEX_REDIS_URL=REDIS,
-            VERTEX_TABLES_PER_HOUR=str(TABLES_PER_HOUR),
-            VERTEX_MESSAGES_PER_SECOND=str(PER_SECOND),
-        )
-        cmd = [sys.executable, "-m", "vertex.cli", "serve", "--port", str(self.port)]
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=out, env=env)
-
-    def wait_up(self) -> None:
-        assert self.proc is not None
-        for _ in range(600):
-            try:
-                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            assert self.proc.poll() is None, self.log.read_text()
-            time.sleep(0.05)
-        raise AssertionError("the server did not come up:\n" + self.log.read_text())
-
-    def health(self) -> dict[str, Any]:
-        out: dict[str, Any] = httpx.get(self.url + "/healthz", timeout=5).json()
-        return out
-
-    def kill9(self) -> None:
-        assert self.proc is not None
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait()
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
+        self.launch()  # the site's processes come up side by side: `wait_up` waits
 
     def thinks(self, tid: str) -> int:
         """Computer moves this process asked its players for at table `tid` (its log)."""

@@ -4,11 +4,6 @@ and the game goes on with every accepted move in place."""
 from __future__ import annotations
 
 import json
-import os
-import signal
-import socket
-import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,54 +15,15 @@ from websockets.sync.client import connect
 
 import vertex
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+from .serve import ServeProcess
 
 
-class Server:
+class Server(ServeProcess):
+    """One `vertex serve` on an SQLite file."""
+
     def __init__(self, db: Path, log: Path) -> None:
-        self.port = free_port()
+        super().__init__(log, args=["--database", f"sqlite:///{db}"])
         self.db = db
-        self.log = log
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> None:
-        env = {k: v for k, v in os.environ.items() if not k.startswith("VERTEX_")}
-        cmd = [sys.executable, "-m", "vertex.cli", "serve", "--port", str(self.port)]
-        cmd += ["--database", f"sqlite:///{self.db}"]
-        with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=out, env=env)
-        for _ in range(600):
-            try:
-                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            assert self.proc.poll() is None, self.log.read_text()
-            time.sleep(0.05)
-        raise AssertionError("the server did not come up:\n" + self.log.read_text())
-
-    def kill9(self) -> None:
-        assert self.proc is not None
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait()
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
 
 
 @pytest.fixture
