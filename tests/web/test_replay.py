@@ -175,6 +175,34 @@ def test_stepping_through_a_finished_game(context_factory: Any, server: LiveServ
     assert page.errors == []
 
 
+def test_quick_presses_while_positions_load_each_take_a_step(
+    context_factory: Any, server: LiveServer
+) -> None:
+    table = new_table(server, {"rows": 2, "cols": 2})
+    tokens = [sit(server, table, 0, "Ann"), sit(server, table, 1, "Bob")]
+    play(server, table, tokens, seed=3)
+    rec = record(server, table)
+    n = len(rec.moves)
+    page = watch(context_factory, server, table)
+    held: list[Any] = []
+    page.route("**/positions/*", lambda route: held.append(route))  # answers wait here
+    page.click('[data-action="replay"]')
+    wait_ply(page, n)
+    for _ in range(3):  # faster than the server answers
+        page.click('[data-replay="back"]')
+    for _ in range(200):  # round trips to the page until its three requests reach the route
+        if len(held) >= 3:
+            break
+        page.evaluate("() => true")
+    asked = sorted(int(r.request.url.rsplit("/", 1)[1]) for r in held)
+    assert asked == [n - 3, n - 2, n - 1]  # before the fix: n - 1 three times
+    for route in held:
+        route.continue_()
+    check_position(page, rec, n - 3)
+    page.keyboard.press("ArrowRight")
+    check_position(page, rec, n - 2)
+
+
 def test_live_moves_reach_the_table_but_not_the_replayed_board(
     context_factory: Any, server: LiveServer
 ) -> None:

@@ -100,8 +100,10 @@ export function createReplay(host, deps) {
   closeButton.addEventListener("click", () => close());
   quit.addEventListener("click", () => close());
   first.addEventListener("click", () => go(0));
-  back.addEventListener("click", () => go(ply - 1));
-  forward.addEventListener("click", () => go(ply + 1));
+  // Steps count from the ply last asked for, not the one drawn: presses while a position
+  // loads each take one more step instead of asking for the same one again.
+  back.addEventListener("click", () => go(asked() - 1));
+  forward.addEventListener("click", () => go(asked() + 1));
   last.addEventListener("click", () => go(plies()));
   list.addEventListener("click", (ev) => {
     const button = ev.target.closest("button[data-ply]");
@@ -110,6 +112,8 @@ export function createReplay(host, deps) {
   const offLang = onLangChange(() => { label(); if (active) { fillList(); drawPanel(); } });
 
   function view() { return deps.model.view; }
+  /** The ply being shown, or on its way. */
+  function asked() { return want ?? ply; }
   function liveState() { return view() && view().state; }
   // The record's moves once known (it leaves out a simultaneous step's sealed moves until
   // the step resolves), else the live position's ply.
@@ -200,6 +204,7 @@ export function createReplay(host, deps) {
       if (active && want === target) draw(target);
     } catch (err) {
       if (!active || want !== target) return;
+      want = null; // the board still shows `ply`: steps count from there again
       panel.removeAttribute("aria-busy");
       failure.hidden = false;
       failure.textContent = t("replay.failed", { message: err.message });
@@ -231,7 +236,7 @@ export function createReplay(host, deps) {
     const target = ev.target;
     if (target instanceof Element
       && target.closest("input, textarea, select, [contenteditable], [role='menu'], dialog")) return;
-    const to = { ArrowLeft: ply - 1, ArrowRight: ply + 1, Home: 0, End: plies() }[ev.key];
+    const to = { ArrowLeft: asked() - 1, ArrowRight: asked() + 1, Home: 0, End: plies() }[ev.key];
     if (ev.key === "Escape") {
       ev.preventDefault();
       close();
