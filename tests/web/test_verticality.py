@@ -348,6 +348,17 @@ def test_solo_on_a_phone_places_by_tapping(server: LiveServer, context_factory: 
     wait_still(page)
     shot(page, "verticality-solo-phone")
     assert no_sideways_scroll(page)
+    # Aimed far to the right by keys: the refused ghost's note stays whole inside the view.
+    page.focus(CANVAS)
+    for _ in range(6):
+        page.keyboard.press("Shift+ArrowRight")
+    assert wait_aim(page, ("refused",)) == "refused"
+    page.wait_for_selector(".towers-ghost-note:not([hidden])")
+    note = page.locator(".towers-ghost-note").bounding_box()
+    view = page.locator(CANVAS).bounding_box()
+    assert note is not None and view is not None
+    assert view["x"] <= note["x"] and note["x"] + note["width"] <= view["x"] + view["width"]
+    assert view["y"] <= note["y"]
     assert not page.errors
 
 

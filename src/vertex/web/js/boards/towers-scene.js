@@ -554,7 +554,15 @@ export function createScene(canvas, labels, { reducedMotion, ghostNote }) {
       } else {
         const p = project(ghost.at.seat, ghost.at.x, ghost.at.y, ghost.at.z);
         ghostNote.hidden = p.behind;
-        ghostNote.style.transform = `translate(${Math.round(p.x - host.left)}px, ${Math.round(p.y - host.top)}px) translate(-50%, -100%)`;
+        // Above the ghost, centred on it, but kept inside the view (a ghost near an edge of a
+        // phone's narrow view would cut its note off).
+        const w = ghostNote.offsetWidth;
+        const hgt = ghostNote.offsetHeight;
+        const left = rect.left - host.left;
+        const top = rect.top - host.top;
+        const x = Math.min(Math.max(p.x - host.left - w / 2, left + 4), left + rect.width - w - 4);
+        const y = Math.max(p.y - host.top - hgt, top + 4);
+        ghostNote.style.transform = `translate(${Math.round(x)}px, ${Math.round(y)}px)`;
       }
     }
   }
