@@ -8,11 +8,12 @@ table and pass it to their sockets.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
+
+from vertex.server.tasks import stop_task
 
 log = logging.getLogger("vertex.server")
 
@@ -74,8 +75,5 @@ class RedisBus:
         await self.redis.publish(CHANNEL, json.dumps(msg, separators=(",", ":")))
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop_task(self._task)
         await self.redis.aclose()

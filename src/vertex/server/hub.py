@@ -37,6 +37,7 @@ from vertex.server.settings import Settings
 from vertex.server.sockets import Sockets, dumps
 from vertex.server.store import Store, StoredEvent
 from vertex.server.table import Table
+from vertex.server.tasks import stop_task
 
 log = logging.getLogger("vertex.server")
 
@@ -89,10 +90,7 @@ class Hub:
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="vertex-sweeper")
 
     async def stop(self) -> None:
-        if self._sweeper is not None:
-            self._sweeper.cancel()
-            with contextlib.suppress(BaseException):
-                await self._sweeper
+        await stop_task(self._sweeper)
         await self.autoplay.close()
         await self.leases.close()  # hands our tables on at once
         await self.sockets.close()

@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from vertex.server.bus import redis_client
+from vertex.server.tasks import stop_task
 
 log = logging.getLogger("vertex.server")
 
@@ -165,11 +166,13 @@ class RedisLeases:
                     log.exception("table %s could not be taken over", tid)
                     await self.release(tid, final=True)
 
+    async def stop_renewing(self) -> None:
+        """Renew nothing more (a clean stop; in tests, a process that dies)."""
+        await stop_task(self._task)
+        self._task = None
+
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await self.stop_renewing()
         for tid in sorted(self.owned):  # hand them on at once rather than on expiry
             with contextlib.suppress(Exception):
                 await self.release(tid, final=False)

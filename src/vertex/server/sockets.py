@@ -20,6 +20,7 @@ from vertex.server.conn import Conn
 from vertex.server.presence import LocalPresence, RedisPresence
 from vertex.server.repository import Sent
 from vertex.server.table import Table
+from vertex.server.tasks import stop_task
 
 log = logging.getLogger("vertex.server")
 
@@ -45,10 +46,7 @@ class Sockets:
             self._task = asyncio.create_task(self._beat(), name="vertex-presence")
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        await stop_task(self._task)
         for tid in list(self.conns):
             with contextlib.suppress(Exception):
                 await self.presence.publish(tid, ())

@@ -9,7 +9,6 @@ single transaction (group commit): many tables' moves share one fsync. The log's
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -37,6 +36,8 @@ from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
+
+from vertex.server.tasks import stop_task
 
 T = TypeVar("T")
 
@@ -155,11 +156,8 @@ class Store:
             metadata.create_all(self.engine)
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-            self._task = None
+        await stop_task(self._task)
+        self._task = None
         self._writer.shutdown(wait=True)
         if self._reader is not self._writer:
             self._reader.shutdown(wait=True)
