@@ -11,6 +11,7 @@ from vertex.games.vert3x import VERT3X
 from vertex.games.vert3x.engine import Vert3xState
 from vertex.games.vert3x.options import Vert3xOptions
 from vertex.games.vert3x.scoring import Scoring
+from vertex.games.vert3x.variations import Variations
 from vertex.lattice.diagonal_grid import diagonal_grid_geometry
 from vertex.lattice.geometry import Geometry, spread
 from vertex.lattice.names import dot_name, parse_dot
@@ -92,7 +93,13 @@ class Vert3x(Game[Vert3xOptions]):
         return self.options.players
 
     def move_catalogue(self) -> list[str]:
-        return list(self.geometry.board.line_names)
+        names = list(self.geometry.board.line_names)
+        return names + [f"!{n}" for n in names] if self.options.overrules else names
+
+    @cached_property
+    def variations(self) -> Variations:
+        """The board's tables for the seed's other variations (RULES.md §2.0)."""
+        return Variations(self.geometry)
 
     @cached_property
     def geometry(self) -> Geometry:
