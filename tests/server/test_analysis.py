@@ -218,7 +218,7 @@ def test_a_worker_that_overruns_is_abandoned(
 ) -> None:
     release = threading.Event()
 
-    def stuck(state: Any, limit_s: float) -> dict[str, Any]:
+    def stuck(state: Any, limit_s: float, table: str = "") -> dict[str, Any]:
         release.wait(10)
         return {"exact": True, "value": 0, "best": [], "estimate": None}
 
