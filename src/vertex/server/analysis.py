@@ -256,7 +256,7 @@ class Analyst:
                 out: dict[str, Any] = await asyncio.wait_for(asyncio.shield(work), WATCH_S)
             except TimeoutError:
                 if gone is not None and not self._cancel.is_set() and await gone():
-                    self._cancel.set()  # the worker stops within a moment; nobody waits
+                    await self._stop(work)
                     raise ClientGone from None
                 if loop.time() > until:
                     self._abandon()
@@ -269,6 +269,15 @@ class Analyst:
             if out.get("cancelled"):
                 raise ClientGone
             return out
+
+    async def _stop(self, work: asyncio.Future[Any]) -> None:
+        """Cancel the work and wait the moment it takes to stop (the next question must not
+        clear the flag under it); a worker that does not stop is abandoned."""
+        self._cancel.set()
+        try:
+            await asyncio.wait_for(work, GRACE_S)
+        except Exception:
+            self._abandon()
 
     def _executor(self) -> Executor:
         if self._pool is None:
