@@ -100,3 +100,20 @@ def test_custom_board() -> None:
     game = vertex.create_game("vert3x", shape="custom", cells=["a1-b2-a2", "a1-b1-b2"])
     board = game.geometry.board  # type: ignore[attr-defined]
     assert (len(board.dots), len(board.lines), len(board.cells)) == (4, 5, 2)
+
+
+def test_custom_boards_are_bounded_and_in_one_piece() -> None:
+    with pytest.raises(OptionsError, match="at least 2 small triangles"):
+        vertex.create_game("vert3x", shape="custom", cells=["a1-b2-a2"])
+    many = [f"a{r}-b{r + 1}-a{r + 1}" for r in range(1, 10_001)]
+    with pytest.raises(OptionsError, match="at most 384 small triangles") as err:
+        vertex.create_game("vert3x", shape="custom", cells=many)
+    assert err.value.option == "cells"
+    with pytest.raises(OptionsError, match="in pieces — c1-d2-c2 shares no side") as err:
+        vertex.create_game("vert3x", shape="custom", cells=["a1-b2-a2", "a1-b1-b2", "c1-d2-c2"])
+    assert err.value.option == "cells"
+    # joined at a dot only is in pieces too: a1-b2-a2 and b2-c3-b3 meet at b2
+    with pytest.raises(OptionsError, match="in pieces"):
+        vertex.create_game("vert3x", shape="custom", cells=["a1-b2-a2", "b2-c3-b3"])
+    game = vertex.create_game("vert3x", shape="custom", cells=["a1-b2-a2", "a1-b1-b2"])
+    assert len(game.geometry.board.cells) == 2

@@ -86,6 +86,46 @@ BOARD_FIELDS: dict[tuple[str, str | None], dict[str, tuple[int, int, int]]] = {
     ("gyo", None): {"size": (15, 3, 30)},
 }
 SIZE_FIELDS = ("radius", "size", "width", "height")
+#: A custom board: at least this many small triangles, and at most as many as the largest
+#: preset (the hexagon of side 8: 6·8² = 384), so a pasted list cannot make a huge board.
+MIN_CELLS = 2
+MAX_CELLS = 384
+
+
+def check_custom_cells(cells: list[str]) -> None:
+    """A custom board's cells: how many, each a small triangle, all joined by their sides."""
+    if len(cells) > MAX_CELLS:
+        raise ValueError(
+            f"'cells': a custom board has at most {MAX_CELLS} small triangles (the largest "
+            f"hexagon), not {len(cells)}"
+        )
+    from vertex.lattice.tri_shapes import custom_board, parse_cell
+
+    custom_board(tuple(cells))  # a bad cell is reported now, naming the cell
+    if len(cells) < MIN_CELLS:
+        raise ValueError(f"'cells': a custom board needs at least {MIN_CELLS} small triangles")
+    # joined: every small triangle reaches every other through shared sides
+    parsed = [parse_cell(c) for c in cells]
+    by_side: dict[frozenset[tuple[int, int]], list[int]] = {}
+    for i, (a, b, c) in enumerate(parsed):
+        for side in ((a, b), (b, c), (a, c)):
+            by_side.setdefault(frozenset(side), []).append(i)
+    seen = {0}
+    todo = [0]
+    while todo:
+        i = todo.pop()
+        a, b, c = parsed[i]
+        for side in ((a, b), (b, c), (a, c)):
+            for j in by_side[frozenset(side)]:
+                if j not in seen:
+                    seen.add(j)
+                    todo.append(j)
+    if len(seen) < len(parsed):
+        apart = next(cells[i] for i in range(len(parsed)) if i not in seen)
+        raise ValueError(
+            f"'cells': the board is in pieces — {apart} shares no side with the part that "
+            f"holds {cells[0]} (every small triangle must join the others by a side)"
+        )
 
 
 def _board_key(rules: str, shape: str | None) -> tuple[str, str | None]:
@@ -269,9 +309,7 @@ class Vert3xOptions(GameOptions):
         if self.shape == "custom":
             if not self.cells:
                 raise ValueError("shape=custom needs 'cells': a list of small triangles")
-            from vertex.lattice.tri_shapes import custom_board
-
-            custom_board(tuple(self.cells))  # a bad cell is reported now, naming the cell
+            check_custom_cells(self.cells)
         elif self.cells is not None:
             raise ValueError(f"'cells' is for shape=custom, not {where}")
         if self.start != "auto":
