@@ -109,11 +109,10 @@ def test_custom_boards_are_bounded_and_in_one_piece() -> None:
     with pytest.raises(OptionsError, match="at most 384 small triangles") as err:
         vertex.create_game("vert3x", shape="custom", cells=many)
     assert err.value.option == "cells"
-    with pytest.raises(OptionsError, match="in pieces — c1-d2-c2 shares no side") as err:
-        vertex.create_game("vert3x", shape="custom", cells=["a1-b2-a2", "a1-b1-b2", "c1-d2-c2"])
+    with pytest.raises(OptionsError, match="in pieces — d1-e2-d2 does not touch") as err:
+        vertex.create_game("vert3x", shape="custom", cells=["a1-b2-a2", "a1-b1-b2", "d1-e2-d2"])
     assert err.value.option == "cells"
-    # joined at a dot only is in pieces too: a1-b2-a2 and b2-c3-b3 meet at b2
-    with pytest.raises(OptionsError, match="in pieces"):
-        vertex.create_game("vert3x", shape="custom", cells=["a1-b2-a2", "b2-c3-b3"])
+    # joined at a dot is one piece: a1-b2-a2 and b2-c3-b3 meet at b2
+    vertex.create_game("vert3x", shape="custom", cells=["a1-b2-a2", "b2-c3-b3"])
     game = vertex.create_game("vert3x", shape="custom", cells=["a1-b2-a2", "a1-b1-b2"])
     assert len(game.geometry.board.cells) == 2

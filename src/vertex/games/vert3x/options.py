@@ -93,7 +93,7 @@ MAX_CELLS = 384
 
 
 def check_custom_cells(cells: list[str]) -> None:
-    """A custom board's cells: how many, each a small triangle, all joined by their sides."""
+    """A custom board's cells: how many, each a small triangle, all in one piece."""
     if len(cells) > MAX_CELLS:
         raise ValueError(
             f"'cells': a custom board has at most {MAX_CELLS} small triangles (the largest "
@@ -104,27 +104,26 @@ def check_custom_cells(cells: list[str]) -> None:
     custom_board(tuple(cells))  # a bad cell is reported now, naming the cell
     if len(cells) < MIN_CELLS:
         raise ValueError(f"'cells': a custom board needs at least {MIN_CELLS} small triangles")
-    # joined: every small triangle reaches every other through shared sides
+    # in one piece: every small triangle reaches every other through shared dots (so the
+    # board's lines form one network: a line game needs no more)
     parsed = [parse_cell(c) for c in cells]
-    by_side: dict[frozenset[tuple[int, int]], list[int]] = {}
-    for i, (a, b, c) in enumerate(parsed):
-        for side in ((a, b), (b, c), (a, c)):
-            by_side.setdefault(frozenset(side), []).append(i)
+    by_dot: dict[tuple[int, int], list[int]] = {}
+    for i, cell in enumerate(parsed):
+        for d in cell:
+            by_dot.setdefault(d, []).append(i)
     seen = {0}
     todo = [0]
     while todo:
-        i = todo.pop()
-        a, b, c = parsed[i]
-        for side in ((a, b), (b, c), (a, c)):
-            for j in by_side[frozenset(side)]:
+        for d in parsed[todo.pop()]:
+            for j in by_dot[d]:
                 if j not in seen:
                     seen.add(j)
                     todo.append(j)
     if len(seen) < len(parsed):
         apart = next(cells[i] for i in range(len(parsed)) if i not in seen)
         raise ValueError(
-            f"'cells': the board is in pieces — {apart} shares no side with the part that "
-            f"holds {cells[0]} (every small triangle must join the others by a side)"
+            f"'cells': the board is in pieces — {apart} does not touch the part that holds "
+            f"{cells[0]} (every small triangle must join the others at a dot or a side)"
         )
 
 
