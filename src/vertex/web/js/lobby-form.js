@@ -9,6 +9,8 @@ import { api } from "./api.js";
 import { h } from "./dom.js";
 import { lang, loadCatalogs, t } from "./i18n.js";
 import { field, switchField } from "./lobby-fields.js";
+import { shareGroup } from "./lobby-share.js";
+import { versionWords } from "./version-words.js";
 import { applicable, caseOf, fieldsOf } from "./lobby-schema.js";
 import { gameName, gameSummary, optionWords } from "./lobby-words.js";
 import { seatColor, seatSymbol } from "./seats.js";
@@ -22,7 +24,7 @@ const FILL_LEVEL = 3;
 const NAME_CHARS = 40;
 
 export class NewTableForm {
-  constructor(host, game) {
+  constructor(host, game, shared = null) {
     this.host = host;
     this.game = game;
     // Sizes and choices first, the on/off rules after them (schema order otherwise).
@@ -43,8 +45,68 @@ export class NewTableForm {
     this.formError = null; // {key, vars} of the last refusal, re-translated on a switch
     this.seq = 0;
     this.timer = null;
+    this.extra = {}; // options from a shared link that no field shows (the server says why)
+    this.sharedNote = null; // {key, vars} about the link the form was opened with
+    this.designer = null; // the board designer (Vert3x), once loaded
+    if (shared) this.fill(shared);
     this.render();
     this.runCheck();
+    if (game.id === "vert3x") {
+      import("./lobby-designer.js").then((mod) => {
+        this.designer = mod.mountDesigner(this);
+        this.apply();
+      }, (err) => console.error("the board designer could not be loaded", err));
+    }
+  }
+
+  /** Take the options and seats of a shared link or a saved version as set by the person. */
+  fill({ options, seats, broken }) {
+    this.touched = new Set();
+    this.raw = new Map();
+    this.local = new Map();
+    this.extra = {};
+    this.problem = null;
+    if (broken) {
+      this.sharedNote = { key: "share.broken" };
+      return;
+    }
+    for (const [name, value] of Object.entries(options || {})) {
+      const desc = this.fields.find((f) => f.name === name);
+      if (!desc) {
+        this.extra[name] = value;
+        continue;
+      }
+      this.touched.add(name);
+      if (desc.kind === "boolean") this.raw.set(name, Boolean(value));
+      else if (Array.isArray(value)) this.raw.set(name, value.map(String).join(" "));
+      else this.raw.set(name, value === null || value === undefined ? "" : String(value));
+    }
+    if (Array.isArray(seats)) this.seatValues = [...seats];
+    const unknown = Object.keys(this.extra);
+    this.sharedNote = unknown.length
+      ? { key: "share.unknown", vars: { names: unknown.join(", ") } } : { key: "share.opened" };
+  }
+
+  /** Fill the form again (a saved version picked) and check it. */
+  load(shared) {
+    this.fill(shared);
+    this.seatsRendered = -1;
+    this.render();
+    this.scheduleCheck();
+  }
+
+  /** The options and seats as the person set them (for a link or a saved version). */
+  current() {
+    return { options: this.collect().options, seats: this.seatValues.slice(0, this.seats),
+      inForce: this.values() };
+  }
+
+  /** Set one option as if typed (the designer paints cells, clicks start dots). */
+  setOption(name, value) {
+    const w = this.widgets[name];
+    if (!w) return;
+    w.control.value = Array.isArray(value) ? value.join(" ") : String(value);
+    this.onOption(name);
   }
 
   /** Build the whole form from the state (again after a language switch). */
@@ -63,6 +125,7 @@ export class NewTableForm {
       grid.append(w.el);
     }
     this.optionsError = h("p", { class: "field-error", "data-options-error": "" });
+    this.sharedBox = h("div", { class: "shared-note", role: "status", "data-shared-note": "" });
     this.seatList = h("ol", { class: "seat-list" });
     this.seatHint = h("p", { class: "hint", "aria-live": "polite" });
     this.submitButton = h("button", { type: "submit", class: "primary submit", text: t("lobby.submit") });
@@ -82,8 +145,10 @@ export class NewTableForm {
     },
     h("fieldset", { class: "group options" },
       h("legend", { text: t("lobby.form.options") }),
+      this.sharedBox,
       this.fields.length ? grid : h("p", { class: "hint", text: t("lobby.form.no-options") }),
       this.optionsError),
+    shareGroup(this),
     h("fieldset", { class: "group seats" },
       h("legend", { text: t("lobby.seats") }),
       this.seatList,
@@ -189,7 +254,7 @@ export class NewTableForm {
   /** What to send: the options the person set that apply; and the ones that are not values. */
   collect() {
     const shown = applicable(this.fields, this.values());
-    const options = {};
+    const options = { ...this.extra };
     const bad = [];
     for (const f of this.fields) {
       if (!shown.has(f.name) || !this.touched.has(f.name)) continue;
@@ -245,6 +310,8 @@ export class NewTableForm {
       if (seq !== this.seq) return;
       // Offline or a server hiccup: nothing to point at; opening the table checks again.
       this.problem = err.code === "bad-options" ? problemOf(err) : null;
+      // too big to send at all: said at the option that takes the room (a pasted board)
+      if (err.code === "too-large") this.problem = { option: largest(options), message: err.message };
       if (this.problem && this.problem.option in options) await this.learnRest(options, seq);
       if (seq !== this.seq) return;
     }
@@ -288,6 +355,8 @@ export class NewTableForm {
       w.setError(message);
     }
     this.optionsError.textContent = loose;
+    this.renderShared();
+    if (this.designer) this.designer.update(values, shown);
     this.renderSeats();
     this.updateStatus();
   }
@@ -312,8 +381,26 @@ export class NewTableForm {
     return String(value);
   }
 
+  renderShared() {
+    const note = this.sharedNote;
+    if (!note) {
+      this.sharedBox.hidden = true;
+      return;
+    }
+    this.sharedBox.hidden = false;
+    let text = t(note.key, { ...(note.vars || {}), words: versionWords(this.game.id, this.values()) || this.game.name });
+    if (note.key === "share.opened" && this.problem) text = t("share.bad", { message: this.problem.message });
+    const parts = [h("span", { text })];
+    if (Object.keys(this.extra).length) {
+      parts.push(" ", h("button", { type: "button", "data-drop-unknown": "", text: t("share.drop"),
+        onclick: () => { this.extra = {}; this.sharedNote = null; this.scheduleCheck(); } }));
+    }
+    this.sharedBox.replaceChildren(...parts);
+    this.sharedBox.classList.toggle("bad", note.key !== "share.opened" || Boolean(this.problem));
+  }
+
   invalid() {
-    return this.local.size > 0 || this.problem !== null;
+    return this.local.size > 0 || this.problem !== null || this.sharedNote?.key === "share.broken";
   }
 
   updateStatus() {
@@ -466,6 +553,17 @@ export class NewTableForm {
     clearTimeout(this.timer);
     this.seq += 1;
   }
+}
+
+/** The option whose value takes the most room (a refusal for size is said there). */
+function largest(options) {
+  let best = null;
+  let size = -1;
+  for (const [name, v] of Object.entries(options)) {
+    const n = JSON.stringify(v).length;
+    if (n > size) { best = name; size = n; }
+  }
+  return best;
 }
 
 /** The server's refusal, for showing beside its option (the game's name in front is noise). */

@@ -34,13 +34,17 @@ function renderGames() {
 
 /** Open the form for game `id`. The form (js/lobby-form.js, its fields and the options'
  * catalog) is fetched when a game is first chosen: the cards alone need none of it. */
-async function choose(id, { focus = true } = {}) {
+async function choose(id, { focus = true, shared = null } = {}) {
   const game = games.find((g) => g.id === id);
   if (!game) return;
   chosen = id;
   markChosen(cards, id);
   const url = new URL(location.href);
   url.searchParams.set("game", id);
+  if (!shared) {
+    url.searchParams.delete("options");
+    url.searchParams.delete("seats");
+  }
   history.replaceState(null, "", url);
   let NewTableForm;
   try {
@@ -55,7 +59,7 @@ async function choose(id, { focus = true } = {}) {
   if (form) form.destroy();
   formHost.hidden = false;
   layout.classList.add("has-form");
-  form = new NewTableForm(formHost, game);
+  form = new NewTableForm(formHost, game, shared);
   if (focus) {
     // On a phone the form is below the cards: bring it up and start there. On a wide screen
     // it sits beside them, already in view: no jump.
@@ -81,7 +85,10 @@ async function load() {
   main.replaceChildren(intro, layout);
   renderGames();
   const wanted = new URL(location.href).searchParams.get("game");
-  if (wanted) choose(wanted, { focus: false });
+  if (wanted) {
+    const { sharedFromAddress } = await import("./lobby-share.js");
+    choose(wanted, { focus: false, shared: sharedFromAddress() });
+  }
 }
 
 mountHeader();

@@ -8,7 +8,10 @@ import { gameName } from "./table-text.js";
 export function createInfo(titleHost, detailsHost) {
   const title = h("h1", { class: "table-title" });
   const rules = h("a", { class: "rules-link" });
-  titleHost.replaceChildren(title, rules);
+  // the version played, in words (js/version-words.js, fetched with its catalog)
+  const words = h("p", { class: "table-version", "data-version-words": "", hidden: true });
+  titleHost.replaceChildren(title, rules, words);
+  let say = null;
   const summary = h("summary");
   const list = h("dl", { class: "options" });
   const details = h("details", {}, summary, list);
@@ -32,6 +35,16 @@ export function createInfo(titleHost, detailsHost) {
       rules.href = `/rules/${encodeURIComponent(view.game)}`;
       summary.textContent = t("table.info.heading");
       if (rows) list.replaceChildren(...rows(view));
+      const show = () => {
+        const text = say(view.game, view.options);
+        words.textContent = text;
+        words.hidden = !text;
+      };
+      if (say) show();
+      else {
+        import("./version-words.js").then((mod) => { say = mod.versionWords; show(); },
+          (err) => console.error("the version words could not be loaded", err));
+      }
     },
   };
 }
