@@ -121,3 +121,74 @@ def test_paint_a_board_pick_start_dots_and_play_it(server: Any, context_factory:
 def _pairs(corners: frozenset[str]) -> list[tuple[str, str]]:
     a, b, c = sorted(corners)
     return [(a, b), (b, c), (a, c)]
+
+
+def link_query(options: dict[str, Any], seats: str = "h,h") -> str:
+    raw = base64.urlsafe_b64encode(json.dumps(options).encode()).decode().rstrip("=")
+    if len(raw) > 6000:  # as the form makes them: long options after the #
+        return f"game=vert3x#options={raw}&seats={seats}"
+    return f"game=vert3x&options={raw}&seats={seats}"
+
+
+def refused(page: Any) -> None:
+    """The form says no and makes nothing: its submit is off, and pressing it stays here."""
+    assert settled(page) == "invalid"
+    assert page.locator("form[data-new-table] button[type=submit]").is_disabled()
+    assert "/tables/" not in page.url
+
+
+def test_shared_links_that_no_longer_fit(server: Any, context_factory: Any) -> None:
+    pieces = {"shape": "custom", "cells": ["a1-b2-a2", "a1-b1-b2", "d1-e2-d2"]}
+    page = open_form(context_factory, server, link_query(pieces))
+    refused(page)
+    assert "the board is in pieces" in page.locator("#opt-cells-error").inner_text()
+    assert "no longer fits" in page.locator("[data-shared-note]").inner_text()
+
+    page = open_form(context_factory, server, link_query({"radius": 2, "colour": "red"}))
+    refused(page)
+    assert "unknown option 'colour'" in page.locator("[data-options-error]").inner_text()
+    assert "colour" in page.locator("[data-shared-note]").inner_text()
+    page.click("[data-drop-unknown]")
+    assert settled(page) == "ok"
+    assert page.input_value("#opt-radius") == "2"
+
+    many = [f"a{r}-b{r + 1}-a{r + 1}" for r in range(1, 10_001)]
+    page = open_form(context_factory, server, link_query({"shape": "custom", "cells": many}))
+    refused(page)
+    assert "at most 16384 bytes" in page.locator("#opt-cells-error").inner_text()
+
+    off = {"start": ["a1", "z9"]}
+    page = open_form(context_factory, server, link_query(off))
+    refused(page)
+    assert "there is no dot 'z9'" in page.locator("#opt-start-error").inner_text()
+
+    page = open_form(context_factory, server, "game=vert3x&options=%%%not-base64")
+    refused(page)
+    assert "damaged" in page.locator("[data-shared-note]").inner_text()
+    for p in (page,):
+        assert p.errors == []
+
+
+def test_saved_versions_and_the_phone(server: Any, context_factory: Any) -> None:
+    page = open_form(context_factory, server, **PHONE)
+    page.fill("#opt-overrules", "2")
+    page.check("#opt-shape_bonus")
+    assert settled(page) == "ok"
+    page.fill("[data-version-name]", "Friday")
+    page.click("[data-version-save]")
+    page.reload()
+    page.wait_for_selector("form[data-new-table]")
+    assert settled(page) == "ok"
+    assert page.input_value("#opt-overrules") == "0"
+    page.select_option("[data-version-pick]", "Friday")
+    assert settled(page) == "ok"
+    assert page.input_value("#opt-overrules") == "2"
+    assert page.is_checked("#opt-shape_bonus")
+    page.select_option("#opt-shape", "custom")
+    page.wait_for_selector("[data-designer-panel]:not([hidden])")
+    page.click("[data-designer-from]")  # the hexagon of side 2: 24 triangles
+    assert settled(page) == "ok"
+    assert page.locator("[data-designer-counts]").inner_text().startswith("24 small triangles")
+    assert no_sideways_scroll(page)
+    shot(page, "vert3x-designer-phone")
+    assert page.errors == []

@@ -232,6 +232,8 @@ export function mountDesigner(form) {
     const x0 = Math.min(...xs) - U;
     const y0 = Math.min(...ys) - U;
     pickSvg.setAttribute("viewBox", `${x0} ${y0} ${Math.max(...xs) - x0 + U} ${Math.max(...ys) - y0 + U}`);
+    // drawn at about the painting area's scale: a small board stays small
+    pickSvg.style.maxWidth = `${Math.min(420, Math.round((Math.max(...xs) - x0 + U) * 1.6))}px`;
     pickSvg.replaceChildren(...board.map((d) => {
       const owner = start ? start.indexOf(d.name) : -1;
       const g = s("g", { class: "designer-dot", "data-dot": d.name, role: "button", tabindex: "0",

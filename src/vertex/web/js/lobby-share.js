@@ -7,8 +7,10 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { versionWords } from "./version-words.js";
 
-/** Longest `options` text a link may carry: well above any real board, far below a URL's. */
-const MAX_LINK_CHARS = 200_000;
+/** Longest `options` text a link may carry: well above any real board. */
+const MAX_LINK_CHARS = 400_000;
+/** Longer options go after the # (never sent to the server, so no request line limit). */
+const QUERY_CHARS = 6_000;
 const MAX_SAVED = 20;
 const NAME_CHARS = 40;
 const STORE = "vertex.versions.";
@@ -48,15 +50,19 @@ function seatsOf(text) {
 export function shareLink(game, options, seats) {
   const url = new URL("/", location.href);
   url.searchParams.set("game", game);
-  url.searchParams.set("options", encode(options));
-  url.searchParams.set("seats", seatsText(seats));
+  const packed = encode(options);
+  const rest = new URLSearchParams({ options: packed, seats: seatsText(seats) });
+  if (packed.length > QUERY_CHARS) url.hash = rest.toString();
+  else for (const [k, v] of rest) url.searchParams.set(k, v);
   return url.href;
 }
 
 /** What the address asks the form to open with: {options, seats} or {broken: true}, or null
  * when it carries no options. */
 export function sharedFromAddress(href = location.href) {
-  const params = new URL(href).searchParams;
+  const url = new URL(href);
+  const hash = new URLSearchParams(url.hash.slice(1));
+  const params = hash.has("options") ? hash : url.searchParams;
   const raw = params.get("options");
   if (raw === null) return null;
   let options;

@@ -44,6 +44,7 @@ async function choose(id, { focus = true, shared = null } = {}) {
   if (!shared) {
     url.searchParams.delete("options");
     url.searchParams.delete("seats");
+    url.hash = "";
   }
   history.replaceState(null, "", url);
   let NewTableForm;
