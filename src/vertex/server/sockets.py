@@ -31,9 +31,14 @@ def dumps(msg: dict[str, Any]) -> str:
 
 class Sockets:
     def __init__(
-        self, presence: LocalPresence | RedisPresence, bus: LocalBus | RedisBus, beat_s: float
+        self,
+        presence: LocalPresence | RedisPresence,
+        bus: LocalBus | RedisBus,
+        beat_s: float,
+        shared: bool,
     ) -> None:
         self.presence = presence
+        self.shared = shared  # other processes have sockets too: publish, and heartbeat
         self.bus = bus
         self.beat_s = beat_s
         self.conns: dict[str, set[Conn]] = {}
@@ -42,7 +47,7 @@ class Sockets:
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        if isinstance(self.presence, RedisPresence):
+        if self.shared:
             self._task = asyncio.create_task(self._beat(), name="vertex-presence")
 
     async def close(self) -> None:
@@ -99,7 +104,7 @@ class Sockets:
 
     async def changed(self, tid: str, n: int) -> None:
         """Our seats at `tid` changed: tell the other processes, and our sockets."""
-        if isinstance(self.presence, RedisPresence):
+        if self.shared:
             await self.presence.publish(tid, self.local_seats(tid))
             await self.bus.publish(tid, {"presence": True})
         await self.refresh(tid, n)
@@ -121,7 +126,6 @@ class Sockets:
 
     async def _beat(self) -> None:
         """Renew our presence, and notice others' that expired (a process that died)."""
-        assert isinstance(self.presence, RedisPresence)
         while True:
             await asyncio.sleep(self.beat_s)
             try:

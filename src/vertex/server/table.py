@@ -13,12 +13,13 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from vertex.core import AGREED_END, State, VertexError, create_game
+from vertex.core import AGREED_END, Game, State, VertexError, create_game
 from vertex.core.record import Record
 from vertex.server.analysable import refusal
 from vertex.server.errors import ApiError, illegal_move
-from vertex.server.events import SEAT_KINDS, STATE_KINDS, fold
-from vertex.server.store import EXPIRED, OPEN, OVER, BestRow, StoredEvent
+from vertex.server.events import SEAT_KINDS, STATE_KINDS, StoredEvent, fold
+from vertex.server.spec import SeatKind, SeatSpec, TableSpec
+from vertex.server.store import EXPIRED, OPEN, OVER, BestRow
 
 #: Chat lines a table view carries.
 CHAT_KEPT = 50
@@ -30,7 +31,7 @@ def token_hash(token: str) -> str:
 
 @dataclass
 class Seat:
-    kind: str  # "human" or "ai"
+    kind: SeatKind
     level: int | None = None
     name: str | None = None
     token: str | None = None  # sha256 of the seat token; never leaves the server
@@ -49,17 +50,24 @@ class Seat:
 class Table:
     """One table's current state, as its log says."""
 
-    def __init__(self, table_id: str, spec: dict[str, Any], created_at: float) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        spec: TableSpec | dict[str, Any],
+        created_at: float,
+        game: Game[Any] | None = None,
+    ) -> None:
+        """`game`: the spec's game when the caller built it already (a new table's options
+        are validated and its game built once, between the form and the table)."""
+        spec = TableSpec.load(spec)
         self.id = table_id
         self.spec = spec
-        self.game = create_game(spec["game"], **spec["options"])
-        self.seed: int = spec["seed"]
-        self.seats = [
-            Seat(s["kind"], s.get("level"), s.get("name"), s.get("token")) for s in spec["seats"]
-        ]
-        self.undo_allowed: bool = spec.get("undo", False)
-        self.clock: dict[str, float] | None = spec.get("clock")
-        self.on_timeout: str = spec.get("on_timeout", "computer")
+        self.game = game if game is not None else create_game(spec.game, **spec.options)
+        self.seed: int = spec.seed
+        self.seats = [Seat(s.kind, s.level, s.name, s.token) for s in spec.seats]
+        self.undo_allowed: bool = spec.undo
+        self.clock: dict[str, float] | None = None if spec.clock is None else spec.clock.as_dict()
+        self.on_timeout: str = spec.on_timeout
         step = self.game.step_seconds
         if self.clock is None and step is not None:
             # A game with its own step clock (Verticality): when it runs out the piece drops
@@ -439,20 +447,15 @@ class Table:
         self._open()
         return self._event("expired", now)
 
-    def rematch_spec(self, seed: int) -> dict[str, Any]:
+    def rematch_spec(self, seed: int) -> TableSpec:
         """Same game and options, seats rotated so another player moves first.
 
         Players keep their seat tokens: each follows the table link with the token they have.
         """
         n = len(self.seats)
         order = [self.seats[(i + 1) % n] for i in range(n)]
-        spec = dict(self.spec)
-        spec["seed"] = seed
-        spec["rematch_of"] = self.id
-        spec["seats"] = [
-            {"kind": s.kind, "level": s.level, "name": s.name, "token": s.token} for s in order
-        ]
-        return spec
+        seats = [SeatSpec(kind=s.kind, level=s.level, name=s.name, token=s.token) for s in order]
+        return self.spec.model_copy(update={"seed": seed, "rematch_of": self.id, "seats": seats})
 
     def _last_move_ply(self, seat: int) -> int | None:
         for i in range(len(self.state.history) - 1, -1, -1):
@@ -530,7 +533,7 @@ class Table:
 
 
 def rebuild(
-    table_id: str, spec: dict[str, Any], created_at: float, events: list[StoredEvent]
+    table_id: str, spec: TableSpec | dict[str, Any], created_at: float, events: list[StoredEvent]
 ) -> Table:
     """A table from its log."""
     table = Table(table_id, spec, created_at)
