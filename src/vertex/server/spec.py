@@ -10,7 +10,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-
 #: A person, or a computer player.
 SeatKind = Literal["human", "ai"]
 

@@ -280,12 +280,20 @@ class Table:
     def take_seat(self, n: int, name: str, token: str, now: float) -> StoredEvent:
         self._open()
         if not 0 <= n < len(self.seats):
-            raise ApiError("no-such-seat", f"this table has seats 0 to {len(self.seats) - 1}")
+            raise ApiError(
+                "no-such-seat",
+                f"this table has seats 0 to {len(self.seats) - 1}",
+                params={"seat": n, "seats": len(self.seats)},
+            )
         seat = self.seats[n]
         if seat.kind != "human":
-            raise ApiError("seat-taken", f"seat {n} is a computer player's", 409)
+            raise ApiError(
+                "seat-taken", f"seat {n} is a computer player's", 409, params={"seat": n}
+            )
         if seat.taken:
-            raise ApiError("seat-taken", f"seat {n} is taken by {seat.name}", 409)
+            raise ApiError(
+                "seat-taken", f"seat {n} is taken by {seat.name}", 409, params={"seat": n}
+            )
         return self._event("seat", now, seat=n, name=name, _token=token_hash(token))
 
     def move(
@@ -327,10 +335,20 @@ class Table:
         if not self.started:
             raise ApiError("not-started", "the game starts when every seat is taken", 409)
         if v is not None and v != self.v:
-            raise ApiError("stale", f"the table is at version {self.v}, not {v}", 409)
+            raise ApiError(
+                "stale",
+                f"the table is at version {self.v}, not {v}",
+                409,
+                params={"version": self.v, "sent": v},
+            )
         if seat not in self.state.to_move:
             due = ", ".join(f"seat {s}" for s in self.state.to_move)
-            raise ApiError("not-your-turn", f"it is not seat {seat}'s turn ({due} to move)", 409)
+            raise ApiError(
+                "not-your-turn",
+                f"it is not seat {seat}'s turn ({due} to move)",
+                409,
+                params={"seat": seat, "due": list(self.state.to_move)},
+            )
 
     def _hastened(self, seat: int, move: str, now: float) -> str:
         """A person's move with the haste the server measured (games that have haste).
@@ -392,7 +410,12 @@ class Table:
             raise ApiError("no-undo", "this table was set up without take-backs (undo)", 409)
         ply = self._last_move_ply(seat)
         if ply is None:
-            raise ApiError("nothing-to-undo", f"seat {seat} has no move to take back", 409)
+            raise ApiError(
+                "nothing-to-undo",
+                f"seat {seat} has no move to take back",
+                409,
+                params={"seat": seat},
+            )
         others = [h for h in self.humans() if h != seat]
         if not others:
             return self._event("undo", now, seat=seat, ply=ply)
@@ -404,7 +427,12 @@ class Table:
             raise ApiError("nothing-to-accept", "nobody asked to take a move back", 409)
         asker, ply = self.undo_request
         if seat == asker:
-            raise ApiError("not-allowed", "the other players accept your take-back, not you", 409)
+            raise ApiError(
+                "not-allowed",
+                "the other players accept your take-back, not you",
+                409,
+                params={"why": "own-undo"},
+            )
         needed = {h for h in self.humans() if h != asker}
         if needed <= self.undo_accepts | {seat}:
             return self._event("undo", now, seat=asker, ply=ply)
@@ -413,7 +441,12 @@ class Table:
     def end_request(self, seat: int, now: float) -> StoredEvent:
         self._open()
         if not self.game.can_end_by_agreement:
-            raise ApiError("not-allowed", f"{self.game.name} cannot be ended by agreement", 409)
+            raise ApiError(
+                "not-allowed",
+                f"{self.game.name} cannot be ended by agreement",
+                409,
+                params={"why": "no-agreement"},
+            )
         if not self.started:
             raise ApiError("not-started", "the game has not started", 409)
         if seat in self.end_accepts:
@@ -433,14 +466,24 @@ class Table:
     def hand_over(self, seat: int, level: int, now: float) -> StoredEvent:
         self._open()
         if self.seats[seat].kind != "human":
-            raise ApiError("not-allowed", f"seat {seat} is a computer player already", 409)
+            raise ApiError(
+                "not-allowed",
+                f"seat {seat} is a computer player already",
+                409,
+                params={"why": "computer", "seat": seat},
+            )
         return self._event("hand-over", now, seat=seat, level=level)
 
     def rematch_cmd(self, new_id: str, now: float) -> StoredEvent:
         if self.result is None:
             raise ApiError("not-over", "a rematch starts once the game is over", 409)
         if self.rematch is not None:
-            raise ApiError("rematched", f"the rematch is at table {self.rematch}", 409)
+            raise ApiError(
+                "rematched",
+                f"the rematch is at table {self.rematch}",
+                409,
+                params={"table": self.rematch},
+            )
         return self._event("rematch", now, table=new_id)
 
     def expire(self, now: float) -> StoredEvent:

@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Any, Literal
 
 from vertex.server.errors import ApiError
 
 
 def check_text(text: str, limit: int, what: Literal["name", "chat"]) -> str:
     text = text.strip()
-    bad = "bad-name" if what == "name" else "bad-chat"
+    params: dict[str, Any]
     if not text:
-        raise ApiError(bad, f"the {what} is empty", params={"why": "empty"})
-    if len(text) > limit:
-        code = "chat-too-long" if what == "chat" else "bad-name"
-        raise ApiError(
-            code,
-            f"a {what} may be at most {limit} characters, not {len(text)}",
-            params={"why": "too-long", "limit": limit, "length": len(text)},
-        )
-    if any(not ch.isprintable() for ch in text):
-        raise ApiError(bad, f"the {what} has control characters", params={"why": "control"})
-    return text
+        msg, params = f"the {what} is empty", {"why": "empty"}
+    elif len(text) > limit:
+        msg = f"a {what} may be at most {limit} characters, not {len(text)}"
+        params = {"why": "too-long", "limit": limit, "length": len(text)}
+        if what == "chat":
+            raise ApiError("chat-too-long", msg, params=params)
+    elif any(not ch.isprintable() for ch in text):
+        msg, params = f"the {what} has control characters", {"why": "control"}
+    else:
+        return text
+    if what == "chat":
+        raise ApiError("bad-chat", msg, params=params)
+    raise ApiError("bad-name", msg, params=params)
