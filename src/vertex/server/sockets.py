@@ -16,7 +16,7 @@ import logging
 from typing import Any
 
 from vertex.server.bus import LocalBus, RedisBus
-from vertex.server.conn import Conn
+from vertex.server.conn import Conn, text_frame
 from vertex.server.presence import LocalPresence, RedisPresence
 from vertex.server.repository import Sent
 from vertex.server.table import Table
@@ -64,15 +64,19 @@ class Sockets:
 
     # ---- events -----------------------------------------------------------------------------
     def broadcast(self, table: Table, sent: Sent) -> None:
-        # one text per kind of reader: sealed moves are per seat, patches for who asked
-        texts: dict[tuple[int | None, bool], str] = {}
+        """One message per kind of viewer, not per socket: its text and its WebSocket frame
+        are made once per class (who may see which sealed move, deltas or not) and the same
+        bytes go to every socket of the class."""
+        frames: dict[tuple[int | None, bool], tuple[str, bytes]] = {}
         for conn in self.conns.get(table.id, ()):
-            key = (conn.seat, conn.deltas)
-            text = texts.get(key)
-            if text is None:
+            # a seat sees its own sealed move; every other viewer sees the same
+            key = (conn.seat if conn.seat in sent.sealed else None, conn.deltas)
+            made = frames.get(key)
+            if made is None:
                 msg = sent.for_deltas() if conn.deltas else sent.msg
-                text = texts[key] = dumps(table.for_viewer(msg, conn.seat, sent.sealed))
-            conn.send(text)
+                text = dumps(table.for_viewer(msg, key[0], sent.sealed))
+                made = frames[key] = (text, text_frame(text))
+            conn.send_frame(*made)
 
     # ---- presence ---------------------------------------------------------------------------
     def local_seats(self, tid: str) -> frozenset[int]:

@@ -378,7 +378,9 @@ async function showError(err, lead = null) {
   }
   if (shown !== errors) return; // cleared, or another refusal came, while it was fetched
   const words = errorWords(err);
-  if (words) status.error(words.key, "", true, words.vars);
+  // a refused move: our lead, then the game's own explanation of the rule it breaks
+  const detail = err.code === "illegal-move" ? err.message || "" : "";
+  if (words) status.error(words.key, detail, true, words.vars);
   else status.error(lead || "table.error.refused", err.message || "");
 }
 
