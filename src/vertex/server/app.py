@@ -26,6 +26,7 @@ from vertex.server.commands import ACTIONS
 from vertex.server.conn import Conn, TokenBucket
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub, checked_game, dumps
+from vertex.server.lobby.routes import add_lobby_routes
 from vertex.server.protocol import check_id, check_text, check_version, error, parse
 from vertex.server.replay import add_replay_routes
 from vertex.server.rules import add_rules_routes
@@ -80,6 +81,10 @@ class CreateTable(_Body):
     clock: Clock | None = Field(default=None, description="default: no clock")
     on_timeout: Literal["computer", "lose"] = Field(
         default="computer", description="when a clock runs out: a computer moves, or the seat loses"
+    )
+    listed: bool = Field(
+        default=False,
+        description="show the table in the lobby (`GET /api/lobby`); default: only its link",
     )
 
 
@@ -203,7 +208,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "clock": None if body.clock is None else body.clock.model_dump(exclude_none=True),
             "on_timeout": body.on_timeout,
         }
-        table = await hub.create(body.game, body.options, seats, settings_, creator)
+        table = await hub.create(body.game, body.options, seats, settings_, creator, body.listed)
         return {"id": table.id, "url": f"/tables/{table.id}", "seats": table.public_seats()}
 
     @app.get("/api/tables/{table_id}")
@@ -289,6 +294,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await _serve_socket(hub, ws, table_id)
 
     add_replay_routes(app, hub)
+    add_lobby_routes(app, hub)
     add_analysis_routes(app, hub)
     return app
 

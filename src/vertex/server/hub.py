@@ -29,6 +29,7 @@ from vertex.server.conn import Conn
 from vertex.server.errors import ApiError
 from vertex.server.events import Kind
 from vertex.server.leases import LocalLeases, RedisLeases
+from vertex.server.lobby import Lobby
 from vertex.server.presence import LocalPresence, RedisPresence
 from vertex.server.protocol import check_text
 from vertex.server.quotas import LocalQuotas, RedisQuotas
@@ -69,6 +70,7 @@ class Hub:
         self.repo.on_load = self._on_load
         self.sockets = Sockets(presence, self.bus, settings.presence_s / 3)
         self.autoplay = Autoplay(self.repo, self.leases, settings, self.worker)
+        self.lobby = Lobby(self)
         self._creating = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
 
@@ -85,12 +87,14 @@ class Hub:
         await self.bus.start(self._on_bus)
         await self.leases.start(self.autoplay.gained, self.autoplay.lost)
         await self.sockets.start()
+        await self.lobby.start()
         await self._repair()
         log.info(dumps({"event": "start", "worker": self.worker, "scaled": self.scaled}))
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="vertex-sweeper")
 
     async def stop(self) -> None:
         await stop_task(self._sweeper)
+        await self.lobby.stop()
         await self.autoplay.close()
         await self.leases.close()  # hands our tables on at once
         await self.sockets.close()
@@ -133,7 +137,9 @@ class Hub:
         seats: list[dict[str, Any]] | None,
         settings: dict[str, Any],
         creator: str,
+        listed: bool = False,
     ) -> Table:
+        """Open a table; `listed`: shown in the lobby (lobby/), else only its link finds it."""
         game = checked_game(game_id, options)
         if seats is None:
             seats = [{"kind": "human"} for _ in range(game.seats)]
@@ -161,7 +167,13 @@ class Hub:
                 "seats": seats,
                 **settings,
             }
-            return await self.open_table(spec, creator, now)
+            if not listed:
+                return await self.open_table(spec, creator, now)
+            spec["listed"] = True
+            async with self.lobby.listing(creator):
+                table = await self.open_table(spec, creator, now)
+                await self.lobby.created(table, creator)
+                return table
 
     async def open_table(self, spec: dict[str, Any], creator: str, now: float) -> Table:
         tid = secrets.token_urlsafe(12)  # 96 random bits: a link nobody can guess
@@ -196,6 +208,7 @@ class Hub:
         own: bool,
     ) -> None:
         self.sockets.broadcast(table, sent)
+        await self.lobby.changed(table, own)
         line = {"event": ev.kind, "table": table.id, "v": ev.seq}
         line.update({k: v for k, v in ev.data.items() if k in ("seat", "move", "level", "ply")})
         log.info(dumps(line))
@@ -235,12 +248,19 @@ class Hub:
                     conn.send(dumps(msg))
             self.sockets.add(conn, n, before)
         await self.sockets.changed(tid, n)
+        if conn.seat is None:
+            self.lobby.watchers(tid, self._spectators(tid))
 
     def detach(self, conn: Conn) -> None:
         conn.close()
         n = self.sockets.sizes.get(conn.table_id)
         if self.sockets.remove(conn) and n is not None:
             self.autoplay.spawn(self.sockets.changed(conn.table_id, n))
+        if conn.seat is None:
+            self.lobby.watchers(conn.table_id, self._spectators(conn.table_id))
+
+    def _spectators(self, tid: str) -> int:
+        return sum(c.seat is None for c in self.sockets.conns.get(tid, ()))
 
     # ---- housekeeping -----------------------------------------------------------------------
     async def _sweep_loop(self) -> None:
@@ -257,10 +277,12 @@ class Hub:
         for tid in await self.store.idle_open(now - self.limits.idle_expiry_s):
             with contextlib.suppress(ApiError):
                 await self.repo.submit(tid, lambda t: t.expire(time.time()))
+        await self.lobby.sweep(now)
         for tid, table in list(self.repo.tables.items()):
             if (
                 now - table.last_at > self.settings.unload_after_s
                 and not self.sockets.has(tid)
+                and not self.lobby.follows(tid)
                 and not self.leases.owns(tid)
                 and not self.repo.lock(tid).locked()
             ):
@@ -278,6 +300,7 @@ class Hub:
             "database": self.store.engine.dialect.name,
             "bus": "redis" if isinstance(self.bus, RedisBus) else "local",
             "limits": asdict(self.limits),
+            "lobby": self.lobby.health(),
         }
 
 
