@@ -351,6 +351,7 @@ async function takeSeat(n, name) {
   const reply = await api.takeSeat(tableId, n, name);
   remembered.setName(name);
   remembered.setToken(tableId, reply.token);
+  remembered.setSeat(tableId, n);
   token = reply.token;
   model.seatKnown = false; // until the socket says the seat is ours
   focusBoardWhenSeated = true;
