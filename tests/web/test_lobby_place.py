@@ -135,19 +135,20 @@ def test_play_now_waits_visibly_and_can_be_cancelled(server: Any, context_factor
 
 
 def test_the_place_in_italian_and_russian_on_a_phone(server: Any, context_factory: Any) -> None:
-    tid = server.post(
-        "/api/tables", {"game": "figures", "options": {}, "listed": True}
-    )["id"]
+    tid = server.post("/api/tables", {"game": "figures", "options": {}, "listed": True})["id"]
     page = lobby_page(context_factory(**PHONE), server)
     page.wait_for_selector(f'[data-lobby-table="{tid}"]')
     assert no_sideways_scroll(page)
     shot(page, "lobby-place-phone")
     switch_lang(page, "it")
-    page.wait_for_function("document.querySelector('[data-lobby-open] h3').textContent.includes('In attesa')")
-    assert "Siediti" in page.locator(f'[data-lobby-table="{tid}"] [data-action="sit"]').inner_text()
+    heading = "w => document.querySelector('[data-lobby-open] h3').textContent.includes(w)"
+    page.wait_for_function(heading, arg="In attesa")
+    sit = page.locator(f'[data-lobby-table="{tid}"] [data-action="sit"]')
+    assert sit.inner_text() == "Siediti"
     switch_lang(page, "ru")
-    page.wait_for_function("document.querySelector('[data-lobby-open] h3').textContent.includes('Ждут')")
-    assert page.locator('[data-game="juxtapose"] [data-action="play-now"]').inner_text() == "Играть сейчас"
+    page.wait_for_function(heading, arg="Ждут")
+    play = page.locator('[data-game="juxtapose"] [data-action="play-now"]')
+    assert play.inner_text() == "Играть сейчас"
     assert no_sideways_scroll(page)
     shot(page, "lobby-place-phone-ru")
     assert page.errors == []
