@@ -152,3 +152,65 @@ def test_the_place_in_italian_and_russian_on_a_phone(server: Any, context_factor
     assert no_sideways_scroll(page)
     shot(page, "lobby-place-phone-ru")
     assert page.errors == []
+
+
+BACKGROUND = """
+window.__hidden = false; window.__asked = 0; window.__beeps = 0; window.__notes = [];
+Object.defineProperty(document, 'visibilityState', {
+  configurable: true, get: () => (window.__hidden ? 'hidden' : 'visible') });
+window.Notification = class {
+  constructor(text) { window.__notes.push(text); }
+  static async requestPermission() {
+    window.__asked += 1; window.Notification.permission = 'granted'; return 'granted'; }
+};
+window.Notification.permission = 'default';
+window.AudioContext = class { constructor() { window.__beeps += 1; throw new Error('quiet'); } };
+"""
+
+
+def test_being_told_in_the_background(server: Any, context_factory: Any) -> None:
+    tid = server.post("/api/tables", {"game": "dots-and-boxes", "options": {"rows": 3}})["id"]
+    mine = server.post(f"/api/tables/{tid}/seats/0", {"name": "Gil"})["token"]
+    theirs = server.post(f"/api/tables/{tid}/seats/1", {"name": "Hal"})["token"]
+    ctx = context_factory()
+    ctx.add_init_script(BACKGROUND)
+    ctx.add_init_script(
+        f"localStorage.setItem('vertex.seat.{tid}', '{mine}');"
+        f"localStorage.setItem('vertex.myseat.{tid}', '0');"
+    )
+    page = lobby_page(ctx, server)
+    entry = f'[data-my-table="{tid}"]'
+    page.wait_for_selector(f'{entry}[data-my-turn="true"]')
+    assert page.evaluate("window.__asked") == 0  # never at load
+    page.click(".alerts summary")
+    page.check('[name="alert-notify"]')  # the permission is asked on this click
+    page.wait_for_function("window.__asked === 1")
+    title = page.title()
+
+    def play(token: str) -> None:
+        view = server.get(f"/api/tables/{tid}")
+        move = view["state"]["legal_moves"][0]
+        server.post(f"/api/tables/{tid}/moves", {"token": token, "move": move})
+
+    play(mine)
+    page.wait_for_selector(f'{entry}[data-my-turn="false"]')
+    page.evaluate("window.__hidden = true")
+    play(theirs)
+    page.wait_for_selector(f'{entry}[data-my-turn="true"]')
+    page.wait_for_function("document.documentElement.dataset.alerted === '1'")
+    assert page.title().startswith("(1) Your turn at Dots and Boxes")
+    assert page.get_attribute('link[rel="icon"]', "href").startswith("data:image/svg+xml")
+    assert page.evaluate("window.__notes") == ["Your turn at Dots and Boxes"]
+    assert page.evaluate("window.__beeps") == 1
+    page.evaluate("window.__hidden = false")
+    page.uncheck('[name="alert-sound"]')  # muted: nothing plays
+    page.evaluate("window.__hidden = true")
+    play(mine)
+    page.wait_for_selector(f'{entry}[data-my-turn="false"]')
+    play(theirs)
+    page.wait_for_function("document.documentElement.dataset.alerted === '2'")
+    assert page.evaluate("window.__beeps") == 1 and len(page.evaluate("window.__notes")) == 2
+    page.evaluate("window.__hidden = false; document.dispatchEvent(new Event('visibilitychange'))")
+    page.wait_for_function("!document.documentElement.dataset.alerted")
+    assert page.title() == title
+    assert page.errors == []

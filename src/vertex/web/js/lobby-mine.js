@@ -1,10 +1,10 @@
 // "Your tables": the tables this browser holds a seat at (their tokens stay in its storage;
 // the lobby socket is only told their ids), live, with "your turn" marked; ended ones move
-// to a short "recent" list. Tells the player (lobby-alerts.js) when it becomes their turn or
+// to a short "recent" list. Tells the player (alerts.js) when it becomes their turn or
 // someone sits at a table where they wait.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { tell } from "./lobby-alerts.js";
+import { tell } from "./alerts.js";
 import { entryTitle, seatList } from "./lobby-entry.js";
 import { remembered } from "./store.js";
 
@@ -69,7 +69,7 @@ export class MyTables {
     const recent = remembered.recent();
     this.root.hidden = !ids.length && !recent.length;
     const items = ids.map((id) => this.item(id)).filter(Boolean);
-    this.root.replaceChildren(
+    this.root.replaceChildren(...present(
       h("h2", { id: "mine-heading", text: t("place.mine") }),
       items.length ? h("ul", { class: "entries", role: "list" }, items)
         : h("p", { class: "hint", text: t("place.mine.none") }),
@@ -78,7 +78,7 @@ export class MyTables {
         const e = this.entries.get(id);
         const name = e ? entryTitle(e, this.games) : t("place.table");
         return h("li", {}, h("a", { href: `/tables/${encodeURIComponent(id)}`, text: name }));
-      })) : null);
+      })) : null));
   }
 
   item(id) {
@@ -100,6 +100,11 @@ export class MyTables {
       "aria-label": t("place.mine.remove-of", { game: title }), text: t("place.mine.remove"),
       onclick: () => { remembered.hide(id); this.entries.delete(id); this.refresh(); } }));
   }
+}
+
+/** The children given, without the ones left out (null). */
+function present(...nodes) {
+  return nodes.filter((n) => n !== null && n !== undefined);
 }
 
 function myTurn(e, seat) {

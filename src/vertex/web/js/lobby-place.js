@@ -9,6 +9,10 @@ import {
 } from "./lobby-entry.js";
 import { gameName } from "./lobby-words.js";
 
+function present(...nodes) {
+  return nodes.filter((n) => n !== null && n !== undefined);
+}
+
 const ANNOUNCE_EVERY_MS = 5000; // "a new table is waiting", at most this often
 
 export class LobbyPlace {
@@ -36,7 +40,9 @@ export class LobbyPlace {
     const keep = this.host.contains(document.activeElement) ? document.activeElement : null;
     const keepId = keep && keep.closest("[data-lobby-table]")?.dataset.lobbyTable;
     const keepAction = keep && keep.dataset.action;
+    const keepOwnId = keep && !keepId ? keep.id : null;
     this.render();
+    if (keepOwnId) document.getElementById(keepOwnId)?.focus();
     if (keepId) { // the focus stays on the same entry's control after a redraw
       const again = this.root.querySelector(
         `[data-lobby-table="${CSS.escape(keepId)}"] [data-action="${CSS.escape(keepAction || "")}"]`);
@@ -69,14 +75,14 @@ export class LobbyPlace {
       onchange: (ev) => { this.game = ev.target.value || null; this.onFilter(this.game); } },
       h("option", { value: "", text: t("place.filter.all"), selected: this.game === null }),
       this.games.map((g) => h("option", { value: g.id, text: gameName(g), selected: this.game === g.id })));
-    this.root.replaceChildren(
+    this.root.replaceChildren(...present(
       h("div", { class: "place-head" },
         h("h2", { id: "place-heading", text: t("place.heading") }),
         h("label", { class: "place-filter", for: "place-filter" }, t("place.filter"), " ", filter)),
       m ? null : h("p", { class: "hint", text: t("place.connecting") }),
       this.section("open", "data-lobby-open", t("place.open"), t("place.open.none")),
       this.section("live", "data-lobby-live", t("place.live"), t("place.live.none")),
-      this.section("finished", "data-lobby-finished", t("place.finished"), t("place.finished.none")));
+      this.section("finished", "data-lobby-finished", t("place.finished"), t("place.finished.none"))));
   }
 
   section(name, hook, title, none) {

@@ -4,7 +4,7 @@
 import { api } from "./api.js";
 import { announce, h } from "./dom.js";
 import { t } from "./i18n.js";
-import { tell } from "./lobby-alerts.js";
+import { tell } from "./alerts.js";
 import { askName } from "./lobby-name.js";
 import { gameName } from "./lobby-words.js";
 import { remembered } from "./store.js";

@@ -5,7 +5,7 @@ import { api } from "./api.js";
 import { h, reducedMotion } from "./dom.js";
 import { mountHeader } from "./header.js";
 import { loadCatalogs, onLangChange, t } from "./i18n.js";
-import { alertSettings } from "./lobby-alerts.js";
+import { alertSettings } from "./alerts.js";
 import { markChosen, renderCards } from "./lobby-cards.js";
 import { LobbySocket } from "./lobby-live.js";
 import { MyTables } from "./lobby-mine.js";

@@ -5,6 +5,7 @@
 // back as an event, and `data-version` on the root is set right after the board has drawn
 // that version (tests and acceptance checks wait on it).
 import { api } from "./api.js";
+import { tell } from "./alerts.js";
 import { announce, h } from "./dom.js";
 import { mountHeader } from "./header.js";
 import { has, loadCatalogs, onLangChange, t } from "./i18n.js";
@@ -226,7 +227,10 @@ function render({ animate = false, relabel = false } = {}) {
   document.title = myTurn && amPlaying(model)
     ? t("table.title.yourTurn") : t("table.title.game", { game: gameName(view) });
 
-  if (myTurn && amPlaying(model) && !wasMyTurn && !pending) announce(t("table.turn.yours"), true);
+  if (myTurn && amPlaying(model) && !wasMyTurn && !pending) {
+    announce(t("table.turn.yours"), true);
+    tell(t("table.turn.yours"), location.pathname); // in the background: title, icon, sound
+  }
   wasMyTurn = myTurn;
   const over = isOver(model);
   if (over && wasOver === false) ui.result.get().then((banner) => banner.say(model), () => {});

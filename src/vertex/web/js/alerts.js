@@ -1,6 +1,7 @@
-// Being told while the page is in the background: the tab's title and icon show it, a
-// short sound plays (unless sound is off) and, only once switched on (the browser asks for
-// permission on that click, never at load), a notification. The switches are remembered.
+// Being told, on the lobby and the table page, while the page is in the background: the
+// tab's title and icon show it, a short sound plays (unless sound is off) and, only once
+// switched on (the browser asks for permission on that click, never at load), a
+// notification. The switches (in the lobby) are remembered.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { remembered } from "./store.js";
