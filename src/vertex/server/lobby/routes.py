@@ -16,7 +16,7 @@ import logging
 import re
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
-from fastapi import FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
 from pydantic import BaseModel, ConfigDict, Field
 
 from vertex.core import game_ids
@@ -121,12 +121,18 @@ def _game(game: str | None) -> str | None:
 
 def add_lobby_routes(app: FastAPI, hub: Hub) -> None:
     lobby = hub.lobby
+    # The answer per filter, kept until the list changes (many readers, few changes).
+    answers: dict[str | None, tuple[int, bytes]] = {}
 
-    @app.get("/api/lobby")
-    async def lobby_view(game: GameFilter = None) -> LobbyView:
+    @app.get("/api/lobby", response_model=LobbyView)
+    async def lobby_view(game: GameFilter = None) -> Response:
         """The listed tables: waiting for players, playing now, just finished (each newest
         first, at most 50, with the full counts). Private tables are never in it."""
-        return LobbyView.model_validate(lobby.snapshot(_game(game)))
+        game = _game(game)
+        kept = answers.get(game)
+        if kept is None or kept[0] != lobby.v:
+            kept = answers[game] = (lobby.v, dumps(lobby.snapshot(game)).encode())
+        return Response(kept[1], media_type="application/json")
 
     @app.post("/api/lobby/play-now")
     async def play_now(body: PlayNow, request: Request) -> Seated:
