@@ -11,7 +11,6 @@ import json
 import secrets
 import threading
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -113,7 +112,9 @@ def test_play_now_racing_through_two_processes_makes_one_table(site: tuple[Proc,
 
     for _round in range(3):
         got.clear()
-        threads = [threading.Thread(target=press, args=pn) for pn in zip(site, ("Ann", "Bob"))]
+        threads = [
+            threading.Thread(target=press, args=pn) for pn in zip(site, ("Ann", "Bob"), strict=True)
+        ]
         for t in threads:
             t.start()
         for t in threads:
