@@ -106,7 +106,7 @@ class Lobby:
         """A table had an event (`own`: this process wrote it)."""
         if self.conns.followers.get(table.id):
             self.conns.send_followers(table.id, dumps({"t": "mine", "tables": [summary(table)]}))
-        if not table.spec.get("listed") or not own:
+        if not table.spec.listed or not own:
             return  # the writer tells everyone else
         old = self.index.get(table.id)
         if old is None:
@@ -222,7 +222,7 @@ class Lobby:
         and wait there. One lock per game, on every process: two players at once meet."""
         from vertex.server.hub import checked_game
 
-        checked_game(game, {})
+        made = checked_game(game, {})
         async with self.shared.lock("play-now:" + game):
             for tid in await self.rows.waiting_for_one(game):
                 try:
@@ -238,7 +238,7 @@ class Lobby:
                 await self.flush()
                 return {"id": tid, "seat": free[0], "token": token, "waiting": False}
             settings = {"undo": False, "clock": None, "on_timeout": "computer"}
-            table = await self.hub.create(game, {}, None, settings, creator, listed=True)
+            table = await self.hub.create(made, None, settings, creator, listed=True)
             token, _v = await self.hub.take_seat(table.id, 0, name)
             await self.flush()
             return {"id": table.id, "seat": 0, "token": token, "waiting": True}

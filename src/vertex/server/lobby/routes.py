@@ -23,8 +23,8 @@ from vertex.core import game_ids
 from vertex.server.conn import TokenBucket
 from vertex.server.errors import ApiError
 from vertex.server.lobby.conns import FOLLOW_MOST, LobbyConn
-from vertex.server.protocol import check_text
 from vertex.server.sockets import dumps
+from vertex.server.text import check_text
 
 if TYPE_CHECKING:
     from vertex.server.hub import Hub

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from vertex.core import create_game
+from vertex.server.spec import TableSpec
 from vertex.server.table import Table
 
 OPEN, LIVE, FINISHED = "open", "live", "finished"
@@ -37,7 +38,7 @@ def summary(table: Table) -> dict[str, Any]:
         "options": table.game.options_dict(),
         "seats": seats,
         "free_seats": sum(1 for s in table.seats if not s.taken),
-        "clock": table.clock if table.spec.get("clock") is not None else None,
+        "clock": table.clock if table.spec.clock is not None else None,
         "undo": table.undo_allowed,
         "section": section_of(table),
         "listed_at": table.created_at,
@@ -50,11 +51,11 @@ def summary(table: Table) -> dict[str, Any]:
     }
 
 
-def quick(spec: dict[str, Any]) -> bool:
+def quick(spec: TableSpec) -> bool:
     """Can "Play now" seat someone here: the game's default options, people in every seat,
     no clock (the default) and no take-backs."""
-    if spec.get("clock") is not None or spec.get("undo"):
+    if spec.clock is not None or spec.undo:
         return False
-    if any(s.get("kind") != "human" for s in spec["seats"]):
+    if any(s.kind != "human" for s in spec.seats):
         return False
-    return bool(spec["options"] == create_game(spec["game"]).options_dict())
+    return bool(spec.options == create_game(spec.game).options_dict())
