@@ -908,6 +908,50 @@ static PyObject *Core_random_playouts(Core *self, PyObject *args) {
     return out;
 }
 
+/* names_of(mask, names): names[i] for each set bit i of mask, lowest first. Only bits: the
+ * engine's legal_moves uses it for speed (with a Python fallback of the same meaning). */
+static PyObject *names_of(PyObject *mod, PyObject *args) {
+    PyObject *mask_o, *names;
+    if (!PyArg_ParseTuple(args, "OO!", &mask_o, &PyTuple_Type, &names)) return NULL;
+    if (!PyLong_Check(mask_o) || _PyLong_Sign(mask_o) < 0) {
+        PyErr_SetString(PyExc_ValueError, "mask must be a non-negative int");
+        return NULL;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(names);
+    size_t nbits = _PyLong_NumBits(mask_o);
+    if ((Py_ssize_t)nbits > n) {
+        PyErr_SetString(PyExc_ValueError, "mask has bits beyond the names");
+        return NULL;
+    }
+    size_t nbytes = (nbits + 7) / 8 + 1;
+    unsigned char stack[64];
+    unsigned char *buf = nbytes <= sizeof stack ? stack : PyMem_Malloc(nbytes);
+    if (!buf) return PyErr_NoMemory();
+    if (_PyLong_AsByteArray((PyLongObject *)mask_o, buf, nbytes, 1, 0) < 0) {
+        if (buf != stack) PyMem_Free(buf);
+        return NULL;
+    }
+    Py_ssize_t count = 0;
+    for (size_t i = 0; i < nbytes; i++) count += __builtin_popcount(buf[i]);
+    PyObject *out = PyList_New(count);
+    Py_ssize_t at = 0;
+    for (size_t i = 0; out && i < nbytes; i++) {
+        unsigned b = buf[i];
+        while (b) {
+            PyObject *name = PyTuple_GET_ITEM(names, (Py_ssize_t)(8 * i + __builtin_ctz(b)));
+            b &= b - 1;
+            Py_INCREF(name);
+            PyList_SET_ITEM(out, at++, name);
+        }
+    }
+    if (buf != stack) PyMem_Free(buf);
+    return out;
+}
+
+static PyMethodDef module_methods[] = {
+    {"names_of", names_of, METH_VARARGS, "names_of(mask, names) -> names of the set bits"},
+    {NULL, NULL, 0, NULL}};
+
 static PyMethodDef Core_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))Core_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(drawn, reach, deadline=None, poll=None, best=True, mtdf=True) -> (value, best "
@@ -936,7 +980,7 @@ static PyTypeObject CoreType = {
 };
 
 static struct PyModuleDef coremodule = {PyModuleDef_HEAD_INIT, "_core",
-                                        "The compiled core of the Dots family.", -1, NULL};
+                                        "The compiled core of the Dots family.", -1, module_methods};
 
 PyMODINIT_FUNC PyInit__core(void) {
     if (PyType_Ready(&CoreType) < 0) return NULL;

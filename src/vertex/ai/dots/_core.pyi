@@ -5,6 +5,8 @@ from collections.abc import Callable, Sequence
 MAX_LINES: int
 MAX_CELLS: int
 
+def names_of(mask: int, names: tuple[str, ...]) -> list[str]: ...
+
 class Core:
     def __init__(
         self,
