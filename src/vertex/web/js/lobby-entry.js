@@ -5,6 +5,7 @@ import { h } from "./dom.js";
 import { fieldsOf } from "./lobby-schema.js";
 import { gameName, optionWords } from "./lobby-words.js";
 import { loadCatalogs, num, t } from "./i18n.js";
+import { versionWords } from "./version-words.js";
 
 await loadCatalogs("options", "lobby-place");
 
@@ -12,6 +13,10 @@ await loadCatalogs("options", "lobby-place");
 export function optionsInWords(entry, games) {
   const game = games.find((g) => g.id === entry.game);
   if (!game) return "";
+  // a game with its own words for a version (Vert3x: board and variations) says it so,
+  // as the table page does
+  const version = versionWords(game.id, entry.options);
+  if (version) return version;
   const parts = [];
   for (const field of fieldsOf(game.options)) {
     const value = entry.options[field.name];
