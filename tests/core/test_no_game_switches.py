@@ -32,6 +32,13 @@ ALLOWED_IDS: dict[tuple[str, str], str] = {
     ),
 }
 
+#: (file relative to src/vertex, a probe's line) -> why it is no game switch.
+ALLOWED_PROBES: dict[tuple[str, str], str] = {
+    ("server/conn.py", 'or getattr(proto.conn.state, "name", "") != "OPEN"'): (
+        "a WebSocket connection's state (websockets' protocol), not a game's"
+    ),
+}
+
 #: A getattr/hasattr whose object is a game, a state, a board or a position.
 PROBE = re.compile(r"\b(getattr|hasattr)\(\s*[\w.]*(game|state|board|geometry|pos)\b", re.I)
 
@@ -75,7 +82,7 @@ def test_no_attribute_probe_of_games_or_states() -> None:
     for path in _files():
         rel = path.relative_to(SRC).as_posix()
         for n, line in enumerate(path.read_text().splitlines(), 1):
-            if PROBE.search(line):
+            if PROBE.search(line) and (rel, line.strip()) not in ALLOWED_PROBES:
                 hits.append(f"{rel}:{n}: {line.strip()}")
     assert not hits, "getattr/hasattr on a game or state (declare a capability):\n" + "\n".join(
         hits
