@@ -5,7 +5,7 @@ import { h } from "./dom.js";
 import { fieldsOf } from "./lobby-schema.js";
 import { gameName, optionWords } from "./lobby-words.js";
 import { loadCatalogs, num, t } from "./i18n.js";
-import { versionWords } from "./version-words.js";
+import { loadVersionWords, versionWords } from "./version-words.js";
 
 await loadCatalogs("options", "lobby-place");
 
@@ -15,6 +15,7 @@ export function optionsInWords(entry, games) {
   if (!game) return "";
   // a game with its own words for a version (Vert3x: board and variations) says it so,
   // as the table page does
+  loadVersionWords(game.id); // the listing is drawn again as it updates
   const version = versionWords(game.id, entry.options);
   if (version) return version;
   const parts = [];

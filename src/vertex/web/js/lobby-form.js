@@ -11,7 +11,7 @@ import { errorText, loadErrors } from "./errors.js";
 import { loadCatalogs, t } from "./i18n.js";
 import { field, switchField } from "./lobby-fields.js";
 import { shareGroup } from "./lobby-share.js";
-import { versionWords } from "./version-words.js";
+import { loadVersionWords, versionWords } from "./version-words.js";
 import { applicable, caseOf, fieldsOf } from "./lobby-schema.js";
 import { gameName, gameSummary, optionWords } from "./lobby-words.js";
 import { seatColor, seatSymbol } from "./seats.js";
@@ -53,8 +53,11 @@ export class NewTableForm {
     if (shared) this.fill(shared);
     this.render();
     this.runCheck();
-    if (game.id === "vert3x") {
-      import("./lobby-designer.js").then((mod) => {
+    loadVersionWords(game.id).then(() => this.apply());
+    // a board that can be drawn by hand (a `cells` option) gets its board's designer
+    const renderer = game.preview && game.preview.board && game.preview.board.renderer;
+    if (renderer && /^[a-z0-9-]+$/.test(renderer) && this.fields.some((f) => f.name === "cells")) {
+      import(`./boards/${renderer}/${renderer}-designer.js`).then((mod) => {
         this.designer = mod.mountDesigner(this);
         this.apply();
       }, (err) => console.error("the board designer could not be loaded", err));

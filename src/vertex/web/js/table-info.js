@@ -42,7 +42,11 @@ export function createInfo(titleHost, detailsHost) {
       };
       if (say) show();
       else {
-        import("./version-words.js").then((mod) => { say = mod.versionWords; show(); },
+        import("./version-words.js").then(async (mod) => {
+          await mod.loadVersionWords(view.game);
+          say = mod.versionWords;
+          show();
+        },
           (err) => console.error("the version words could not be loaded", err));
       }
     },

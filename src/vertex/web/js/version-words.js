@@ -6,38 +6,26 @@ import { has, loadCatalogs, t } from "./i18n.js";
 
 await loadCatalogs("versions");
 
-const VARIATIONS = ["shape_bonus", "box_in", "steal", "cover_bonus", "multiplier", "extra_turn"];
+// per game: its words module once loaded (boards/<game>/<game>-version.js), or null if it
+// has none; games without one say nothing here (their settings list the options)
+const modules = new Map();
 
-function vert3x(o) {
-  const parts = [];
-  const rules = o.rules || "classic";
-  parts.push(t(`version.vert3x.${rules}`));
-  if (rules === "classic") {
-    const shape = o.shape || "hexagon";
-    if (shape === "custom") parts.push(t("version.vert3x.custom", { n: (o.cells || []).length }));
-    else if (shape === "parallelogram") parts.push(t("version.vert3x.parallelogram", { w: o.width, h: o.height }));
-    else if (shape === "triangle") parts.push(t("version.vert3x.triangle", { n: o.size }));
-    else parts.push(t("version.vert3x.hexagon", { n: o.radius }));
-  } else if (rules === "trianguliche") {
-    parts.push(t("version.vert3x.windows", { w: o.width, h: o.height }));
-  } else {
-    parts.push(t("version.vert3x.grid", { n: o.size }));
+/** Load the words of `game`'s versions (a no-op once tried); resolves when they are there. */
+export function loadVersionWords(game) {
+  if (!modules.has(game)) {
+    const safe = /^[a-z0-9-]+$/.test(game) ? game : "";
+    modules.set(game, safe ? import(`./boards/${safe}/${safe}-version.js`).then((m) => {
+      modules.set(game, m);
+      return m;
+    }, () => { modules.set(game, null); return null; }) : Promise.resolve(null));
   }
-  if (o.connected && Array.isArray(o.start)) parts.push(t("version.vert3x.start", { dots: o.start.join(" ") }));
-  for (const name of VARIATIONS) if (o[name] === true) parts.push(t(`version.vert3x.${name}`));
-  if (o.overrules > 0) parts.push(t("version.vert3x.overrules", { n: o.overrules }));
-  if (o.lines_per_turn > 1) parts.push(t("version.vert3x.lines_per_turn", { n: o.lines_per_turn }));
-  return parts.join(", ");
+  return Promise.resolve(modules.get(game));
 }
 
-/** The version of `game` played with `options` in words, or "" when there is nothing to say
- * beyond the game's name (games other than Vert3x list their options in the settings). */
+/** The version of `game` played with `options` in words, or "" (not loaded yet, or the game
+ * has no words of its own). */
 export function versionWords(game, options) {
-  if (!options) return "";
-  if (game === "vert3x") return vert3x(options);
-  return "";
-}
-
-export function hasWords(game) {
-  return has(`version.${game}.classic`);
+  const mod = modules.get(game);
+  if (!options || !mod || typeof mod.versionWords !== "function") return "";
+  return mod.versionWords(options);
 }
