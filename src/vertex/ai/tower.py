@@ -75,6 +75,10 @@ class TowerPlayer:
             raise IllegalMove(f"seat {seat} owes no piece now")
         rng = Rng.from_seed(self.seed, "tower-player", seat, state.step_no, len(state.history))
         haste = HASTE[self.level]
+        if self.level == 5 and state.step == 0:
+            # the look-ahead ranks the plans itself (the plan alone only if it finds none)
+            ahead = self._looked_ahead(state, seat, budget_s)
+            return str(ahead or plan_aim(state, seat, care=CARE[5], haste=haste))
         if self.level == 1:
             plan = plan_aim(state, seat, counterbalance=False, haste=haste)
         else:
@@ -82,19 +86,17 @@ class TowerPlayer:
         if SLOP_MM[self.level] > 0:
             return str(self._sloppy(state, seat, plan, rng))
         if self.level == 5:
-            if state.step == 0:
-                return str(self._looked_ahead(state, seat, plan, budget_s))
             return str(self._tried(state, seat, plan, budget_s, rng))
         return str(plan)
 
-    def _looked_ahead(self, state: VerticalityState, seat: int, plan: Aim, budget_s: float) -> Aim:
+    def _looked_ahead(self, state: VerticalityState, seat: int, budget_s: float) -> Aim | None:
         """The first pyramid of the layout that, with what it leaves for the next level, is
         best, among as many layouts as the budget allows (counted from the budget alone)."""
         count = min(LOOKAHEAD, math.floor(budget_s * 0.6 / LOOK_S))
         if count < 2:
-            return plan
+            return None
         ranked = lookahead_aims(state, seat, CARE[5], count=count)
-        return ranked[0] if ranked else plan
+        return ranked[0] if ranked else None
 
     def _sloppy(self, state: VerticalityState, seat: int, plan: Aim, rng: Rng) -> Aim:
         slop = SLOP_MM[self.level]

@@ -22,6 +22,7 @@ from starlette.websockets import WebSocketDisconnect
 
 from vertex.core import list_games
 from vertex.server.analysis import add_analysis_routes
+from vertex.server.bests import router as bests_router
 from vertex.server.commands import ACTIONS
 from vertex.server.conn import Conn, TokenBucket
 from vertex.server.errors import ApiError
@@ -288,6 +289,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def socket(ws: WebSocket, table_id: str) -> None:
         await _serve_socket(hub, ws, table_id)
 
+    app.include_router(bests_router)
     add_replay_routes(app, hub)
     add_analysis_routes(app, hub)
     return app
