@@ -45,9 +45,14 @@ CARE: dict[int, Care] = {
     4: CAREFUL,
     5: CAREFUL,
 }
-#: Level 5 reckons one simulated trial at this long (s) to fit its trials in the budget; it
-#: counts from the budget alone, not the clock, so its choices replay.
+#: Level 5 reckons one simulated trial at this long (s) to fit its trials in the budget, or
+#: TRIAL_BODY_S a piece of the tower if that is more (a 30-level tower has 120 pieces); it
+#: counts from the budget and the tower alone, not the clock, so its choices replay.
 TRIAL_S = 0.05
+TRIAL_BODY_S = 0.0012
+#: A trial simulates at most this long (s): a drop that has not settled by then is judged
+#: where it is (a tower still falling after 0.5 s is seen tipping by then).
+TRIAL_CAP_S = 0.5
 #: ... tries at most this many of its best aims, this many times each at most.
 CANDIDATES = 3
 MAX_TRIALS = 3
@@ -121,22 +126,29 @@ class TowerPlayer:
         the next few aims by how often each stood (ties to the plan's order)."""
         sigma = state.game.options.tremor_mm
         # Trials from the budget alone (not the clock), so choices replay.
-        total = math.floor(budget_s * 0.6 / TRIAL_S)
+        tower = state.towers[seat]
+        trial_s = max(TRIAL_S, TRIAL_BODY_S * (len(tower.pieces) + 1))
+        total = math.floor(budget_s * 0.6 / trial_s)
         if total < 1:
             return plan
         trials = 1 if sigma == 0.0 else max(1, min(MAX_TRIALS, total // CANDIDATES))
-        tower = state.towers[seat]
+        tried = 0
         best, best_score = plan, -1.0
         candidates = [
             plan,
             *(a for a in candidate_aims(state, seat, count=CANDIDATES) if a != plan),
         ]
         for aim in candidates[:CANDIDATES]:
+            if tried + trials > max(total, trials):
+                break  # the budget is spent: the best so far
             score = 0.0
             for _ in range(trials):
                 noise, rng = tremor_sample(rng, sigma)
-                _, outcome = tower.place(state.level, state.size, aim, noise, state.step_no)
+                _, outcome = tower.place(
+                    state.level, state.size, aim, noise, state.step_no, cap_s=TRIAL_CAP_S
+                )
                 score += {"placed": 1.0, "slid": 0.3, "fell": 0.0}[outcome]
+                tried += 1
             if aim is plan and score >= trials / 2:
                 return plan
             if score > best_score:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+import weakref
 from typing import Any
 
 from fastapi import APIRouter, Request, Response
@@ -52,7 +53,9 @@ class Board(BaseModel):
         "one row per name (its best)"
     )
     computer: list[ComputerBest] = Field(description="the computer players, level 1 to 5")
-    measured_with: str = Field(description="the bench command the computer's figures come from")
+    measured_with: str = Field(
+        description="the bench command the computer players were measured with"
+    )
     supply_levels: int = Field(description="the most levels the pyramid supply allows")
 
 
@@ -63,7 +66,7 @@ class _Cache:
         self.lock = asyncio.Lock()
 
 
-@router.get("/api/verticality/board", tags=["verticality"])
+@router.get("/api/verticality/board")
 async def board(request: Request, response: Response) -> Board:
     """The bests board: the best solo Verticality towers at this site (each name's best, best
     first, with a link to the replay) and the computer players' best per level. Cached for
@@ -78,12 +81,14 @@ async def board(request: Request, response: Response) -> Board:
         return cache.board
 
 
+#: One cache per app (tests run several apps in one process).
+_caches: weakref.WeakKeyDictionary[Any, _Cache] = weakref.WeakKeyDictionary()
+
+
 def _cache_of(request: Request) -> _Cache:
-    state = request.app.state
-    cache = getattr(state, "verticality_board", None)
+    cache = _caches.get(request.app)
     if cache is None:
-        cache = _Cache()
-        state.verticality_board = cache
+        cache = _caches[request.app] = _Cache()
     return cache
 
 

@@ -57,4 +57,6 @@ def test_a_recorded_fall_has_keyframes_30_a_second_of_simulated_time() -> None:
     assert len(times) >= 30 * times[-1]
     # every frame has a pose for every body that moved (the page interpolates between them)
     frames = tower["keyframes"]["frames"]
-    assert len(frames) == len(times) and all(len(f) == len(tower["keyframes"]["pieces"]) for f in frames)
+    assert len(frames) == len(times) and all(
+        len(f) == len(tower["keyframes"]["pieces"]) for f in frames
+    )

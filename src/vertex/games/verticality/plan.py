@@ -261,9 +261,8 @@ class Planner:
 
     def next_level(self, size: str, layout: tuple[np.ndarray, float, float]) -> float:
         """How good a plan the next level could have if this one is built as `layout`: the
-        best first-pyramid plan score there for each size the die may roll (every roll is as
-        likely: S, M, L, and each pair meaning the third), half their mean and half the
-        worst."""
+        best first-pyramid plan score there, averaged over the three sizes the die may roll
+        (every roll is as likely: S, M, L, and each pair meaning the third)."""
         where, heading, _ = layout
         pieces = list(self.tower.pieces)
         for x, y in where:
@@ -277,10 +276,7 @@ class Planner:
         for s in SIZES:
             plans = Planner(planned, self.level + 1, LOOKAHEAD).pyramid_spots(s)
             worth.append(max(-5.0, plans[0][3]) if plans else -5.0)
-        # The die may roll the worst size for this tower (on a tall one, large pyramids on a
-        # small triangle of tips: seed 2 at 0.45 mm fell at level 15 with no large layout
-        # left), so that size weighs as much as the average.
-        return float(0.5 * np.mean(worth) + 0.5 * np.min(worth))
+        return float(np.mean(worth))
 
     def _start(self, m: float, offsets: tuple[np.ndarray, ...]) -> np.ndarray:
         """Where the first pyramid goes for the finished level to sit over the middle below."""

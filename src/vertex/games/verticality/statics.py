@@ -112,7 +112,7 @@ def _com(p: Piece) -> np.ndarray:
 def _com_xy(kind: str, pose: tuple[float, ...]) -> tuple[float, float]:
     if kind == "card":
         return (pose[0] / MM, pose[1] / MM)
-    com, _ = shell_inertia(kind)  # type: ignore[arg-type]
+    com, _ = shell_inertia(kind)
     w = to_world(pose, com)  # type: ignore[arg-type]
     return (w[0] / MM, w[1] / MM)
 
