@@ -3,14 +3,20 @@ replays; the computer's best per level; bounded and cached."""
 
 from __future__ import annotations
 
+import pytest
 from fastapi.testclient import TestClient
 
+from vertex.server import bests
 from vertex.server.bests import BOARD_SIZE
 
 from .test_verticality import solo
 
 
-def test_the_board_lists_solo_towers_best_first_with_replays(client: TestClient) -> None:
+def test_the_board_lists_solo_towers_best_first_with_replays(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    clock = [1000.0]  # the cache's clock, moved by hand
+    monkeypatch.setattr(bests.time, "monotonic", lambda: clock[0])
     low = solo(client, "Bo", 0)
     high = solo(client, "Ann", 2)
     mid = solo(client, "Cy", 1)
@@ -28,10 +34,11 @@ def test_the_board_lists_solo_towers_best_first_with_replays(client: TestClient)
     assert board["supply_levels"] == 30
     # Cached: a tower finished now shows once the answer is 10 s old, not at once.
     solo(client, "Di", 3)
-    assert [t["name"] for t in client.get("/api/verticality/board").json()["towers"]] == [
-        "Ann",
-        "Cy",
-        "Bo",
-    ]
+    clock[0] += 9.0
+    names = [t["name"] for t in client.get("/api/verticality/board").json()["towers"]]
+    assert names == ["Ann", "Cy", "Bo"]
+    clock[0] += 1.0
+    names = [t["name"] for t in client.get("/api/verticality/board").json()["towers"]]
+    assert names == ["Di", "Ann", "Cy", "Bo"]
     assert BOARD_SIZE == 20  # bounded: at most this many rows, whatever is asked
     assert "/api/verticality/board" in client.get("/openapi.json").json()["paths"]
