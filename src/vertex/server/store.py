@@ -37,6 +37,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
+from vertex.server.events import StoredEvent
+from vertex.server.spec import TableSpec
 from vertex.server.tasks import stop_task
 
 T = TypeVar("T")
@@ -87,21 +89,11 @@ OPEN, OVER, EXPIRED = "open", "over", "expired"
 class TableRow:
     id: str
     game: str
-    spec: dict[str, Any]
+    spec: TableSpec
     status: str
     creator: str
     created_at: float
     updated_at: float
-
-
-@dataclass(frozen=True)
-class StoredEvent:
-    """One entry of a table's log. `seq` is the table version after the event."""
-
-    seq: int
-    kind: str
-    data: dict[str, Any]
-    at: float
 
 
 @dataclass(frozen=True)
@@ -166,6 +158,22 @@ class Store:
     async def _run(self, pool: ThreadPoolExecutor, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
 
+    async def write(self, fn: Callable[[Connection], T]) -> T:
+        """Run `fn` in one transaction on the writer's thread (other modules' tables: the
+        lobby's rows)."""
+        return await self._run(self._writer, self._in_transaction, fn)
+
+    async def read(self, fn: Callable[[Connection], T]) -> T:
+        return await self._run(self._reader, self._in_connection, fn)
+
+    def _in_transaction(self, fn: Callable[[Connection], T]) -> T:
+        with self.engine.begin() as conn:
+            return fn(conn)
+
+    def _in_connection(self, fn: Callable[[Connection], T]) -> T:
+        with self.engine.connect() as conn:
+            return fn(conn)
+
     # ---- tables -----------------------------------------------------------------------------
     async def create_table(self, row: TableRow) -> None:
         await self._run(self._writer, self._insert_table, row)
@@ -176,7 +184,7 @@ class Store:
                 tables_t.insert().values(
                     id=row.id,
                     game=row.game,
-                    spec=_dumps(row.spec),
+                    spec=_dumps(row.spec.stored()),
                     status=row.status,
                     creator=row.creator,
                     created_at=row.created_at,
@@ -193,7 +201,13 @@ class Store:
         if r is None:
             return None
         return TableRow(
-            r.id, r.game, json.loads(r.spec), r.status, r.creator, r.created_at, r.updated_at
+            r.id,
+            r.game,
+            TableSpec.load(json.loads(r.spec)),
+            r.status,
+            r.creator,
+            r.created_at,
+            r.updated_at,
         )
 
     async def open_tables(self) -> list[str]:

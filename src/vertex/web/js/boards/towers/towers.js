@@ -1,0 +1,406 @@
+// The Verticality table (RULES §4) in 3-D: every seat's tower on the table, the ghost of the
+// piece you are aiming, the settles and falls played back from the server's keyframes, and
+// an info panel beside it. Where the browser has no WebGL it says so and offers the aiming
+// form alone. The page knows no rules: each aim goes to the server, which says whether it
+// would stand (and why not); the server's physics decides what stands and what falls.
+import { api } from "../../api.js";
+import { h, reducedMotion } from "../../dom.js";
+import { loadCatalogs, num, onLangChange, t } from "../../i18n.js";
+import { COLORS, seatSymbol } from "../../seats.js";
+import { createAimer } from "./towers-aim.js";
+import { happenings } from "./towers-events.js";
+import { createForm } from "./towers-form.js";
+import {
+  STEPS_PER_LEVEL, apexOf, cardBelow, parseAim, pyramidsOf, startAim,
+} from "./towers-geom.js";
+import { attachInput, LIFT_MM, TOUCH_LIFT_PX } from "./towers-input.js";
+import { rememberTower } from "./towers-own.js";
+import { createPanel, stepWords } from "./towers-panel.js";
+import { createScene, webglAvailable } from "./towers-scene.js";
+
+await loadCatalogs("towers");
+
+/** How long after its step began a release counts as hasty (RULES §4; the server decides). */
+const CALM_AFTER_S = 2;
+
+/** Only pages that show this board fetch its sheet. */
+function addSheet() {
+  if (document.querySelector("link[data-towers-css]")) return;
+  const href = new URL("../../../css/towers.css", import.meta.url).href;
+  document.head.append(h("link", { rel: "stylesheet", href, "data-towers-css": true }));
+}
+
+function nameOf(names, seat) {
+  const n = typeof names === "function" ? names(seat) : names && names[seat];
+  return n || t("common.seat", { n: seat + 1 });
+}
+
+export function createBoard(host, options) {
+  addSheet();
+  const sendAim = options.sendAim;
+  const announce = options.announce || (() => {});
+  const name = (seat) => nameOf(options.names, seat);
+
+  const canvas = h("canvas", { class: "towers-canvas", "data-view3d": true, role: "img", tabindex: "0",
+    "aria-describedby": "towers-desc-now" });
+  const labels = h("div", { class: "towers-labels", "aria-hidden": "true" });
+  const ghostNote = h("div", { class: "towers-ghost-note", "aria-hidden": "true", hidden: true });
+  const controls = h("div", { class: "towers-controls", role: "group" });
+  const view = h("div", { class: "towers-view" }, canvas, labels, ghostNote);
+  const helpList = h("ul");
+  const helpSummary = h("summary");
+  const help = h("details", { class: "towers-help", "data-towers-help": true, open: true }, helpSummary, helpList);
+  const notice = h("p", { class: "notice towers-no3d", "data-no-webgl": true, role: "note" });
+  const liveDesc = h("p", { class: "sr-only", id: "towers-desc-now" });
+
+  let scene = null;
+  if (webglAvailable()) {
+    try {
+      scene = createScene(canvas, labels, { reducedMotion, ghostNote });
+    } catch (err) {
+      console.error("the 3-D view could not start", err);
+      scene = null;
+    }
+  }
+
+  const aimer = createAimer({ send: (move) => sendAim(move), changed: () => drawAim() });
+  const panel = createPanel({ onStop: () => stopBuilding() });
+  const form = createForm({
+    aim: (piece, x, y, rot) => { lastInput = "form"; aimer.piece = piece; aimer.aim(x, y, rot); },
+    check: () => { lastInput = "form"; checkAndSay(); },
+    place: () => place("form"),
+  }, { open: !scene });
+
+  // On a phone the panel comes straight after the view, the help last.
+  const root = h("div", { class: scene ? "towers" : "towers no-3d" }, h("div", { class: "towers-grid" },
+    // Without 3-D the form takes the view's place.
+    h("div", { class: "towers-stage" }, scene ? view : notice, scene ? controls : form.el),
+    h("div", { class: "towers-side" }, panel.el, scene ? form.el : null, liveDesc),
+    scene ? help : null));
+  host.replaceChildren(root);
+
+  let state = null;
+  let ctx = null;
+  let board = null;
+  let canAim = false;
+  let stepKey = null;
+  let stepStarted = performance.now();
+  let sent = null; // {key, text}: my piece of this step, as I sent it
+  let lastInput = "pointer";
+  let spokenReason = "";
+  let bestsFor = null;
+  let hasteTimer = 0;
+  let clockTimer = 0;
+  let falls = 0;
+
+  // ---- the camera buttons --------------------------------------------------------------------
+  const button = (action, text, fn) => {
+    const b = h("button", { type: "button", class: "towers-tool", "data-view-action": action,
+      onclick: () => { fn(); } }, h("span", { "aria-hidden": "true", text }));
+    controls.append(b);
+    return b;
+  };
+  const tools = scene ? {
+    left: button("left", "⟲", () => scene.orbitBy(Math.PI / 8, 0)),
+    right: button("right", "⟳", () => scene.orbitBy(-Math.PI / 8, 0)),
+    zoomIn: button("zoom-in", "+", () => scene.zoomBy(1 / 1.2)),
+    zoomOut: button("zoom-out", "−", () => scene.zoomBy(1.2)),
+    up: button("up", "▲", () => scene.liftBy(LIFT_MM)),
+    down: button("down", "▼", () => scene.liftBy(-LIFT_MM)),
+    table: button("table", "▦", () => scene.tableView()),
+    reset: button("reset", "⌂", () => scene.resetView()),
+  } : {};
+
+  if (scene) {
+    scene.onAnimation((running) => {
+      canvas.toggleAttribute("data-animating", running);
+      if (running) canvas.dataset.animations = String(Number(canvas.dataset.animations || 0) + 1);
+      if (!running) canvas.dataset.fallsPlayed = String(scene.fallsPlayed);
+    });
+    attachInput(canvas, {
+      scene,
+      canAim: () => canAim,
+      aimAt: (x, y) => aimer.aim(x, y),
+      turn: (deg) => aimer.aim(aimer.x, aimer.y, aimer.rot + deg),
+      nudge: (right, away) => {
+        // The arrows follow the screen: turn them by the camera's quarter turn.
+        const q = scene.quarter();
+        const [c, s] = [[1, 0], [0, 1], [-1, 0], [0, -1]][q];
+        aimer.aim(aimer.x + right * c - away * s, aimer.y + right * s + away * c);
+      },
+      place: (source) => place(source),
+      resetView: () => scene.resetView(),
+      interacted: (kind) => { lastInput = kind; },
+    });
+    // A test or a tool can ask where on screen an aim (mm on my base) is: [x, y] client px.
+    canvas.aimPoint = (x, y, pointerType = "mouse") => {
+      const seat = ctx && ctx.mySeat !== null ? ctx.mySeat : 0;
+      const z = board ? aimHeight(board, seat, x, y) : 0;
+      const p = scene.project(seat, x, y, z);
+      return { x: p.x, y: p.y + (pointerType === "touch" ? TOUCH_LIFT_PX : 0) };
+    };
+  }
+
+  // ---- what the level's surface is -----------------------------------------------------------
+  /** The plane aims land on for `seat` now (server frame): the top of the card below, the
+   * table, or for the card the height of the level's pyramid tips. */
+  function aimPlane(b, seat) {
+    const tower = b.towers[seat];
+    if (!tower) return { seat, point: [0, 0, 0], normal: [0, 0, 1] };
+    if (b.step === STEPS_PER_LEVEL - 1) {
+      const tips = pyramidsOf(tower, b.level).map(apexOf);
+      const top = tips.length ? Math.max(...tips.map((p) => p[2])) : 0;
+      return { seat, point: [0, 0, top + 0.3], normal: [0, 0, 1] };
+    }
+    const card = cardBelow(tower, b.level);
+    if (!card) return { seat, point: [0, 0, 0], normal: [0, 0, 1] };
+    const [w, x, y, z] = card.quaternion;
+    const normal = [2 * (x * z + w * y), 2 * (y * z - w * x), 1 - 2 * (x * x + y * y)];
+    const [px, py, pz] = card.position_mm;
+    return { seat, point: [px + normal[0] * 0.15, py + normal[1] * 0.15, pz + normal[2] * 0.15], normal };
+  }
+
+  function aimHeight(b, seat, x, y) {
+    const { point, normal } = aimPlane(b, seat);
+    if (Math.abs(normal[2]) < 1e-6) return point[2];
+    return point[2] - (normal[0] * (x - point[0]) + normal[1] * (y - point[1])) / normal[2];
+  }
+
+  // ---- drawing the aim -----------------------------------------------------------------------
+  function hasteNow() {
+    return Math.max(0, 1 - (performance.now() - stepStarted) / 1000 / CALM_AFTER_S);
+  }
+
+  function ghostNoteText() {
+    if (aimer.status === "pending") return t("towers.aim.placing");
+    if (aimer.status === "placed") return t("towers.aim.placed");
+    // The server's reason, to its first colon ("touching rule", "aiming into a lower
+    // level"…); the panel beside the view has all of it.
+    if (aimer.status === "refused") return `✕ ${aimer.reason.split(": ")[0].slice(0, 80)}`;
+    return "";
+  }
+
+  function drawAim() {
+    if (!board || !ctx) return;
+    const seat = ctx.mySeat;
+    const showing = seat !== null && (canAim || aimer.status === "pending" || aimer.status === "placed");
+    const sizeWord = board.step === STEPS_PER_LEVEL - 1 ? t("towers.piece.card")
+      : t("towers.piece.sized", { size: t(`towers.size.${board.die.size}`) });
+    panel.setFeedback(aimer, showing, sizeWord);
+    form.show(aimer, canAim);
+    canvas.dataset.aim = showing ? aimer.text() : "";
+    canvas.dataset.aimState = showing ? aimer.status : "idle";
+    if (aimer.status === "refused" && aimer.reason !== spokenReason && lastInput !== "pointer") {
+      spokenReason = aimer.reason;
+      announce(t("towers.say.refused", { reason: aimer.reason }), false);
+    }
+    if (aimer.status !== "refused") spokenReason = "";
+    if (!scene) return;
+    if (!showing) {
+      scene.setGhost(null);
+      return;
+    }
+    scene.setGhost({
+      seat, piece: aimer.piece, size: board.die.size, x: aimer.x, y: aimer.y, rot: aimer.rot,
+      z: aimHeight(board, seat, aimer.x, aimer.y) + (aimer.piece === "card" ? 0.3 : 0),
+      sigma: canAim ? board.tremor_mm * (1 + hasteNow()) : 0,
+      state: aimer.status, note: ghostNoteText(),
+    });
+  }
+
+  // ---- placing -------------------------------------------------------------------------------
+  async function place(source) {
+    if (!canAim || !ctx) return;
+    lastInput = source;
+    const key = stepKey;
+    const text = aimer.text();
+    const answer = await aimer.checkNow();
+    if (key !== stepKey || !canAim || text !== aimer.text()) return;
+    if (!answer.ok) {
+      spokenReason = answer.reason;
+      announce(t("towers.say.refused", { reason: answer.reason }), false);
+      form.say(t("towers.say.refused", { reason: answer.reason }));
+      return;
+    }
+    sent = { key, text };
+    form.say("");
+    options.onMove(text);
+  }
+
+  async function checkAndSay() {
+    const answer = await aimer.checkNow();
+    const text = answer.ok ? t("towers.aim.okAt", { where: t("towers.aim.where",
+      { x: num(aimer.x), y: num(aimer.y), rot: num(aimer.rot) }) }) : t("towers.say.refused", { reason: answer.reason });
+    form.say(text);
+    announce(text, false);
+  }
+
+  function stopBuilding() {
+    if (ctx && ctx.canMove) options.onMove("stop");
+  }
+
+  // ---- the board interface -----------------------------------------------------------------
+  function update(nextState, nextCtx) {
+    const prev = board;
+    state = nextState;
+    ctx = nextCtx;
+    board = state.board;
+    const seat = ctx.mySeat;
+    const due = board.due || [];
+    const placed = board.placed || [];
+    const myTower = seat !== null ? board.towers[seat] : null;
+    canAim = Boolean(ctx.canMove && seat !== null && due.includes(seat) && !placed.includes(seat)
+      && !state.is_over && myTower && myTower.standing);
+    const key = `${board.step_number}:${board.level}:${board.step}`;
+    if (key !== stepKey) {
+      stepKey = key;
+      stepStarted = performance.now();
+    }
+    const piece = board.step === STEPS_PER_LEVEL - 1 ? "card" : "pyramid";
+    if (seat !== null && myTower) {
+      aimer.begin(`${key}:${seat}`, piece, startAim(myTower, board.level, board.step));
+    }
+    if (ctx.pending) {
+      const p = parseAim(ctx.pending);
+      if (p && p.piece !== "stop") Object.assign(aimer, { x: p.x, y: p.y, rot: p.rot, piece: p.piece });
+      aimer.setStatus("pending");
+    } else if (seat !== null && placed.includes(seat)) {
+      const mine = sent && sent.key === key ? parseAim(sent.text) : null;
+      if (mine) Object.assign(aimer, { x: mine.x, y: mine.y, rot: mine.rot, piece: mine.piece });
+      aimer.setStatus(mine ? "placed" : "idle");
+    } else if (canAim && (aimer.status === "pending" || aimer.status === "placed" || aimer.status === "idle")) {
+      aimer.setStatus("aiming"); // a refused move: aim again
+    } else if (!canAim && aimer.status !== "idle") {
+      aimer.setStatus("idle");
+    }
+
+    if (scene) {
+      scene.update(board, seat !== null ? seat : 0, seat, Boolean(ctx.animate),
+        (s) => ({ name: name(s), symbol: seatSymbol(s, board) }));
+      if (seat !== null) scene.setAimPlane(aimPlane(board, seat));
+    }
+    const list = happenings(prev, board, name);
+    if (list.length) {
+      panel.addHappenings(list);
+      falls += list.filter((e) => e.kind === "fell").length;
+      if (ctx.animate) announce(list.map((e) => e.text).join(" "), false);
+    }
+    renderPanel();
+    drawAim();
+    canvas.dataset.level = String(board.level);
+    canvas.dataset.step = String(board.step);
+    canvas.dataset.falls = String(falls);
+    canvas.setAttribute("aria-label", t("towers.canvas.label", { n: board.towers.length }));
+    liveDesc.textContent = [...panel.el.querySelectorAll("[data-tower]")].map((li) => li.textContent).join(". ");
+    keepTicking();
+    loadBests();
+  }
+
+  function renderPanel() {
+    if (!board) return;
+    panel.render({
+      board, state, mySeat: ctx.mySeat, name, symbol: (s) => seatSymbol(s, board),
+      colour: (s) => COLORS[s % COLORS.length],
+      due: board.due || [], placed: board.placed || [], canAim, pending: ctx.pending,
+      secondsLeft,
+    });
+  }
+
+  /** Seconds left on the step clock: mine while I owe a piece, else the first due seat's. */
+  function secondsLeft() {
+    if (!board || board.step_seconds <= 0 || state.is_over) return null;
+    const waiting = (board.due || []).filter((s) => !(board.placed || []).includes(s));
+    if (!waiting.length) return null;
+    const seat = waiting.includes(ctx.mySeat) ? ctx.mySeat : waiting[0];
+    if (Array.isArray(ctx.clocks) && typeof ctx.clocks[seat] === "number") {
+      const since = typeof ctx.clocksAt === "number" ? (performance.now() - ctx.clocksAt) / 1000 : 0;
+      return Math.max(0, ctx.clocks[seat] - since);
+    }
+    return Math.max(0, board.step_seconds - (performance.now() - stepStarted) / 1000);
+  }
+
+  /** The clock and the haste ring move on their own between updates. */
+  function keepTicking() {
+    clearInterval(clockTimer);
+    clockTimer = board.step_seconds > 0 && !state.is_over ? setInterval(() => panel.tick(), 250) : 0;
+    clearInterval(hasteTimer);
+    if (scene && canAim && board.tremor_mm > 0 && hasteNow() > 0 && !reducedMotion()) {
+      hasteTimer = setInterval(() => {
+        drawAim();
+        if (hasteNow() <= 0) clearInterval(hasteTimer);
+      }, 150);
+    }
+  }
+
+  /** Solo and building on: my personal best and the top list (server: /api/verticality/bests);
+   * a finished solo tower of mine is also remembered as this browser's best. */
+  function loadBests() {
+    if (!(state.seats === 1 || board.build_on)) return;
+    keepOwnBest();
+    const me = ctx.mySeat !== null ? name(ctx.mySeat) : null;
+    const key = `${me}:${state.is_over}`;
+    if (bestsFor === key) return;
+    bestsFor = key;
+    const fetchBoth = () => Promise.all([
+      api.get("/api/verticality/bests"),
+      me ? api.get(`/api/verticality/bests?name=${encodeURIComponent(me)}`) : Promise.resolve(null),
+    ]).then(([top, mine]) => panel.setBests(top.bests, mine ? mine.bests : null), () => {});
+    fetchBoth();
+    // The result is kept just after the last event goes out: ask again a moment later.
+    if (state.is_over) setTimeout(fetchBoth, 1500);
+  }
+
+  function keepOwnBest() {
+    const seat = ctx.mySeat;
+    if (!state.is_over || seat === null || seat === undefined) return;
+    const solo = state.seats === 1 || (board.building_on && board.winner === seat);
+    if (!solo) return;
+    const table = decodeURIComponent(location.pathname.replace(/^\/tables\//, "").split("/")[0]);
+    rememberTower({ levels: board.result.levels[seat], height_mm: board.result.height_mm[seat],
+      table, at: Date.now() / 1000 });
+  }
+
+  function relabel() {
+    helpSummary.textContent = t("towers.help.summary");
+    helpList.replaceChildren(...["pointer", "touch", "keys", "camera", "tremor", "server"]
+      .map((k) => h("li", { text: t(`towers.help.${k}`) })));
+    notice.textContent = t("towers.noWebgl");
+    controls.setAttribute("aria-label", t("towers.view.controls"));
+    for (const [k, b] of Object.entries(tools)) {
+      b.setAttribute("aria-label", t(`towers.view.${k}`));
+      b.title = t(`towers.view.${k}`);
+    }
+    form.label();
+  }
+  relabel();
+  const offLang = onLangChange(() => {
+    relabel();
+    bestsFor = null;
+    if (state) update(state, { ...ctx, animate: false });
+  });
+
+  return {
+    update,
+    describeMove(move) {
+      const aim = parseAim(move);
+      if (!aim) return t("towers.move.sealed");
+      if (aim.piece === "stop") return t("towers.move.stop");
+      return t(aim.piece === "card" ? "towers.move.card" : "towers.move.pyramid",
+        { x: num(aim.x), y: num(aim.y), rot: num(aim.rot) });
+    },
+    focus() {
+      if (scene) canvas.focus();
+      else form.focus();
+    },
+    destroy() {
+      offLang();
+      clearInterval(clockTimer);
+      clearInterval(hasteTimer);
+      aimer.stop();
+      if (scene) scene.destroy();
+      host.replaceChildren();
+    },
+  };
+}
+
+export { stepWords };
