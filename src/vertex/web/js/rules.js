@@ -108,7 +108,7 @@ function blocks(list, key) {
 function bestsBoard() {
   const host = h("div", { class: "bests-board", "data-bests-board": "" },
     h("p", { class: "rules-loading", text: t("rules.loading") }));
-  import("./boards/towers-bests.js")
+  import("./boards/towers/towers-bests.js")
     .then((mod) => mod.mountBests(host))
     .catch((err) => {
       console.error("the bests board could not be loaded", err);
