@@ -84,6 +84,8 @@ def _hand_over(t: Table, ev: StoredEvent) -> None:
     n = ev.data["seat"]
     seat = t.seats[n]
     seat.kind, seat.level, seat.token = "ai", ev.data["level"], None
+    if t.started:
+        t.handed.add(n)
     t.aims.pop(n, None)
     t.check_start(ev.at)
 

@@ -86,6 +86,10 @@ class Table:
         self.aims: dict[int, tuple[tuple[int, int], str]] = {}
         self.bank: list[float] = [float((self.clock or {}).get("total", 0))] * len(self.seats)
         self._pending: tuple[StoredEvent, State] | None = None
+        #: Seats handed to the computer during play, and seats the computer moved for when
+        #: their clock ran out: the result names them (the banner says who decided the game).
+        self.handed: set[int] = set()
+        self.auto_moved: set[int] = set()
         self.check_start(created_at)
 
     # ---- views ------------------------------------------------------------------------------
@@ -477,6 +481,8 @@ class Table:
         self.aims.pop(seat, None)
         if "cid" in d:
             self.cids[(seat, str(d["cid"]))] = ev.seq
+        if d.get("auto"):
+            self.auto_moved.add(seat)
         self.undo_request, self.undo_accepts = None, set()
         self.end_accepts = set()
         self.clock_step(ev.at, seat)
@@ -525,6 +531,10 @@ class Table:
         self.result = {"reason": reason, "winners": winners}
         if loser is not None:
             self.result["seat"] = loser
+        if self.handed:
+            self.result["handed"] = sorted(self.handed)
+        if self.auto_moved - self.handed:
+            self.result["auto"] = sorted(self.auto_moved - self.handed)
         self.due_since = {}
         self.undo_request, self.undo_accepts, self.end_accepts = None, set(), set()
 
