@@ -18,6 +18,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Awaitable
 from dataclasses import asdict
 from typing import Any
 
@@ -57,10 +58,11 @@ class Hub:
         presence: LocalPresence | RedisPresence
         self.quotas: LocalQuotas | RedisQuotas
         if url is not None:
-            self.bus = RedisBus(url, self.worker)
-            self.leases = RedisLeases(url, self.worker, settings.lease_s)
-            presence = RedisPresence(url, self.worker, settings.presence_s)
-            self.quotas = RedisQuotas(url)
+            site = settings.site
+            self.bus = RedisBus(url, self.worker, site)
+            self.leases = RedisLeases(url, self.worker, settings.lease_s, site)
+            presence = RedisPresence(url, self.worker, settings.presence_s, site)
+            self.quotas = RedisQuotas(url, site)
         else:
             self.bus, self.leases = LocalBus(), LocalLeases()
             presence, self.quotas = LocalPresence(), LocalQuotas()
@@ -71,6 +73,8 @@ class Hub:
         self.autoplay = Autoplay(self.repo, self.leases, settings, self.worker)
         self._creating = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
+        self._reconciler: asyncio.Task[None] | None = None
+        self.reconciled = 0  # tables found behind their log and caught up (not by the bus)
 
     @property
     def tables(self) -> dict[str, Table]:
@@ -82,14 +86,17 @@ class Hub:
         """Start serving. No table is loaded here: each loads when first asked for, and the
         tables that need an owner are found through their leases (leases.py)."""
         await self.store.start()
-        await self.bus.start(self._on_bus)
+        await self.bus.start(self._on_bus, self.reconcile)
         await self.leases.start(self.autoplay.gained, self.autoplay.lost)
         await self.sockets.start()
         await self._repair()
         log.info(dumps({"event": "start", "worker": self.worker, "scaled": self.scaled}))
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="vertex-sweeper")
+        if self.scaled:
+            self._reconciler = asyncio.create_task(self._reconcile_loop(), name="vertex-reconcile")
 
     async def stop(self) -> None:
+        await stop_task(self._reconciler)
         await stop_task(self._sweeper)
         await self.autoplay.close()
         await self.leases.close()  # hands our tables on at once
@@ -243,6 +250,22 @@ class Hub:
             self.autoplay.spawn(self.sockets.changed(conn.table_id, n))
 
     # ---- housekeeping -----------------------------------------------------------------------
+    async def reconcile(self) -> None:
+        """Catch every table held here up to its log (after a (re)subscribe; periodically)."""
+        try:
+            behind = await self.repo.reconcile()
+        except Exception:  # the database is away too: the next round tries again
+            log.warning("reconciliation failed", exc_info=True)
+            return
+        if behind:
+            self.reconciled += behind
+            log.info(dumps({"event": "reconciled", "tables": behind, "worker": self.worker}))
+
+    async def _reconcile_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.reconcile_s)
+            await self.reconcile()
+
     async def _sweep_loop(self) -> None:
         while True:
             await asyncio.sleep(self.settings.sweep_interval_s)
@@ -266,9 +289,21 @@ class Hub:
             ):
                 self.repo.forget(tid)
 
-    def health(self) -> dict[str, Any]:
+    async def health(self) -> dict[str, Any]:
+        """What `/healthz` says: `degraded` while Redis (several processes) or the database
+        does not answer."""
+        database, redis = await asyncio.gather(
+            _probe(self.store.ping()),
+            _probe(self.bus.redis.ping()) if isinstance(self.bus, RedisBus) else _up(),
+        )
+        redis = redis and self.bus.connected
+        status = "ok" if database and redis else "degraded"
         return {
-            "ok": True,
+            "ok": status == "ok",
+            "status": status,
+            "database_up": database,
+            "redis_up": redis if self.scaled else None,
+            "reconciled": self.reconciled,
             "worker": self.worker,
             "tables": len(self.repo.tables),
             "loaded": self.repo.loaded_count,
@@ -279,6 +314,22 @@ class Hub:
             "bus": "redis" if isinstance(self.bus, RedisBus) else "local",
             "limits": asdict(self.limits),
         }
+
+
+#: A health probe that takes longer than this has failed.
+PROBE_S = 1.0
+
+
+async def _probe(call: Awaitable[Any]) -> bool:
+    try:
+        await asyncio.wait_for(call, PROBE_S)
+    except Exception:
+        return False
+    return True
+
+
+async def _up() -> bool:
+    return True
 
 
 def checked_game(game_id: str, options: dict[str, Any]) -> Game[Any]:
