@@ -9,7 +9,7 @@ import pytest
 
 import vertex
 from vertex.ai import Solution, solve
-from vertex.ai.dots.solver import Solver
+from vertex.ai.dots.solver import PySolver, Solver
 from vertex.core.errors import VertexError
 from vertex.games.dots.engine import DotsState
 
@@ -32,7 +32,6 @@ def test_known_values(game_id: str, options: dict[str, Any], value: int) -> None
     assert solve(start(game_id, **options)).value == value
 
 
-@pytest.mark.slow
 def test_three_by_three_loses_by_three_whatever_the_first_line() -> None:
     # D. Wilson's result: every first move on 3×3 boxes loses by 3
     sol = solve(start("dots-and-boxes", rows=3, cols=3))
@@ -110,12 +109,13 @@ def random_positions(state: DotsState, count: int, seed: int) -> list[DotsState]
     ],
 )
 def test_shortcuts_agree_with_plain_alpha_beta(game_id: str, options: dict[str, Any]) -> None:
-    # symmetry keys, forced captures and the chain count must never change a value
+    # symmetry keys, forced captures and the chain count must never change a value (the
+    # compiled core, which has them all, against the Python search with none)
     game = vertex.create_game(game_id, **options)
     state = game.initial_state(seed=3)
     assert isinstance(state, DotsState)
     fast = Solver(game)  # type: ignore[arg-type]
-    plain = Solver(game, symmetry=False, forced_captures=False, loony_endgames=False)  # type: ignore[arg-type]
+    plain = PySolver(game, symmetry=False, forced_captures=False, loony_endgames=False)  # type: ignore[arg-type]
     for pos in random_positions(state, 12, seed=5):
         if len(pos.legal_moves()) > 16:
             continue

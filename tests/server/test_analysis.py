@@ -218,7 +218,7 @@ def test_a_worker_that_overruns_is_abandoned(
 ) -> None:
     release = threading.Event()
 
-    def stuck(state: Any, limit_s: float) -> dict[str, Any]:
+    def stuck(state: Any, limit_s: float, table: str = "") -> dict[str, Any]:
         release.wait(10)
         return {"exact": True, "value": 0, "best": [], "estimate": None}
 
@@ -242,3 +242,84 @@ def test_in_a_worker_process(tmp_path: Path) -> None:
         assert body["exact"] and body["value"] == "-2" and body["seat"] == 1
         assert app.state.analyst._pool is not None
     assert app.state.analyst._pool is None  # the worker stops with the server
+
+
+#: A 4×4 game after 14 quiet lines (nothing offered yet): 26 lines still open.
+FOURTEEN = [
+    "d3-e3",
+    "a4-b4",
+    "b1-c1",
+    "e2-e3",
+    "c5-d5",
+    "b5-c5",
+    "c4-d4",
+    "d4-e4",
+    "a2-a3",
+    "b3-c3",
+    "c2-d2",
+    "b4-c4",
+    "d1-d2",
+    "e1-e2",
+]
+
+
+def test_a_four_by_four_game_with_fourteen_lines_drawn_is_answered_exactly(
+    app_with: Any,
+) -> None:
+    # the time limit is generous so the test asserts the answer, not the machine's speed
+    client = app_with(analysis_time_s=120.0)
+    tid, ann, bob = two_player_table(client, options={"rows": 4, "cols": 4})
+    for i, move in enumerate(FOURTEEN):
+        play(client, tid, (ann, bob)[i % 2], move)  # no cell is closed: turns alternate
+    body = analyse(client, tid).json()  # a spectator's question (no token)
+    assert body["exact"] is True and body["estimate"] is None
+    assert body["ply"] == 14 and body["seat"] == 0
+    # the compiled core's answer (its values agree with the Python solver's wherever that
+    # one finishes: tests/ai/test_core_differential.py)
+    assert body["value"] == "-2" and body["outcome"] == "loss" and body["margin"] == 2
+    assert body["best"] == [
+        "b1-b2", "b3-b4", "b4-b5", "c1-c2", "c1-d1", "c3-c4", "c4-c5", "d4-d5"
+    ]  # fmt: skip
+
+
+def test_asking_again_at_a_table_reuses_its_solver(app_with: Any) -> None:
+    client = app_with(analysis_time_s=120.0)
+    tid, ann, bob = two_player_table(client, options={"rows": 4, "cols": 4})
+    for i, move in enumerate(FOURTEEN[:13]):
+        play(client, tid, (ann, bob)[i % 2], move)
+    first = analyse(client, tid).json()
+    assert first["exact"] is True
+    kept = [s for (table, _), s in analysis._solvers.items() if table == tid]
+    assert len(kept) == 1
+    stored = kept[0].stored
+    assert stored > 0
+    play(client, tid, bob, FOURTEEN[13])  # one line later: most of the work is in the table
+    second = analyse(client, tid).json()
+    assert second["exact"] is True and second["value"] == "-2"
+    again = [s for (table, _), s in analysis._solvers.items() if table == tid]
+    assert again == kept  # the same solver, its table grown
+    assert again[0].stats()["hits"] > 0
+
+
+def test_a_client_that_leaves_cancels_its_analysis(app_with: Any) -> None:
+    client = app_with(analysis_time_s=600.0)
+    analyst = client.app.state.analyst  # type: ignore[attr-defined]
+    state = vertex.create_game("dots-and-boxes", rows=5, cols=5).initial_state()
+    polls = 0
+
+    async def gone() -> bool:
+        nonlocal polls
+        polls += 1
+        return polls > 3  # the client leaves after a moment
+
+    async def ask_then_leave() -> float:
+        t0 = time.monotonic()
+        with pytest.raises(analysis.ClientGone):
+            await analyst.analyse(state, "t", gone)
+        return time.monotonic() - t0
+
+    took = client.portal.call(ask_then_leave)  # type: ignore[attr-defined]
+    assert took < 300  # far below the 600 s limit: it stopped because the client left
+    assert analyst._pool is not None  # the worker stopped by itself, nothing was killed
+    # and it is free again: the next question is answered
+    assert analyse(client, new_table(client)["id"]).json()["value"] == "+2"

@@ -53,13 +53,14 @@ def player(game: Game[Any], level: int, *, seed: int = 0) -> Player:
     return made
 
 
-def solver(game: Game[Any]) -> ExactSolver:
-    """The game's exact solver (`Game.solver`), built for `game`; VertexError if it has none."""
+def solver(game: Game[Any], *, table_bytes: int | None = None) -> ExactSolver:
+    """The game's exact solver (`Game.solver`), built for `game`; VertexError if it has none.
+    `table_bytes` bounds its transposition table (default: the solver's own choice)."""
     if game.solver is None:
         raise VertexError(
             f"the exact solver is for the games that have one (the Dots family), not {game.name}"
         )
-    made: ExactSolver = load(game.solver)(game)
+    made: ExactSolver = load(game.solver)(game, table_bytes=table_bytes)
     return made
 
 

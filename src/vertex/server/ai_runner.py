@@ -7,11 +7,11 @@ process gets the record and replays it, so nothing but JSON crosses the boundary
 from __future__ import annotations
 
 import asyncio
-import multiprocessing
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import Executor
 from typing import Any
 
 from vertex.core import Rng, State, replay
+from vertex.server.pools import make_pool
 
 
 def choose(state: State, seat: int, level: int, budget_s: float) -> str:
@@ -37,11 +37,7 @@ class Thinker:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            if self.kind == "process":
-                ctx = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx)
-            else:
-                self._pool = ThreadPoolExecutor(max_workers=2, thread_name_prefix="vertex-ai")
+            self._pool = make_pool(self.kind, name="vertex-ai", threads=2)
         return self._pool
 
     async def choose(self, state: State, seat: int, level: int, budget_s: float) -> str:

@@ -1,15 +1,19 @@
 """Analysis: what would perfect play do in a position of a table's game?
 
 For two-player Dots-family games (Dots and Boxes, Dots and Triangles, Figures) the exact
-solver (`vertex.ai.Solver`) settles small positions — 2×2 and 2×3 boxes, strips, late
-positions of 3×3 — in well under a second: the value for the player to move and every best
-move. When it cannot finish within the time limit the level-5 computer player's choice is
-given instead, marked as an estimate. Other games get a clear refusal.
+solver (`vertex.ai.Solver`, the compiled core on boards up to 128 lines) settles whole 3×3
+games and 4×4 games once a dozen lines are drawn within the time limit: the value for the
+player to move and every best move. When it cannot finish in time the level-5 computer
+player's choice is given instead, marked as an estimate. Other games get a clear refusal.
 
 The work never runs on the event loop: in a worker process (the server's default, like the
-computer seats) or a thread (`Settings.ai_executor = "thread"`, in-process tests). The solver
-stops itself at its deadline; a worker that overruns anyway is abandoned (a process is
-killed). Each client address may ask for a few analyses a minute (bounded memory).
+computer seats) or a thread (`Settings.ai_executor = "thread"`, in-process tests), from the
+pool builder shared with the computer seats (`pools.py`). The solver stops itself at its
+deadline, and when the client who asked leaves (a cancel flag the solver polls); a worker
+that overruns anyway is abandoned (a process is killed). Each table keeps its own solver, and
+so its transposition table, in the worker (a few tables, a fixed number of bytes each), so
+stepping through a game asks little after the first answer. Each client address may ask for
+a few analyses a minute (bounded memory).
 
 Players at a live table: the server cannot tell a seated player from a spectator who sends no
 token. So the page never offers analysis to a seated player while their game runs, and sends
@@ -21,13 +25,12 @@ without their token is not stopped: this is a courtesy, like looking away from t
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import multiprocessing
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import AsyncIterator
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import Executor
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
@@ -38,6 +41,7 @@ from vertex.core import Game, State, replay
 from vertex.server.analysable import refusal
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub
+from vertex.server.pools import kill_pool, make_pool
 from vertex.server.quotas import LocalQuotas, RedisQuotas
 from vertex.server.replay import check_ply, position, shown
 from vertex.server.settings import Settings
@@ -52,9 +56,14 @@ START_GRACE_S = 20.0
 MAX_WAITING = 4
 #: Exact answers kept (they never change), all tables together.
 RESULT_CACHE = 256
-#: Solver tables a worker keeps between requests (stepping through one game reuses them).
+#: Tables whose solver a worker keeps between requests (stepping through a game reuses it).
 SOLVERS_KEPT = 4
+#: Bytes of each kept solver's transposition table (the compiled core's fixed size).
+SOLVER_TABLE_BYTES = 64 << 20
+#: Entries of the Python solver's table (boards too big for the core) before it is cleared.
 SOLVER_TABLE_LIMIT = 2_000_000
+#: How often the server looks whether the client who asked is still there.
+WATCH_S = 0.2
 
 TableId = Annotated[str, Path(max_length=64, description="the table id from its link")]
 
@@ -96,55 +105,69 @@ class Analysis(BaseModel):
 
 
 # ---- the work (in a worker process or thread) ------------------------------------------------
-_solvers: OrderedDict[tuple[str, str], Any] = OrderedDict()
+_solvers: OrderedDict[tuple[str, Any], Any] = OrderedDict()
 _solvers_lock = threading.Lock()
+#: Set by the server when the client who asked has left (a process's Event, or a thread's).
+_cancel: Any = None
 
 
-def _take_solver(game: Game[Any]) -> Any:
+def _init_worker(cancel: Any) -> None:
+    global _cancel
+    _cancel = cancel
+
+
+def _cancelled() -> bool:
+    return _cancel is not None and bool(_cancel.is_set())
+
+
+def _take_solver(table: str, game: Game[Any]) -> Any:
     from vertex.ai import Solver
+    from vertex.ai.dots.solver import PySolver
 
     with _solvers_lock:
-        solver = _solvers.pop(game.key(), None)
-    if solver is None or len(solver.tt) > SOLVER_TABLE_LIMIT:
-        solver = Solver(game)  # type: ignore[arg-type]
+        solver = _solvers.pop((table, game.key()), None)
+    if solver is None or (isinstance(solver, PySolver) and solver.stored > SOLVER_TABLE_LIMIT):
+        solver = Solver(game, table_bytes=SOLVER_TABLE_BYTES)  # type: ignore[arg-type]
     return solver
 
 
-def _give_back(game: Game[Any], solver: Any) -> None:
+def _give_back(table: str, game: Game[Any], solver: Any) -> None:
     # Taken out while in use, so an abandoned thread and a new request never share one.
     with _solvers_lock:
-        _solvers[game.key()] = solver
+        _solvers[(table, game.key())] = solver
         while len(_solvers) > SOLVERS_KEPT:
             _solvers.popitem(last=False)
 
 
-def analyse_state(state: State, limit_s: float) -> dict[str, Any]:
+def analyse_state(state: State, limit_s: float, table: str = "") -> dict[str, Any]:
     """Solve `state` exactly within `limit_s`·SOLVER_SHARE, else the level-5 player's move.
 
-    A search cut off at its deadline leaves only finished entries in the solver's table,
-    so the table is kept for the next request on the same game.
+    A search cut off at its deadline (or because the client left) leaves only finished
+    entries in the solver's table, so the table is kept for the next request at `table`.
     """
     from vertex.ai import SolveTimeout, player
 
     start = time.monotonic()
-    solver = _take_solver(state.game)
+    solver = _take_solver(table, state.game)
     try:
-        sol = solver.solve(state, deadline=start + limit_s * SOLVER_SHARE)
+        sol = solver.solve(state, deadline=start + limit_s * SOLVER_SHARE, stop=_cancelled)
     except SolveTimeout:
         pass
     else:
         return {"exact": True, "value": sol.value, "best": list(sol.best_moves), "estimate": None}
     finally:
-        _give_back(state.game, solver)
+        _give_back(table, state.game, solver)
+    if _cancelled():
+        return {"exact": False, "value": None, "best": [], "estimate": None, "cancelled": True}
     left = max(0.02, limit_s - (time.monotonic() - start))
     seat = state.to_move[0]
     move = player(state.game, 5, seed=state.seed).choose(state, seat, left * 0.9)
     return {"exact": False, "value": None, "best": [], "estimate": move}
 
 
-def analyse_record(record_json: str, limit_s: float) -> dict[str, Any]:
+def analyse_record(record_json: str, limit_s: float, table: str = "") -> dict[str, Any]:
     """The same, in a worker process: only JSON crosses the boundary."""
-    return analyse_state(replay(record_json), limit_s)
+    return analyse_state(replay(record_json), limit_s, table)
 
 
 # ---- the server side ---------------------------------------------------------------------------
@@ -165,6 +188,7 @@ class Analyst:
         self.burst = settings.analysis_burst
         self.per_minute = settings.analysis_per_minute
         self._pool: Executor | None = None
+        self._cancel: Any = None  # the current pool's cancel flag
         self._fresh = True
         self._running = asyncio.Semaphore(1)
         self._waiting = 0
@@ -179,7 +203,14 @@ class Analyst:
                 429,
             )
 
-    async def analyse(self, state: State) -> dict[str, Any]:
+    async def analyse(
+        self,
+        state: State,
+        table: str = "",
+        gone: Callable[[], Awaitable[bool]] | None = None,
+    ) -> dict[str, Any]:
+        """The analysis of `state` at `table`; `gone()` says the client left (the work is
+        then cancelled, and ClientGone raised)."""
         key = (state.game.key(), state.seed, state.history)
         cached = self._results.get(key)
         if cached is not None:
@@ -193,8 +224,10 @@ class Analyst:
         finally:
             self._waiting -= 1
         try:
+            if gone is not None and await gone():
+                raise ClientGone
             start = time.monotonic()
-            out = await self._run(state)
+            out = await self._run(state, table, gone)
             out["seconds"] = round(time.monotonic() - start, 3)
         finally:
             self._running.release()
@@ -204,50 +237,80 @@ class Analyst:
                 self._results.popitem(last=False)
         return out
 
-    async def _run(self, state: State) -> dict[str, Any]:
+    async def _run(
+        self, state: State, table: str, gone: Callable[[], Awaitable[bool]] | None
+    ) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
         pool = self._executor()
         grace = GRACE_S + (START_GRACE_S if self._fresh and self.kind == "process" else 0.0)
         self._fresh = False
+        self._cancel.clear()
         if self.kind == "process":
             rec = state.record().to_json()
-            work = loop.run_in_executor(pool, analyse_record, rec, self.limit_s)
+            work = loop.run_in_executor(pool, analyse_record, rec, self.limit_s, table)
         else:
-            work = loop.run_in_executor(pool, analyse_state, state, self.limit_s)
+            work = loop.run_in_executor(pool, analyse_state, state, self.limit_s, table)
+        until = loop.time() + self.limit_s + grace
+        while True:
+            try:
+                out: dict[str, Any] = await asyncio.wait_for(asyncio.shield(work), WATCH_S)
+            except TimeoutError:
+                if gone is not None and not self._cancel.is_set() and await gone():
+                    await self._stop(work)
+                    raise ClientGone from None
+                if loop.time() > until:
+                    self._abandon()
+                    raise ApiError(
+                        "analysis-timeout",
+                        "the analysis overran its time limit and was stopped",
+                        503,
+                    ) from None
+                continue
+            if out.get("cancelled"):
+                raise ClientGone
+            return out
+
+    async def _stop(self, work: asyncio.Future[Any]) -> None:
+        """Cancel the work and wait the moment it takes to stop (the next question must not
+        clear the flag under it); a worker that does not stop is abandoned."""
+        self._cancel.set()
         try:
-            return await asyncio.wait_for(work, timeout=self.limit_s + grace)
-        except TimeoutError:
+            await asyncio.wait_for(work, GRACE_S)
+        except Exception:
             self._abandon()
-            raise ApiError(
-                "analysis-timeout", "the analysis overran its time limit and was stopped", 503
-            ) from None
 
     def _executor(self) -> Executor:
         if self._pool is None:
             self._fresh = True
             if self.kind == "process":
-                ctx = multiprocessing.get_context("spawn")
-                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=ctx)
+                self._cancel = multiprocessing.get_context("spawn").Event()
             else:
-                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vertex-analysis")
+                self._cancel = threading.Event()
+            self._pool = make_pool(
+                self.kind,
+                name="vertex-analysis",
+                initializer=_init_worker,
+                initargs=(self._cancel,),
+            )
         return self._pool
 
     def _abandon(self) -> None:
         """Drop a worker that overran: a process is killed; a thread (which cannot be) is
-        left to hit the solver's own deadline, and a new one serves the next request."""
+        told to stop, and a new one serves the next request."""
         pool, self._pool = self._pool, None
-        if pool is None:
-            return
-        if isinstance(pool, ProcessPoolExecutor):
-            for proc in list(getattr(pool, "_processes", {}).values()):
-                with contextlib.suppress(Exception):
-                    proc.kill()
-        pool.shutdown(wait=False, cancel_futures=True)
+        if self._cancel is not None:
+            self._cancel.set()
+        if pool is not None:
+            kill_pool(pool)
 
     def close(self) -> None:
         pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+class ClientGone(Exception):
+    """The client who asked left before the answer: its work was cancelled."""
 
 
 def _signed(value: int) -> str:
@@ -316,7 +379,10 @@ def add_analysis_routes(app: FastAPI, hub: Hub) -> None:
                 409,
             )
         await analyst.check_rate(request.client.host if request.client else "unknown")
-        out = await analyst.analyse(state)
+        try:
+            out = await analyst.analyse(state, table.id, request.is_disconnected)
+        except ClientGone:
+            raise ApiError("cancelled", "the client left; the analysis was stopped", 499) from None
         exact, value = out["exact"], out["value"]
         misere = table.game.lowest_score_wins
         return Analysis(

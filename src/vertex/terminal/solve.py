@@ -31,8 +31,30 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=0, help="table seed (Figures draws by lot)")
     parser.add_argument("--json", action="store_true", help="print JSON for scripts")
     parser.add_argument(
+        "--memory",
+        default="",
+        help="bound the solver's table, e.g. 4G or 512M (default 256M)",
+    )
+    parser.add_argument(
+        "--progress", action="store_true", help="progress lines even when not on a terminal"
+    )
+    parser.add_argument(
         "--no-progress", action="store_true", help="no progress line, even on a terminal"
     )
+
+
+def parse_bytes(text: str) -> int | None:
+    """`4G`, `512M`, `1.5G` or a number of bytes; None for the default."""
+    if not text:
+        return None
+    m = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([KMG]?)i?B?\s*", text, re.IGNORECASE)
+    if not m:
+        raise VertexError(f"--memory: {text!r} is not a size like 4G or 512M")
+    scale = {"": 1, "K": 1 << 10, "M": 1 << 20, "G": 1 << 30}[m.group(2).upper()]
+    size = int(float(m.group(1)) * scale)
+    if not 1 << 20 <= size <= 1 << 40:
+        raise VertexError("--memory: give between 1M and 1024G")
+    return size
 
 
 def run(args: argparse.Namespace) -> int:
@@ -47,25 +69,27 @@ def solve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         state: State = game.initial_state(seed=args.seed)
         for move in (m for m in re.split(r"[\s,]+", args.moves) if m):
             state = state.play(move)
-        solver = solver_for(game)
+        solver = solver_for(game, table_bytes=parse_bytes(args.memory))
     except VertexError as exc:
         print(f"error: {exc}", file=err)
         return 2
-    show = not args.json and not args.no_progress and err.isatty()
+    tty = err.isatty()
+    show = not args.json and not args.no_progress and (tty or args.progress)
+    last = [0.0]
 
     def progress(nodes: int, seconds: float) -> None:
-        if show and seconds > 1.0:
-            rate = nodes / max(seconds, 1e-9)
-            print(
-                f"\r  {nodes:,} positions, {solver.stored:,} stored, {seconds:.0f} s "
-                f"({rate:,.0f}/s)",
-                end="",
-                file=err,
-                flush=True,
-            )
+        if not show or seconds < 1.0:
+            return
+        if not tty:  # a log gets a whole line every half minute
+            if seconds - last[0] < 30:
+                return
+            last[0] = seconds
+        rate = nodes / max(seconds, 1e-9)
+        line = f"  {nodes:,} positions, {solver.stored:,} stored, {seconds:.0f} s ({rate:,.0f}/s)"
+        print("\r" + line if tty else line, end="" if tty else "\n", file=err, flush=True)
 
     sol = solver.solve(state, progress=progress)
-    if show and sol.seconds > 1.0:
+    if show and tty and sol.seconds > 1.0:
         print(file=err)
     mover = state.to_move[0] if state.to_move else None
     if args.json:

@@ -18,7 +18,7 @@ from typing import Any
 from vertex.ai.dots.adapter import DotsAdapter
 from vertex.ai.dots.endgame import best_opening, components
 from vertex.ai.dots.kit import DotsKit, Pos, lines_of
-from vertex.ai.dots.solver import Solver, SolveTimeout
+from vertex.ai.dots.solver import AnySolver, PySolver, Solver, SolveTimeout
 from vertex.ai.mcts import Mcts
 from vertex.ai.search import BUDGET_SHARE, RebuiltPlayer, check_turn, move_rng
 from vertex.core.game import State
@@ -33,8 +33,10 @@ LEVEL5_SOLVE_LINES = 30
 SOLVER_SHARE = 0.6
 #: Share of the budget spent choosing among solved best moves.
 TIEBREAK_SHARE = 0.25
-#: Entries kept in the solver's table before it is cleared (memory bound).
+#: Entries kept in the Python solver's table before it is cleared (memory bound).
 TABLE_LIMIT = 3_000_000
+#: The compiled solver's table (fixed size; old entries make room for new ones).
+TABLE_BYTES = 64 << 20
 
 
 class DotsPlayer(RebuiltPlayer):
@@ -46,7 +48,7 @@ class DotsPlayer(RebuiltPlayer):
         self.seed = seed
         self.kit = DotsKit(game)
         self.adapter = DotsAdapter(self.kit)
-        self.solver: Solver | None = None
+        self.solver: AnySolver | None = None
         self._mcts: Mcts[Pos, int] | None = None
         self._root: tuple[Any, ...] | None = None
         #: what the last choice was based on: "solver", "endgame", "mcts", "greedy", "random"
@@ -124,9 +126,9 @@ class DotsPlayer(RebuiltPlayer):
         if open_lines > limit and quiet_left:
             return None
         if self.solver is None:
-            self.solver = Solver(self.game)
-        if len(self.solver.tt) > TABLE_LIMIT:
-            self.solver.tt.clear()
+            self.solver = Solver(self.game, table_bytes=TABLE_BYTES)
+        if isinstance(self.solver, PySolver) and self.solver.stored > TABLE_LIMIT:
+            self.solver.clear()
         stop = None if self.level == 4 else start + budget * SOLVER_SHARE
         if self.level == 4 and open_lines > LEVEL4_SOLVE_LINES:
             stop = deadline

@@ -19,7 +19,7 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 from vertex.ai.dots.endgame import components, loony_value
 from vertex.ai.dots.kit import OUTSIDE, DotsKit, lines_of
@@ -49,8 +49,25 @@ class Solution:
 Progress = Callable[[int, float], None]
 
 
-class Solver:
-    """Exact search for one two-player game of the family. Keep it to reuse its table."""
+def centre_first(game: DotsGame[Any]) -> list[int]:
+    """Line indices from the centre out: central lines decide most, so they are tried first."""
+    pos = game.board.positions
+    cx = sum(x for x, _ in pos) / len(pos)
+    cy = sum(y for _, y in pos) / len(pos)
+
+    def dist(line: int) -> float:
+        a, b = game.board.lines[line]
+        x = (pos[a][0] + pos[b][0]) / 2 - cx
+        y = (pos[a][1] + pos[b][1]) / 2 - cy
+        return x * x + y * y
+
+    return sorted(range(len(game.board.lines)), key=dist)
+
+
+class PySolver:
+    """Exact search in Python for one two-player game of the family: the reference the
+    compiled core is tested against, and the solver for boards too big for the core.
+    Keep it to reuse its table."""
 
     def __init__(
         self,
@@ -77,19 +94,10 @@ class Solver:
         self.nodes = 0
         self.deadline: float | None = None
         self.progress: Progress | None = None
+        self._stop: Callable[[], bool] | None = None
+        self._cancelled = False
         self._started = 0.0
-        # quiet lines from the centre out: central lines decide most
-        pos = game.board.positions
-        cx = sum(x for x, _ in pos) / len(pos)
-        cy = sum(y for _, y in pos) / len(pos)
-
-        def dist(line: int) -> float:
-            a, b = game.board.lines[line]
-            x = (pos[a][0] + pos[b][0]) / 2 - cx
-            y = (pos[a][1] + pos[b][1]) / 2 - cy
-            return x * x + y * y
-
-        self.centre_first = sorted(range(kit.lines), key=dist)
+        self.centre_first = centre_first(game)
         if sys.getrecursionlimit() < 10 * kit.lines + 1000:
             sys.setrecursionlimit(10 * kit.lines + 1000)
 
@@ -99,18 +107,32 @@ class Solver:
         """Positions in the table, for progress lines."""
         return len(self.tt)
 
+    def clear(self) -> None:
+        self.tt.clear()
+
+    def cancel(self) -> None:
+        """Stop a running search (from another thread) at its next check."""
+        self._cancelled = True
+
+    def stats(self) -> dict[str, int]:
+        return {"nodes": self.nodes, "stored": len(self.tt)}
+
     def solve(
         self,
         state: DotsState,
         *,
         deadline: float | None = None,
         progress: Progress | None = None,
+        stop: Callable[[], bool] | None = None,
     ) -> Solution:
-        """Value and best moves of `state`; SolveTimeout if `deadline` (time.monotonic) passes."""
+        """Value and best moves of `state`; SolveTimeout if `deadline` (time.monotonic) passes,
+        `cancel()` is called or `stop()` says so."""
         if state.game.key() != self.kit.game.key():
             raise VertexError("this solver was built for another game")
         self.deadline = deadline
         self.progress = progress
+        self._stop = stop
+        self._cancelled = False
         self._started = time.monotonic()
         start_nodes = self.nodes
         kit = self.kit
@@ -235,12 +257,33 @@ class Solver:
         now = time.monotonic()
         if self.deadline is not None and now > self.deadline:
             raise SolveTimeout
+        if self._cancelled or (self._stop is not None and not self.nodes & 0xFFF and self._stop()):
+            raise SolveTimeout
         if self.progress is not None and not self.nodes & 0xFFFF:
             self.progress(self.nodes, now - self._started)
+
+
+if TYPE_CHECKING:
+    from vertex.ai.dots.core import CoreSolver
+
+#: Either solver: the same calls, the same answers.
+AnySolver = Union["CoreSolver", PySolver]
+
+
+def Solver(game: DotsGame[Any], *, table_bytes: int | None = None) -> AnySolver:
+    """The exact solver for `game`: the compiled core when the board fits it (two players,
+    up to 128 lines), else the Python search. `table_bytes` bounds the core's table."""
+    try:
+        from vertex.ai.dots.core import DEFAULT_TABLE_BYTES, CoreSolver, fits
+    except ImportError:  # an install without the compiled core: slower, the same answers
+        return PySolver(game)
+    if fits(game):
+        return CoreSolver(game, table_bytes=table_bytes or DEFAULT_TABLE_BYTES)
+    return PySolver(game)
 
 
 def solve_state(state: DotsState, progress: Progress | None = None) -> Solution:
     return Solver(state.game).solve(state, progress=progress)
 
 
-__all__ = ["Solution", "SolveTimeout", "Solver", "lines_of", "solve_state"]
+__all__ = ["AnySolver", "PySolver", "Solution", "SolveTimeout", "Solver", "lines_of", "solve_state"]

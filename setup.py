@@ -1,0 +1,23 @@
+"""The compiled core of the Dots family (`vertex.ai.dots._core`), built at install.
+
+Everything else is in pyproject.toml; setuptools needs this file only for the C extension.
+A plain CPython C-API module: it needs nothing but a C compiler and Python's headers.
+"""
+
+import platform
+
+from setuptools import Extension, setup
+
+flags = ["-O3", "-std=c11", "-Wall"]
+if platform.machine().lower() in ("x86_64", "amd64"):
+    flags.append("-mpopcnt")  # every x86-64 CPU since 2008; one instruction per popcount
+
+setup(
+    ext_modules=[
+        Extension(
+            "vertex.ai.dots._core",
+            sources=["src/vertex/ai/dots/_core.c"],
+            extra_compile_args=flags,
+        )
+    ]
+)

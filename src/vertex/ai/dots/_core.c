@@ -1,0 +1,954 @@
+/* The compiled core of the Dots family: the exact solver and a few engine primitives.
+ *
+ * Nothing here knows a board or a rule by heart: every table (the cells each line bounds,
+ * the lines of each cell, the pre-drawn lines, misère, extra turns, the touch rule, the
+ * board's symmetries, the move order) comes from the Python engine at construction
+ * (`vertex.ai.dots.core.CoreSolver`), so the Python engine stays the one reference.
+ *
+ * Positions are bit sets of drawn lines (up to 128 lines, as unsigned __int128). The search
+ * is the Python solver's (`vertex.ai.dots.solver`), made fast: negamax alpha-beta on the
+ * score-free value (the mover's net cells from here on), a fixed-size transposition table
+ * of two bounds per canonical position (memory given in bytes), canonical keys under the
+ * board's symmetries and the swap of lines that bound the same cells (Barker & Korf's
+ * corner equivalence, generalised), safe captures taken at once, loony endgames counted.
+ * The search releases the GIL; a deadline, `cancel()` from another thread and a poll
+ * callback (progress, or a cancel flag across processes) stop it cleanly.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+typedef unsigned __int128 u128;
+
+#define MAXL 128
+#define MAXC 127
+#define MAXSYM 24
+#define MAXCLASS 64
+#define CLASSMAX 8
+#define OUTSIDE 9
+#define BUCKET 4
+#define LMEMO (1 << 14)
+#define LKEY 40
+
+typedef struct {
+    uint64_t k0, k1;
+    int16_t lo, hi;
+    uint8_t depth, used;
+} Entry;
+
+typedef struct {
+    uint8_t len;
+    uint8_t key[LKEY];
+    int16_t val;
+} LMemo;
+
+typedef struct {
+    PyObject_HEAD int nl, nc;
+    u128 all;
+    int16_t pa[MAXL], pb[MAXL]; /* the cells of a line; pb = nc stands for the outside */
+    u128 cmask[MAXC + 1];
+    u128 reach_of[MAXL];
+    int misere, extra, touch, sign, forced, loony;
+    int order[MAXL];
+    int nsym, nchunk;
+    u128 *symtab; /* [sym][chunk][256] */
+    int nclass;
+    u128 classmask[MAXCLASS];
+    u128 classlow[MAXCLASS][CLASSMAX + 1];
+    Entry *tt;
+    uint64_t tt_entries, stored;
+    uint64_t nodes, lookups, hits;
+    uint32_t hist[MAXL]; /* cut-offs per line: quiet lines that refuted before go first */
+    int history;
+    LMemo *lmemo;
+    /* control */
+    double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
+    double next_poll;
+    PyObject *poll;
+    volatile int cancel;
+    int stopped, busy;
+    PyObject *err_type, *err_value, *err_tb;
+} Core;
+
+/* ---- bits ------------------------------------------------------------------------------- */
+static inline int popc(u128 x) {
+    return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
+}
+static inline int lowbit(u128 x) {
+    uint64_t lo = (uint64_t)x;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
+}
+#define BIT(i) (((u128)1) << (i))
+
+static int from_py(PyObject *obj, u128 *out) {
+    if (!PyLong_Check(obj)) {
+        PyErr_SetString(PyExc_TypeError, "a bit set must be an int");
+        return -1;
+    }
+    if (_PyLong_Sign(obj) < 0 || _PyLong_NumBits(obj) > 128) {
+        PyErr_SetString(PyExc_ValueError, "a bit set must be a non-negative int of 128 bits");
+        return -1;
+    }
+    unsigned long long lo = PyLong_AsUnsignedLongLongMask(obj);
+    if (lo == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    PyObject *sixty = PyLong_FromLong(64);
+    PyObject *hi_obj = PyNumber_Rshift(obj, sixty);
+    Py_DECREF(sixty);
+    if (!hi_obj) return -1;
+    unsigned long long hi = PyLong_AsUnsignedLongLongMask(hi_obj);
+    Py_DECREF(hi_obj);
+    if (hi == (unsigned long long)-1 && PyErr_Occurred()) return -1;
+    *out = ((u128)hi << 64) | lo;
+    return 0;
+}
+
+static PyObject *to_py(u128 x) {
+    PyObject *hi = PyLong_FromUnsignedLongLong((unsigned long long)(x >> 64));
+    PyObject *lo = PyLong_FromUnsignedLongLong((unsigned long long)x);
+    PyObject *sixty = PyLong_FromLong(64);
+    PyObject *shifted = (hi && sixty) ? PyNumber_Lshift(hi, sixty) : NULL;
+    PyObject *out = (shifted && lo) ? PyNumber_Or(shifted, lo) : NULL;
+    Py_XDECREF(hi);
+    Py_XDECREF(lo);
+    Py_XDECREF(sixty);
+    Py_XDECREF(shifted);
+    return out;
+}
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---- canonical keys ----------------------------------------------------------------------- */
+static inline u128 pack(const Core *s, u128 x) {
+    for (int c = 0; c < s->nclass; c++) {
+        u128 m = s->classmask[c];
+        x = (x & ~m) | s->classlow[c][popc(x & m)];
+    }
+    return x;
+}
+
+static u128 canon(const Core *s, u128 d) {
+    u128 best = pack(s, d);
+    const u128 *tab = s->symtab;
+    for (int k = 0; k < s->nsym; k++) {
+        u128 img = 0;
+        for (int j = 0; j < s->nchunk; j++) img |= tab[j * 256 + (unsigned)((d >> (8 * j)) & 255)];
+        tab += s->nchunk * 256;
+        img = pack(s, img);
+        if (img < best) best = img;
+    }
+    return best;
+}
+
+/* ---- transposition table ------------------------------------------------------------------ */
+static inline uint64_t mix(uint64_t a, uint64_t b) {
+    uint64_t z = a ^ (b * 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static Entry *probe(Core *s, u128 key) {
+    uint64_t k0 = (uint64_t)key, k1 = (uint64_t)(key >> 64);
+    Entry *b = s->tt + ((mix(k0, k1) & (s->tt_entries - 1)) & ~(uint64_t)(BUCKET - 1));
+    for (int i = 0; i < BUCKET; i++)
+        if (b[i].used && b[i].k0 == k0 && b[i].k1 == k1) return &b[i];
+    return NULL;
+}
+
+static void store(Core *s, u128 key, int lo, int hi, int depth) {
+    uint64_t k0 = (uint64_t)key, k1 = (uint64_t)(key >> 64);
+    Entry *b = s->tt + ((mix(k0, k1) & (s->tt_entries - 1)) & ~(uint64_t)(BUCKET - 1));
+    Entry *victim = NULL;
+    for (int i = 0; i < BUCKET; i++) {
+        if (b[i].used && b[i].k0 == k0 && b[i].k1 == k1) {
+            victim = &b[i];
+            break;
+        }
+        if (!b[i].used) {
+            if (!victim || victim->used) victim = &b[i];
+        } else if (!victim || (victim->used && b[i].depth < victim->depth)) {
+            victim = &b[i];
+        }
+    }
+    if (!victim->used) s->stored++;
+    victim->k0 = k0;
+    victim->k1 = k1;
+    victim->lo = (int16_t)lo;
+    victim->hi = (int16_t)hi;
+    victim->depth = (uint8_t)depth;
+    victim->used = 1;
+}
+
+/* ---- stopping ----------------------------------------------------------------------------- */
+static void check_stop(Core *s) {
+    if (s->cancel) {
+        s->stopped = 1;
+        return;
+    }
+    double t = now_s();
+    if (s->deadline > 0 && t > s->deadline) {
+        s->stopped = 1;
+        return;
+    }
+    if (s->poll && t >= s->next_poll) {
+        s->next_poll = t + 0.25;
+        PyGILState_STATE g = PyGILState_Ensure();
+        PyObject *r = PyObject_CallFunction(s->poll, "KK", (unsigned long long)s->nodes,
+                                            (unsigned long long)s->stored);
+        if (!r) {
+            s->stopped = 1;
+            if (!s->err_type) PyErr_Fetch(&s->err_type, &s->err_value, &s->err_tb);
+            PyErr_Clear();
+        } else {
+            if (PyObject_IsTrue(r) == 1) s->stopped = 1;
+            PyErr_Clear();
+            Py_DECREF(r);
+        }
+        PyGILState_Release(g);
+    }
+}
+
+/* ---- loony endgames ------------------------------------------------------------------------ */
+static int open_value(int loop, int n, int rest) {
+    int a = n + rest, b;
+    if (loop) {
+        b = n - 8 - rest;
+        return -(a > b ? a : b);
+    }
+    if (n <= 2) return -a;
+    b = n - 4 - rest;
+    return -(a > b ? a : b);
+}
+
+static int loony_value(Core *s, const uint8_t *ch, int nch, const uint8_t *lp, int nlp) {
+    if (!nch && !nlp) return 0;
+    uint8_t key[LKEY];
+    int klen = nch + nlp + 1;
+    LMemo *slot = NULL;
+    if (klen <= LKEY) {
+        memcpy(key, ch, nch);
+        key[nch] = 255;
+        memcpy(key + nch + 1, lp, nlp);
+        uint64_t h = 1469598103934665603ULL;
+        for (int i = 0; i < klen; i++) h = (h ^ key[i]) * 1099511628211ULL;
+        slot = &s->lmemo[h & (LMEMO - 1)];
+        if (slot->len == klen && !memcmp(slot->key, key, klen)) return slot->val;
+    }
+    uint8_t rest[MAXC];
+    int best = -1000000;
+    for (int i = 0; i < nch; i++) {
+        if (i && ch[i - 1] == ch[i]) continue;
+        memcpy(rest, ch, i);
+        memcpy(rest + i, ch + i + 1, nch - i - 1);
+        int v = open_value(0, ch[i], loony_value(s, rest, nch - 1, lp, nlp));
+        if (v > best) best = v;
+    }
+    for (int i = 0; i < nlp; i++) {
+        if (i && lp[i - 1] == lp[i]) continue;
+        memcpy(rest, lp, i);
+        memcpy(rest + i, lp + i + 1, nlp - i - 1);
+        int v = open_value(1, lp[i], loony_value(s, ch, nch, rest, nlp - 1));
+        if (v > best) best = v;
+    }
+    if (slot) {
+        slot->len = (uint8_t)klen;
+        memcpy(slot->key, key, klen);
+        slot->val = (int16_t)best;
+    }
+    return best;
+}
+
+static void sort_bytes(uint8_t *a, int n) {
+    for (int i = 1; i < n; i++) {
+        uint8_t x = a[i];
+        int j = i - 1;
+        while (j >= 0 && a[j] > x) {
+            a[j + 1] = a[j];
+            j--;
+        }
+        a[j + 1] = x;
+    }
+}
+
+static inline int across(const Core *s, int line, int cell) {
+    int a = s->pa[line], b = s->pb[line];
+    return a == cell ? b : a; /* s->nc: the outside */
+}
+
+/* The value of a simple loony endgame (every unclaimed cell has two sides to go), or
+ * returns 0 in *ok when the position is not one. */
+static int loony_eval(Core *s, u128 drawn, const int *rem, int *ok) {
+    int nc = s->nc;
+    int fl[MAXC][2];
+    uint8_t seen[MAXC];
+    uint8_t ch[MAXC], lp[MAXC];
+    int nch = 0, nlp = 0;
+    *ok = 0;
+    for (int c = 0; c < nc; c++) {
+        seen[c] = 0;
+        if (!rem[c]) continue;
+        if (rem[c] != 2) return 0;
+        u128 f = s->cmask[c] & ~drawn;
+        fl[c][0] = lowbit(f);
+        f &= f - 1;
+        fl[c][1] = lowbit(f);
+    }
+    for (int c = 0; c < nc; c++) {
+        if (!rem[c] || seen[c]) continue;
+        int a = fl[c][0], b = fl[c][1], first;
+        if (across(s, a, c) == nc)
+            first = a;
+        else if (across(s, b, c) == nc)
+            first = b;
+        else
+            continue;
+        int size = 1, cur = c, line = first == a ? b : a;
+        seen[c] = 1;
+        for (;;) {
+            int nxt = across(s, line, cur);
+            if (nxt == nc) break;
+            seen[nxt] = 1;
+            size++;
+            line = fl[nxt][0] == line ? fl[nxt][1] : fl[nxt][0];
+            cur = nxt;
+        }
+        ch[nch++] = (uint8_t)size;
+    }
+    for (int c = 0; c < nc; c++) {
+        if (!rem[c] || seen[c]) continue;
+        int size = 1, cur = c, line = fl[c][0];
+        seen[c] = 1;
+        for (;;) {
+            int nxt = across(s, line, cur);
+            if (nxt == c) break;
+            if (nxt == nc || seen[nxt]) return 0; /* not a simple loop: leave it to search */
+            seen[nxt] = 1;
+            size++;
+            line = fl[nxt][0] == line ? fl[nxt][1] : fl[nxt][0];
+            cur = nxt;
+        }
+        lp[nlp++] = (uint8_t)size;
+    }
+    sort_bytes(ch, nch);
+    sort_bytes(lp, nlp);
+    *ok = 1;
+    return loony_value(s, ch, nch, lp, nlp);
+}
+
+/* ---- search -------------------------------------------------------------------------------- */
+static void fill_rem(const Core *s, u128 drawn, int *rem) {
+    for (int c = 0; c < s->nc; c++) rem[c] = popc(s->cmask[c] & ~drawn);
+    rem[s->nc] = OUTSIDE;
+}
+
+static inline int gains(const Core *s, u128 after, int line) {
+    int k = 0, a = s->pa[line], b = s->pb[line];
+    if ((after & s->cmask[a]) == s->cmask[a]) k++;
+    if (b < s->nc && (after & s->cmask[b]) == s->cmask[b]) k++;
+    return k;
+}
+
+static int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left);
+
+static int child(Core *s, u128 drawn, u128 reach, int line, int left, int alpha, int beta) {
+    u128 after = drawn | BIT(line);
+    int k = gains(s, after, line);
+    u128 r2 = s->touch ? (reach | s->reach_of[line]) : reach;
+    if (k) {
+        int gain = s->sign * k;
+        if (s->extra) return gain + search(s, after, r2, alpha - gain, beta - gain, left - k);
+        return gain - search(s, after, r2, gain - beta, gain - alpha, left - k);
+    }
+    return -search(s, after, r2, -beta, -alpha, left);
+}
+
+static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, int *rem) {
+    if (left <= alpha) return left;
+    if (-left >= beta) return -left;
+    s->nodes++;
+    if (!(s->nodes & 4095)) check_stop(s);
+    if (s->stopped) return 0;
+    u128 key = canon(s, drawn);
+    int lo = -left, hi = left;
+    s->lookups++;
+    Entry *e = probe(s, key);
+    if (e) {
+        s->hits++;
+        if (e->lo > lo) lo = e->lo;
+        if (e->hi < hi) hi = e->hi;
+        if (lo >= beta) return lo;
+        if (hi <= alpha) return hi;
+        if (lo == hi) return lo;
+    }
+    if (lo > alpha) alpha = lo;
+    if (hi < beta) beta = hi;
+    u128 free = s->all & ~drawn;
+    if (s->touch) free &= reach;
+    int moves[MAXL], ncap = 0, nq = 0, n1 = 0, n2 = 0;
+    int quiet[MAXL], g1[MAXL], g2[MAXL];
+    for (int i = 0; i < s->nl; i++) {
+        int line = s->order[i];
+        if (!(free & BIT(line))) continue;
+        int ra = rem[s->pa[line]], rb = rem[s->pb[line]];
+        if (ra == 1 || rb == 1)
+            moves[ncap++] = line;
+        else if (ra > 2 && rb > 2)
+            quiet[nq++] = line;
+        else if (ra == 2 && rb == 2)
+            g2[n2++] = line;
+        else
+            g1[n1++] = line;
+    }
+    int depth = popc(free);
+    if (s->loony && !ncap && !nq) {
+        int ok;
+        int v = loony_eval(s, drawn, rem, &ok);
+        if (ok) {
+            store(s, key, v, v, depth);
+            return v;
+        }
+    }
+    if (s->history)
+        for (int i = 1; i < nq; i++) {
+            int x = quiet[i], j = i - 1;
+            uint32_t hx = s->hist[x];
+            while (j >= 0 && s->hist[quiet[j]] < hx) {
+                quiet[j + 1] = quiet[j];
+                j--;
+            }
+            quiet[j + 1] = x;
+        }
+    int n = ncap;
+    memcpy(moves + n, quiet, nq * sizeof(int));
+    n += nq;
+    memcpy(moves + n, g1, n1 * sizeof(int));
+    n += n1;
+    memcpy(moves + n, g2, n2 * sizeof(int));
+    n += n2;
+    if (!n) return 0; /* nothing may be drawn (touch rule): the game is over */
+    int best = -left - 1, a = alpha;
+    for (int i = 0; i < n; i++) {
+        int v = child(s, drawn, reach, moves[i], left, a, beta);
+        if (s->stopped) return 0;
+        if (v > best) {
+            best = v;
+            if (v > a) {
+                a = v;
+                if (a >= beta) {
+                    if (s->history && s->hist[moves[i]] < (1u << 30))
+                        s->hist[moves[i]] += (uint32_t)(depth * depth);
+                    break;
+                }
+            }
+        }
+    }
+    if (best <= alpha)
+        store(s, key, lo, best < hi ? best : hi, depth);
+    else if (best >= beta)
+        store(s, key, best > lo ? best : lo, hi, depth);
+    else
+        store(s, key, best, best, depth);
+    return best;
+}
+
+static int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left) {
+    if (left == 0) return 0;
+    int rem[MAXC + 1];
+    fill_rem(s, drawn, rem);
+    int gain = 0;
+    if (s->forced) {
+        /* a cell taken without offering another is never worse than anything else */
+        int again = 1;
+        while (again && left) {
+            again = 0;
+            for (int c = 0; c < s->nc; c++) {
+                if (rem[c] != 1) continue;
+                int line = lowbit(s->cmask[c] & ~drawn);
+                int a = s->pa[line], b = s->pb[line];
+                int other = a == c ? b : a;
+                if (rem[other] == 2) continue;
+                int k = 1 + (rem[other] == 1);
+                gain += k;
+                left -= k;
+                drawn |= BIT(line);
+                if (s->touch) reach |= s->reach_of[line];
+                rem[c]--;
+                if (other < s->nc) rem[other]--;
+                again = 1;
+                break;
+            }
+        }
+        if (gain) {
+            if (!left) return gain;
+            return gain + node(s, drawn, reach, alpha - gain, beta - gain, left, rem);
+        }
+    }
+    return node(s, drawn, reach, alpha, beta, left, rem);
+}
+
+/* ---- the Python type ------------------------------------------------------------------------ */
+static void Core_dealloc(Core *self) {
+    PyMem_RawFree(self->tt);
+    PyMem_RawFree(self->symtab);
+    PyMem_RawFree(self->lmemo);
+    Py_XDECREF(self->err_type);
+    Py_XDECREF(self->err_value);
+    Py_XDECREF(self->err_tb);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int int_list(PyObject *seq, int *out, int max, int lo, int hi, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (!fast) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(fast);
+    if (n > max) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: too many entries", what);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long v = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+        if (v == -1 && PyErr_Occurred()) {
+            Py_DECREF(fast);
+            return -1;
+        }
+        if (v < lo || v > hi) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "%s: %ld is out of range", what, v);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return (int)n;
+}
+
+static int alloc_tt(Core *self, unsigned long long bytes) {
+    uint64_t n = BUCKET;
+    while (n * 2 * sizeof(Entry) <= bytes) n *= 2;
+    Entry *tt = PyMem_RawCalloc(n, sizeof(Entry));
+    if (!tt) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    PyMem_RawFree(self->tt);
+    self->tt = tt;
+    self->tt_entries = n;
+    self->stored = 0;
+    return 0;
+}
+
+static int Core_init(Core *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"lines", "line_cells", "cell_lines", "misere", "extra_turn",
+                            "touch_rule", "line_reach", "symmetries", "order", "table_bytes",
+                            NULL};
+    int nl, misere, extra, touch;
+    PyObject *line_cells, *cell_lines, *line_reach, *syms, *order;
+    unsigned long long bytes;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "iOOpppOOOK", names, &nl, &line_cells,
+                                     &cell_lines, &misere, &extra, &touch, &line_reach, &syms,
+                                     &order, &bytes))
+        return -1;
+    if (nl < 1 || nl > MAXL) {
+        PyErr_Format(PyExc_ValueError, "the core takes boards of 1 to %d lines", MAXL);
+        return -1;
+    }
+    self->nl = nl;
+    self->all = nl == 128 ? ~(u128)0 : BIT(nl) - 1;
+    Py_ssize_t nc = PySequence_Size(cell_lines);
+    if (nc < 0) return -1;
+    if (nc < 1 || nc > MAXC) {
+        PyErr_Format(PyExc_ValueError, "the core takes boards of 1 to %d cells", MAXC);
+        return -1;
+    }
+    self->nc = (int)nc;
+    int tmp[MAXL + 1];
+    for (int c = 0; c < nc; c++) {
+        PyObject *item = PySequence_GetItem(cell_lines, c);
+        if (!item) return -1;
+        int n = int_list(item, tmp, MAXL, 0, nl - 1, "cell_lines");
+        Py_DECREF(item);
+        if (n < 0) return -1;
+        self->cmask[c] = 0;
+        for (int i = 0; i < n; i++) self->cmask[c] |= BIT(tmp[i]);
+    }
+    self->cmask[nc] = 0;
+    if (PySequence_Size(line_cells) != nl || PySequence_Size(line_reach) != nl) {
+        PyErr_SetString(PyExc_ValueError, "line_cells and line_reach need one entry a line");
+        return -1;
+    }
+    for (int l = 0; l < nl; l++) {
+        PyObject *item = PySequence_GetItem(line_cells, l);
+        if (!item) return -1;
+        int n = int_list(item, tmp, 2, 0, (int)nc - 1, "line_cells");
+        Py_DECREF(item);
+        if (n < 0) return -1;
+        if (n < 1) {
+            PyErr_SetString(PyExc_ValueError, "line_cells: every line bounds a cell");
+            return -1;
+        }
+        self->pa[l] = (int16_t)tmp[0];
+        self->pb[l] = (int16_t)(n > 1 ? tmp[1] : (int)nc);
+        item = PySequence_GetItem(line_reach, l);
+        if (!item) return -1;
+        int bad = from_py(item, &self->reach_of[l]);
+        Py_DECREF(item);
+        if (bad) return -1;
+    }
+    if (int_list(order, self->order, MAXL, 0, nl - 1, "order") != nl) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "order: one entry a line");
+        return -1;
+    }
+    self->misere = misere;
+    self->extra = extra;
+    self->touch = touch;
+    self->sign = misere ? -1 : 1;
+    self->forced = !misere && extra;
+    self->loony = !misere && extra && !touch;
+    /* symmetries: per 8-line chunk, the image of each byte */
+    Py_ssize_t nsym = PySequence_Size(syms);
+    if (nsym < 0) return -1;
+    if (nsym > MAXSYM) nsym = MAXSYM;
+    self->nchunk = (nl + 7) / 8;
+    PyMem_RawFree(self->symtab);
+    self->symtab = NULL;
+    self->nsym = 0;
+    if (nsym) {
+        self->symtab = PyMem_RawCalloc((size_t)nsym * self->nchunk * 256, sizeof(u128));
+        if (!self->symtab) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    for (int k = 0; k < nsym; k++) {
+        PyObject *item = PySequence_GetItem(syms, k);
+        if (!item) return -1;
+        int n = int_list(item, tmp, MAXL, 0, nl - 1, "symmetries");
+        Py_DECREF(item);
+        if (n < 0) return -1;
+        if (n != nl) {
+            PyErr_SetString(PyExc_ValueError, "symmetries: one image a line");
+            return -1;
+        }
+        u128 *tab = self->symtab + (size_t)k * self->nchunk * 256;
+        for (int j = 0; j < self->nchunk; j++)
+            for (int v = 1; v < 256; v++) {
+                u128 img = 0;
+                for (int b = 0; b < 8; b++)
+                    if ((v >> b & 1) && 8 * j + b < nl) img |= BIT(tmp[8 * j + b]);
+                tab[j * 256 + v] = img;
+            }
+    }
+    self->nsym = (int)nsym;
+    /* lines that bound the same cells are interchangeable (not under the touch rule, where
+     * the dots they touch matter too) */
+    self->nclass = 0;
+    if (!touch) {
+        uint8_t done[MAXL] = {0};
+        for (int l = 0; l < nl && self->nclass < MAXCLASS; l++) {
+            if (done[l]) continue;
+            int members[MAXL], m = 0;
+            for (int j = l; j < nl; j++)
+                if (!done[j] && self->pa[j] == self->pa[l] && self->pb[j] == self->pb[l]) {
+                    members[m++] = j;
+                    done[j] = 1;
+                }
+            if (m < 2 || m > CLASSMAX) continue;
+            int c = self->nclass++;
+            self->classmask[c] = 0;
+            self->classlow[c][0] = 0;
+            for (int i = 0; i < m; i++) {
+                self->classmask[c] |= BIT(members[i]);
+                self->classlow[c][i + 1] = self->classlow[c][i] | BIT(members[i]);
+            }
+        }
+    }
+    if (!self->lmemo) {
+        self->lmemo = PyMem_RawCalloc(LMEMO, sizeof(LMemo));
+        if (!self->lmemo) {
+            PyErr_NoMemory();
+            return -1;
+        }
+    }
+    return alloc_tt(self, bytes);
+}
+
+static int start_work(Core *self) {
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this solver is already searching");
+        return -1;
+    }
+    self->busy = 1;
+    self->stopped = 0;
+    self->cancel = 0;
+    return 0;
+}
+
+static int parse_control(Core *self, PyObject *deadline, PyObject *poll) {
+    self->deadline = 0;
+    if (deadline != Py_None) {
+        double d = PyFloat_AsDouble(deadline);
+        if (d == -1.0 && PyErr_Occurred()) return -1;
+        self->deadline = d > 0 ? d : 1e-9;
+    }
+    self->poll = poll == Py_None ? NULL : poll;
+    self->next_poll = now_s() + 0.25;
+    return 0;
+}
+
+/* Finish a search: NULL with the poll's exception if it raised one. */
+static int end_work(Core *self) {
+    self->busy = 0;
+    self->poll = NULL;
+    if (self->err_type) {
+        PyErr_Restore(self->err_type, self->err_value, self->err_tb);
+        self->err_type = self->err_value = self->err_tb = NULL;
+        return -1;
+    }
+    return 0;
+}
+
+static int root_value(Core *self, u128 drawn, u128 reach, int left, int mtdf) {
+    if (!mtdf) return search(self, drawn, reach, -left - 1, left + 1, left);
+    int lower = -left, upper = left, g = 0;
+    while (lower < upper && !self->stopped) {
+        int beta = g == lower ? g + 1 : g;
+        g = search(self, drawn, reach, beta - 1, beta, left);
+        if (g < beta)
+            upper = g;
+        else
+            lower = g;
+    }
+    return g;
+}
+
+static PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"drawn", "reach", "deadline", "poll", "best", "mtdf", "history", NULL};
+    PyObject *drawn_o, *reach_o, *deadline = Py_None, *poll = Py_None;
+    int want_best = 1, mtdf = 1, history = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOppp", names, &drawn_o, &reach_o, &deadline,
+                                     &poll, &want_best, &mtdf, &history))
+        return NULL;
+    self->history = history;
+    u128 drawn, reach;
+    if (from_py(drawn_o, &drawn) || from_py(reach_o, &reach)) return NULL;
+    if (drawn & ~self->all) {
+        PyErr_SetString(PyExc_ValueError, "drawn has lines the board does not have");
+        return NULL;
+    }
+    if (poll != Py_None && !PyCallable_Check(poll)) {
+        PyErr_SetString(PyExc_TypeError, "poll must be callable");
+        return NULL;
+    }
+    if (parse_control(self, deadline, poll) || start_work(self)) return NULL;
+    int left = 0;
+    for (int c = 0; c < self->nc; c++)
+        if (self->cmask[c] & ~drawn) left++;
+    int g;
+    int best[MAXL], nbest = 0;
+    u128 free = self->all & ~drawn;
+    if (self->touch) free &= reach;
+    Py_BEGIN_ALLOW_THREADS;
+    g = root_value(self, drawn, reach, left, mtdf);
+    if (want_best)
+        for (int l = 0; l < self->nl && !self->stopped; l++) {
+            if (!(free & BIT(l))) continue;
+            int v = child(self, drawn, reach, l, left, g - 1, g);
+            if (!self->stopped && v >= g) best[nbest++] = l;
+        }
+    Py_END_ALLOW_THREADS;
+    int stopped = self->stopped;
+    if (end_work(self)) return NULL;
+    if (stopped) Py_RETURN_NONE;
+    PyObject *lst = PyList_New(nbest);
+    if (!lst) return NULL;
+    for (int i = 0; i < nbest; i++) PyList_SET_ITEM(lst, i, PyLong_FromLong(best[i]));
+    return Py_BuildValue("(iN)", g, lst);
+}
+
+static PyObject *Core_cancel(Core *self, PyObject *unused) {
+    self->cancel = 1;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_clear(Core *self, PyObject *unused) {
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this solver is searching");
+        return NULL;
+    }
+    memset(self->tt, 0, self->tt_entries * sizeof(Entry));
+    self->stored = 0;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_stats(Core *self, PyObject *unused) {
+    return Py_BuildValue("{sKsKsKsKsKsK}", "nodes", (unsigned long long)self->nodes, "lookups",
+                         (unsigned long long)self->lookups, "hits",
+                         (unsigned long long)self->hits, "stored",
+                         (unsigned long long)self->stored, "capacity",
+                         (unsigned long long)self->tt_entries, "table_bytes",
+                         (unsigned long long)(self->tt_entries * sizeof(Entry)));
+}
+
+static PyObject *Core_canonical(Core *self, PyObject *arg) {
+    u128 d;
+    if (from_py(arg, &d)) return NULL;
+    return to_py(canon(self, d));
+}
+
+/* The engine's primitive, for the differential test and fast playouts: draw `line` on
+ * `drawn` and say which cells it closes. */
+static PyObject *Core_draw(Core *self, PyObject *args) {
+    PyObject *drawn_o;
+    int line;
+    if (!PyArg_ParseTuple(args, "Oi", &drawn_o, &line)) return NULL;
+    u128 drawn;
+    if (from_py(drawn_o, &drawn)) return NULL;
+    if (line < 0 || line >= self->nl) {
+        PyErr_SetString(PyExc_ValueError, "no such line");
+        return NULL;
+    }
+    u128 after = drawn | BIT(line);
+    u128 closed = 0;
+    int a = self->pa[line], b = self->pb[line];
+    if ((after & self->cmask[a]) == self->cmask[a]) closed |= BIT(a);
+    if (b < self->nc && (after & self->cmask[b]) == self->cmask[b]) closed |= BIT(b);
+    PyObject *x = to_py(after), *y = to_py(closed);
+    if (!x || !y) {
+        Py_XDECREF(x);
+        Py_XDECREF(y);
+        return NULL;
+    }
+    return Py_BuildValue("(NN)", x, y);
+}
+
+static PyObject *Core_legal(Core *self, PyObject *args) {
+    PyObject *drawn_o, *reach_o;
+    if (!PyArg_ParseTuple(args, "OO", &drawn_o, &reach_o)) return NULL;
+    u128 drawn, reach;
+    if (from_py(drawn_o, &drawn) || from_py(reach_o, &reach)) return NULL;
+    u128 free = self->all & ~drawn;
+    if (self->touch) free &= reach;
+    return to_py(free);
+}
+
+static PyObject *Core_reach_after(Core *self, PyObject *args) {
+    PyObject *reach_o;
+    int line;
+    if (!PyArg_ParseTuple(args, "Oi", &reach_o, &line)) return NULL;
+    u128 reach;
+    if (from_py(reach_o, &reach)) return NULL;
+    if (line < 0 || line >= self->nl) {
+        PyErr_SetString(PyExc_ValueError, "no such line");
+        return NULL;
+    }
+    return to_py(reach | self->reach_of[line]);
+}
+
+/* A uniformly random playout to the end, for playout benches and RL: returns the cells each
+ * turn index closed, as a list of ints (bit sets of cells). */
+static uint64_t xorshift(uint64_t *st) {
+    uint64_t x = *st;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *st = x;
+}
+
+static PyObject *Core_random_playouts(Core *self, PyObject *args) {
+    PyObject *drawn_o, *reach_o;
+    int turn, seats, count;
+    unsigned long long seed;
+    if (!PyArg_ParseTuple(args, "OOiiiK", &drawn_o, &reach_o, &turn, &seats, &count, &seed))
+        return NULL;
+    u128 drawn0, reach0;
+    if (from_py(drawn_o, &drawn0) || from_py(reach_o, &reach0)) return NULL;
+    if (seats < 1 || seats > 6 || turn < 0 || turn >= seats || count < 0) {
+        PyErr_SetString(PyExc_ValueError, "bad seats, turn or count");
+        return NULL;
+    }
+    PyObject *out = PyList_New(count);
+    if (!out) return NULL;
+    uint64_t st = seed * 0x9E3779B97F4A7C15ULL + 1;
+    for (int i = 0; i < count; i++) {
+        u128 drawn = drawn0, reach = reach0;
+        int t = turn;
+        int score[6] = {0};
+        int lines[MAXL];
+        for (;;) {
+            u128 free = self->all & ~drawn;
+            if (self->touch) free &= reach;
+            if (!free) break;
+            int n = 0;
+            while (free) {
+                lines[n++] = lowbit(free);
+                free &= free - 1;
+            }
+            int line = lines[xorshift(&st) % (uint64_t)n];
+            drawn |= BIT(line);
+            if (self->touch) reach |= self->reach_of[line];
+            int k = gains(self, drawn, line);
+            score[t] += k;
+            if (!(k && self->extra)) t = (t + 1) % seats;
+        }
+        PyObject *row = PyTuple_New(seats);
+        if (!row) {
+            Py_DECREF(out);
+            return NULL;
+        }
+        for (int j = 0; j < seats; j++) PyTuple_SET_ITEM(row, j, PyLong_FromLong(score[j]));
+        PyList_SET_ITEM(out, i, row);
+    }
+    return out;
+}
+
+static PyMethodDef Core_methods[] = {
+    {"solve", (PyCFunction)(void (*)(void))Core_solve, METH_VARARGS | METH_KEYWORDS,
+     "solve(drawn, reach, deadline=None, poll=None, best=True, mtdf=True) -> (value, best "
+     "lines) or None when stopped"},
+    {"cancel", (PyCFunction)Core_cancel, METH_NOARGS, "stop a running search (any thread)"},
+    {"clear", (PyCFunction)Core_clear, METH_NOARGS, "empty the transposition table"},
+    {"stats", (PyCFunction)Core_stats, METH_NOARGS, "search counters and table size"},
+    {"canonical", (PyCFunction)Core_canonical, METH_O, "the table key of a set of lines"},
+    {"draw", (PyCFunction)Core_draw, METH_VARARGS, "draw(drawn, line) -> (drawn, closed cells)"},
+    {"legal", (PyCFunction)Core_legal, METH_VARARGS, "legal(drawn, reach) -> open lines"},
+    {"reach_after", (PyCFunction)Core_reach_after, METH_VARARGS,
+     "reach_after(reach, line) -> reach"},
+    {"random_playouts", (PyCFunction)Core_random_playouts, METH_VARARGS,
+     "random_playouts(drawn, reach, turn, seats, count, seed) -> [cells per turn index]"},
+    {NULL, NULL, 0, NULL}};
+
+static PyTypeObject CoreType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "vertex.ai.dots._core.Core",
+    .tp_basicsize = sizeof(Core),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Tables of one Dots-family game and its exact solver.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Core_init,
+    .tp_dealloc = (destructor)Core_dealloc,
+    .tp_methods = Core_methods,
+};
+
+static struct PyModuleDef coremodule = {PyModuleDef_HEAD_INIT, "_core",
+                                        "The compiled core of the Dots family.", -1, NULL};
+
+PyMODINIT_FUNC PyInit__core(void) {
+    if (PyType_Ready(&CoreType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&coremodule);
+    if (!m) return NULL;
+    Py_INCREF(&CoreType);
+    if (PyModule_AddObject(m, "Core", (PyObject *)&CoreType) < 0) {
+        Py_DECREF(&CoreType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    PyModule_AddIntConstant(m, "MAX_LINES", MAXL);
+    PyModule_AddIntConstant(m, "MAX_CELLS", MAXC);
+    return m;
+}

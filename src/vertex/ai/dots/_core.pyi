@@ -1,0 +1,40 @@
+"""Types of the compiled core (`_core.c`); see `vertex.ai.dots.core` for the wrapper."""
+
+from collections.abc import Callable, Sequence
+
+MAX_LINES: int
+MAX_CELLS: int
+
+class Core:
+    def __init__(
+        self,
+        lines: int,
+        line_cells: Sequence[Sequence[int]],
+        cell_lines: Sequence[Sequence[int]],
+        misere: bool,
+        extra_turn: bool,
+        touch_rule: bool,
+        line_reach: Sequence[int],
+        symmetries: Sequence[Sequence[int]],
+        order: Sequence[int],
+        table_bytes: int,
+    ) -> None: ...
+    def solve(
+        self,
+        drawn: int,
+        reach: int,
+        deadline: float | None = None,
+        poll: Callable[[int, int], bool] | None = None,
+        best: bool = True,
+        mtdf: bool = True,
+    ) -> tuple[int, list[int]] | None: ...
+    def cancel(self) -> None: ...
+    def clear(self) -> None: ...
+    def stats(self) -> dict[str, int]: ...
+    def canonical(self, drawn: int) -> int: ...
+    def draw(self, drawn: int, line: int) -> tuple[int, int]: ...
+    def legal(self, drawn: int, reach: int) -> int: ...
+    def reach_after(self, reach: int, line: int) -> int: ...
+    def random_playouts(
+        self, drawn: int, reach: int, turn: int, seats: int, count: int, seed: int
+    ) -> list[tuple[int, ...]]: ...

@@ -1,0 +1,117 @@
+"""The exact solver on the compiled core (`_core.c`), built from the Python engine's tables.
+
+The core gets everything from the game object: the cells each line bounds, the lines of each
+cell, the dots each line touches (touch rule), misère and extra turns, the board's symmetries
+(`symmetry.line_symmetries`) and the centre-first move order. So the rules live in one place,
+`vertex.games.dots`, and `tests/ai/test_core_differential.py` checks that core and engine agree.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import Any
+
+from vertex.ai.dots._core import MAX_CELLS, MAX_LINES, Core
+from vertex.ai.dots.solver import Progress, Solution, SolveTimeout, centre_first
+from vertex.ai.dots.symmetry import line_symmetries
+from vertex.core.errors import VertexError
+from vertex.games.dots.engine import DotsGame, DotsState
+
+#: The transposition table's size unless told: 256 MiB (24 bytes an entry).
+DEFAULT_TABLE_BYTES = 256 << 20
+
+
+def fits(game: DotsGame[Any]) -> bool:
+    """Whether the core takes this board (two players, up to 128 lines and 127 cells)."""
+    board = game.board
+    return game.seats == 2 and len(board.lines) <= MAX_LINES and len(board.cells) <= MAX_CELLS
+
+
+def build_core(game: DotsGame[Any], table_bytes: int = DEFAULT_TABLE_BYTES) -> Core:
+    """The core for `game`, its tables taken from the engine's board."""
+    board = game.board
+    return Core(
+        len(board.lines),
+        board.line_cells,
+        board.cells,
+        bool(game.misere),
+        bool(game.extra_turn),
+        bool(game.touch_rule),
+        [board.dot_lines[a] | board.dot_lines[b] for a, b in board.lines],
+        line_symmetries(board, game.predrawn),
+        centre_first(game),
+        table_bytes,
+    )
+
+
+class CoreSolver:
+    """Exact search for one two-player game of the family on the compiled core.
+
+    Keep it to reuse its table; its memory is fixed at construction (`table_bytes`). A
+    search stops at `deadline` (time.monotonic), at `cancel()` from another thread, or when
+    `stop()` (polled four times a second) says so; each raises SolveTimeout and leaves only
+    finished entries in the table, so a later search goes on from there.
+    """
+
+    def __init__(self, game: DotsGame[Any], *, table_bytes: int = DEFAULT_TABLE_BYTES) -> None:
+        if game.seats != 2:
+            raise VertexError(f"the exact solver is for two players; this table has {game.seats}")
+        if not fits(game):
+            raise VertexError("this board is too big for the compiled core")
+        self.game = game
+        self.core = build_core(game, table_bytes)
+        self.sign = -1 if game.misere else 1
+        self.names = game.board.line_names
+        self.nodes = 0
+
+    @property
+    def stored(self) -> int:
+        return self.core.stats()["stored"]
+
+    def stats(self) -> dict[str, int]:
+        """Counters: nodes, lookups, hits (table), stored, capacity, table_bytes."""
+        return self.core.stats()
+
+    def cancel(self) -> None:
+        self.core.cancel()
+
+    def clear(self) -> None:
+        self.core.clear()
+
+    def solve(
+        self,
+        state: DotsState,
+        *,
+        deadline: float | None = None,
+        progress: Progress | None = None,
+        stop: Callable[[], bool] | None = None,
+    ) -> Solution:
+        if state.game.key() != self.game.key():
+            raise VertexError("this solver was built for another game")
+        mover = state.order[state.turn]
+        diff = state.owned[mover].bit_count() - state.owned[1 - mover].bit_count()
+        if state.is_over:
+            return Solution(diff, [], 0, 0.0)
+        started = time.monotonic()
+        before = self.core.stats()["nodes"]
+        poll = None
+        if progress is not None or stop is not None:
+
+            def poll(nodes: int, stored: int) -> bool:
+                if progress is not None:
+                    progress(nodes - before, time.monotonic() - started)
+                return stop is not None and stop()
+
+        out = self.core.solve(state.drawn, state.reach, deadline, poll)
+        nodes = self.core.stats()["nodes"] - before
+        self.nodes += nodes
+        if out is None:
+            raise SolveTimeout
+        g, best = out
+        return Solution(
+            diff + self.sign * g,
+            sorted(self.names[line] for line in best),
+            nodes,
+            time.monotonic() - started,
+        )

@@ -1,0 +1,108 @@
+"""Known values from the compiled core, and its time, cancel and memory controls."""
+
+from __future__ import annotations
+
+import threading
+import time
+from typing import Any
+
+import pytest
+
+import vertex
+from vertex.ai import SolveTimeout, solve
+from vertex.ai.dots.core import CoreSolver
+from vertex.games.dots.engine import DotsGame, DotsState
+
+
+def game_of(game_id: str, **options: Any) -> DotsGame[Any]:
+    game = vertex.create_game(game_id, **options)
+    assert isinstance(game, DotsGame)
+    return game
+
+
+def test_two_by_two_is_won_by_two_from_the_eight_outer_lines() -> None:
+    sol = CoreSolver(game_of("dots-and-boxes", rows=2, cols=2)).solve(
+        game_of("dots-and-boxes", rows=2, cols=2).initial_state()
+    )
+    assert sol.value == 2
+    assert sol.best_moves == [
+        "a1-a2", "a1-b1", "a2-a3", "a3-b3", "b1-c1", "b3-c3", "c1-c2", "c2-c3"
+    ]  # fmt: skip
+
+
+def test_three_by_three_every_first_line_loses_by_three() -> None:
+    # D. Wilson's result: the first player loses 3×3 by 3 whatever they draw first
+    game = game_of("dots-and-boxes", rows=3, cols=3)
+    solver = CoreSolver(game)
+    start = game.initial_state()
+    sol = solver.solve(start)
+    assert sol.value == -3
+    assert sol.best_moves == sorted(start.legal_moves())
+    assert len(sol.best_moves) == 24
+    for move in ("a1-b1", "b2-c2", "b2-b3"):  # a corner, an inner and a central line
+        after = start.play(move)
+        assert isinstance(after, DotsState)
+        assert solver.solve(after).value == 3  # the second player, now to move, wins by 3
+
+
+@pytest.mark.parametrize("length", range(1, 13))
+def test_the_closed_triangle_strip_is_a_first_player_win_except_length_two(length: int) -> None:
+    # Jobson et al. (2015): the closed 1×n strip of Dots and Triangles is a first-player
+    # win for every n except 2
+    state = game_of("dots-and-triangles", shape="strip", length=length, border=True).initial_state()
+    value = solve(state).value
+    if length == 2:
+        assert value <= 0
+    else:
+        assert value > 0
+
+
+def test_a_deadline_stops_the_search_and_keeps_the_table_sound() -> None:
+    game = game_of("dots-and-boxes", rows=4, cols=4)
+    solver = CoreSolver(game, table_bytes=8 << 20)
+    with pytest.raises(SolveTimeout):
+        solver.solve(game.initial_state(), deadline=time.monotonic() + 0.05)
+    # what it kept is only finished work: a small board position is still solved right
+    small = game_of("dots-and-boxes", rows=4, cols=4)
+    state = small.initial_state()
+    for move in state.legal_moves()[:30]:
+        nxt = state.play(move)
+        assert isinstance(nxt, DotsState)
+        state = nxt
+    from vertex.ai.dots.solver import PySolver
+
+    assert solver.solve(state) == PySolver(small).solve(state)
+
+
+def test_cancel_from_another_thread_stops_the_search() -> None:
+    game = game_of("dots-and-boxes", rows=4, cols=4)
+    solver = CoreSolver(game, table_bytes=8 << 20)
+    started = threading.Event()
+
+    def progress(nodes: int, seconds: float) -> None:
+        started.set()
+
+    timer = threading.Thread(target=lambda: (started.wait(60), solver.cancel()))
+    timer.start()
+    with pytest.raises(SolveTimeout):
+        solver.solve(game.initial_state(), progress=progress)
+    timer.join()
+
+
+def test_a_stop_callback_stops_the_search() -> None:
+    game = game_of("dots-and-boxes", rows=4, cols=4)
+    calls: list[int] = []
+
+    def stop() -> bool:
+        calls.append(1)
+        return len(calls) >= 2
+
+    with pytest.raises(SolveTimeout):
+        CoreSolver(game, table_bytes=8 << 20).solve(game.initial_state(), stop=stop)
+    assert len(calls) == 2
+
+
+def test_the_table_has_the_size_asked_for() -> None:
+    game = game_of("dots-and-boxes", rows=3, cols=3)
+    stats = CoreSolver(game, table_bytes=10 << 20).stats()
+    assert 5 << 20 < stats["table_bytes"] <= 10 << 20
