@@ -140,7 +140,6 @@ def site(tmp_path: Path) -> Iterator[tuple[ServeProcess, ServeProcess, FaultyPro
     b = ServeProcess(tmp_path / "b.log", env={**env, "VERTEX_REDIS_URL": REDIS})
     a.launch()
     b.launch()
-    made: list[str] = []
     try:
         a.wait_up()
         b.wait_up()
@@ -250,7 +249,8 @@ def test_a_process_cut_off_from_redis_loses_no_event_and_no_move(
         play(seconds)  # the players go on meanwhile, on both processes
         outages[(fault, seconds)] = (began, time.monotonic())
         all_caught_up(within=10)
-        waits[(fault, seconds)] = computer_moves_soon(within=15); print(fault, seconds, time.time(), waits[(fault,seconds)], outages[(fault,seconds)])
+        waits[(fault, seconds)] = computer_moves_soon(within=15)
+        print(fault, seconds, time.time(), waits[(fault, seconds)], outages[(fault, seconds)])
         all_caught_up(within=10)
     play(120)  # to the end of the game
     all_caught_up(within=10)

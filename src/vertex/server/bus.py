@@ -44,8 +44,15 @@ PUBLISH_TRIES = 3
 
 
 def redis_client(url: str) -> Any:
-    """An asyncio Redis client whose pool makes callers wait rather than fail."""
+    """An asyncio Redis client whose pool makes callers wait rather than fail.
+
+    Every call is bounded by the socket timeouts, never by cancelling it: a Redis call
+    cancelled midway (`asyncio.wait_for`) can keep its connection from the pool, and after a
+    long outage the pool had none left. No retries inside: each caller has its own.
+    """
     import redis.asyncio as aioredis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
 
     pool = aioredis.BlockingConnectionPool.from_url(
         url,
@@ -53,6 +60,7 @@ def redis_client(url: str) -> Any:
         timeout=REDIS_TIMEOUT_S * 2,
         socket_timeout=REDIS_TIMEOUT_S,
         socket_connect_timeout=REDIS_TIMEOUT_S,
+        retry=Retry(NoBackoff(), 0),
     )
     return aioredis.Redis(connection_pool=pool)
 
@@ -90,7 +98,7 @@ class RedisBus:
         while True:
             pubsub = self.redis.pubsub()
             try:
-                await asyncio.wait_for(pubsub.subscribe(self.channel), REDIS_TIMEOUT_S)
+                await pubsub.subscribe(self.channel)
                 self.connected = True
                 self.subscribes += 1
                 wait = BACKOFF_S[0]
@@ -110,7 +118,7 @@ class RedisBus:
             finally:
                 self.connected = False
                 with contextlib.suppress(Exception):
-                    await asyncio.wait_for(pubsub.aclose(), 1.0)
+                    await pubsub.aclose()
             await asyncio.sleep(wait)
             wait = min(wait * 2, BACKOFF_S[1])
 
@@ -125,7 +133,7 @@ class RedisBus:
                     raise ConnectionError("the bus went silent")
                 if now - max(heard, pinged) > PING_S:
                     pinged = now
-                    await asyncio.wait_for(pubsub.ping(), REDIS_TIMEOUT_S)
+                    await pubsub.ping()
                 continue
             heard = now
             if item.get("type") != "message":
@@ -147,7 +155,7 @@ class RedisBus:
         wait = BACKOFF_S[0]
         for attempt in range(PUBLISH_TRIES):
             try:
-                await asyncio.wait_for(self.redis.publish(self.channel, msg), REDIS_TIMEOUT_S)
+                await self.redis.publish(self.channel, msg)
                 return True
             except asyncio.CancelledError:
                 raise
