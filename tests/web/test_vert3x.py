@@ -263,3 +263,34 @@ def test_trianguliche_two_lines_a_turn(server: Any, context_factory: Any) -> Non
     assert no_sideways_scroll(phone)
     shot(phone, "vert3x-trianguliche-phone")
     assert ann.errors == [] and phone.errors == []
+
+
+# ---- the seed's other variations ----------------------------------------------------------
+def test_overrule_by_clicking_the_other_players_line(server: Any, context_factory: Any) -> None:
+    table = new_table(
+        server,
+        {"rules": "classic", "radius": 2, "connected": False, "overrules": 1},
+        [{"kind": "human"}, {"kind": "human"}],
+    )
+    ann_token = sit(server, table, 0, "Ann")
+    bob_token = sit(server, table, 1, "Bob")
+    for token, move in ((ann_token, "a1-b1"), (bob_token, "a1-b2"), (ann_token, "b1-b2")):
+        api_move(server, table, token, move)
+    api_move(server, table, bob_token, "d5-e5")
+    ann = open_seat(context_factory, server, table, ann_token, 0)
+    assert "You have 1 overrule left" in ann.locator("[data-v3x-note='overrules']").inner_text()
+    hover_line(ann, "a1-b2")
+    assert "drawn by Bob, you can overrule it" in tip(ann)
+    v = version_of(server, table)
+    click_line(ann, "a1-b2")
+    v = wait_version(ann, v + 1)
+    view = state(server, table)["state"]
+    assert server_drawn(server, table)["a1-b2"] == "0"
+    assert view["last_move"]["move"] == "!a1-b2"
+    assert view["scores"] == [2 + 1 + 3, 2]
+    assert view["board"]["overrules"] == [0, 1]
+    assert drawn(ann) == server_drawn(server, table)
+    assert score(ann, 0) == "6"
+    assert "used all your overrules" in ann.locator("[data-v3x-note='overrules']").inner_text()
+    shot(ann, "vert3x-overrule-desktop")
+    assert ann.errors == []

@@ -17,6 +17,8 @@ from vertex.core.rng import Rng
 from vertex.games.vert3x.bits import bits as _bits
 from vertex.games.vert3x.reasons import blocked_lines
 from vertex.games.vert3x.scoring import shown
+from vertex.games.vert3x.variations import variation_view, why_not_overrule
+from vertex.lattice.board import LineBoard
 from vertex.lattice.geometry import Triangle
 from vertex.lattice.names import dot_name
 
@@ -52,6 +54,9 @@ class Vert3xState(State):
         used: int,
         skipped: tuple[int, ...],
         ended: bool,
+        spent: tuple[int, ...] = (),
+        locked: int = 0,
+        shapes: tuple[tuple[int, int], ...] = (),
     ) -> None:
         self.game = game
         self.seed = seed
@@ -67,6 +72,9 @@ class Vert3xState(State):
         self.used = used  # lines of this turn that count towards lines_per_turn
         self.skipped = skipped  # seats passed over (no legal line) since the last move
         self.ended = ended  # ended by agreement
+        self.spent = spent or (0,) * game.seats  # per seat: overrules used (overrules)
+        self.locked = locked  # lines along a scored triangle's sides: never overruled
+        self.shapes = shapes  # (seat, shape index) per outline scored (shape_bonus)
 
     @classmethod
     def start(cls, game: Vert3x, seed: int) -> Vert3xState:
@@ -117,43 +125,84 @@ class Vert3xState(State):
             free &= self.near[seat] | game.start_lines[seat]
         return free
 
-    def draw(self, line: int) -> Vert3xState:
-        """Draw `line` for the seat due; the caller has checked it is legal."""
+    def overrule_mask(self, seat: int) -> int:
+        """Bitmask of the other seats' lines `seat` may take over now (`overrules`): not a
+        side of a scored triangle, and legal as if drawn now by `seat` with the line gone
+        from its owner."""
         game = self.game
+        opts = game.options
+        if self.spent[seat] >= opts.overrules:
+            return 0
+        theirs = 0
+        for t, mask in enumerate(self.lines):
+            if t != seat:
+                theirs |= mask
+        free = theirs & ~self.locked & ~self.inside
+        if opts.connected:
+            free &= self.near[seat] | game.start_lines[seat]
+        if not free or not (opts.no_cross or opts.vertex_block):
+            return free
+        board = game.geometry.board
+        crossing = game.geometry.crossing
+        out = 0
+        for line in _bits(free):
+            bit = 1 << line
+            rest = theirs & ~bit
+            if opts.no_cross and crossing[line] & rest:
+                continue
+            a, b = board.lines[line]
+            if opts.vertex_block and (board.dot_lines[a] | board.dot_lines[b]) & rest:
+                continue
+            out |= bit
+        return out
+
+    def has_move(self, seat: int) -> bool:
+        return bool(self.legal_mask(seat)) or (
+            self.game.options.overrules > 0 and bool(self.overrule_mask(seat))
+        )
+
+    def draw(self, line: int, *, overrule: bool = False) -> Vert3xState:
+        """Draw `line` (or take it over, `overrule`) for the seat due; the caller has checked
+        it is legal."""
+        game = self.game
+        opts = game.options
         geo = game.geometry
+        board = geo.board
         seat = self.seat
         assert seat is not None
         bit = 1 << line
-        new = self._with_entry((seat, geo.board.line_names[line]))
-        mine = self.lines[seat] | bit
-        a, b = geo.board.lines[line]
-        new.lines = _put(self.lines, seat, mine)
-        touched = geo.board.dot_lines[a] | geo.board.dot_lines[b]
-        new.near = _put(self.near, seat, self.near[seat] | touched)
-        new.crossed = _put(self.crossed, seat, self.crossed[seat] | geo.crossing[line])
-        scoring = game.scoring
-        points = self.points[seat] + scoring.per_line
+        name = board.line_names[line]
+        new = self._with_entry((seat, f"!{name}" if overrule else name))
+        lines, near, crossed = self.lines, self.near, self.crossed
+        if overrule:
+            # the line leaves its owner: what it touched and crossed is worked out again
+            owner = self.line_owner(line)
+            assert owner is not None and owner != seat
+            rest = lines[owner] & ~bit
+            lines = _put(lines, owner, rest)
+            near = _put(near, owner, _near_of(board, rest))
+            crossed = _put(crossed, owner, _crossed_of(geo.crossing, rest))
+            new.spent = _put(self.spent, seat, self.spent[seat] + 1)
+        mine = lines[seat] | bit
+        a, b = board.lines[line]
+        new.lines = _put(lines, seat, mine)
+        touched = board.dot_lines[a] | board.dot_lines[b]
+        new.near = _put(near, seat, near[seat] | touched)
+        new.crossed = _put(crossed, seat, crossed[seat] | geo.crossing[line])
+        points = list(self.points)
+        points[seat] += game.scoring.per_line
         found = geo.completed_triangles(line, mine)
         if found:
-            claim = self.claims[seat]
-            scored = []
-            for tri in found:
-                got, units = scoring.triangle(tri, seat, self.claims)
-                points += got
-                claim |= units
-                scored.append((seat, tri, got))
-            new.triangles = self.triangles + tuple(scored)
-            if scoring.claims:
-                new.claims = _put(self.claims, seat, claim)
-            if game.options.seal_scored:
-                inside = self.inside
-                for tri in found:
-                    inside |= geo.lines_inside(tri)
-                new.inside = inside
-        new.points = _put(self.points, seat, points)
-        counts = not (found and game.options.extra_turn)
-        new.used = self.used + 1 if counts else self.used
-        if new.used < game.options.lines_per_turn and new.legal_mask(seat):
+            _score(self, new, seat, found, points)
+        if opts.shape_bonus:
+            _score_shapes(self, new, seat, line, mine, points)
+        new.points = tuple(points)
+        counts = not (found and opts.extra_turn)
+        if overrule:  # an overrule spends the turn (a triangle it completes may give a move)
+            new.used = opts.lines_per_turn if counts else self.used
+        else:
+            new.used = self.used + 1 if counts else self.used
+        if new.used < opts.lines_per_turn and new.has_move(seat):
             new.skipped = ()
         else:
             new.used = 0
@@ -166,7 +215,7 @@ class Vert3xState(State):
         passed: list[int] = []
         for i in range(1, n + 1):
             t = (after + i) % n
-            if self.legal_mask(t):
+            if self.has_move(t):
                 return t, tuple(passed)
             passed.append(t)
         return None, ()
@@ -191,16 +240,28 @@ class Vert3xState(State):
         if self.seat is None:
             return []
         names = self.game.geometry.board.line_names
-        return [names[i] for i in _bits(self.legal_mask(self.seat))]
+        out = [names[i] for i in _bits(self.legal_mask(self.seat))]
+        if self.game.options.overrules:
+            out += [f"!{names[i]}" for i in _bits(self.overrule_mask(self.seat))]
+        return out
 
     def sample_move(self, seat: int, rng: Rng) -> tuple[str, Rng]:
         mask = self.legal_mask(seat) if seat == self.seat else 0
-        if not mask:
+        taken = self.overrule_mask(seat) if seat == self.seat else 0
+        if not mask and not taken:
             raise IllegalMove(f"{seat_label(seat)} has no line to draw")
-        i, rng = rng.below(mask.bit_count())
-        return self.game.geometry.board.line_names[_nth_bit(mask, i)], rng
+        i, rng = rng.below(mask.bit_count() + taken.bit_count())
+        names = self.game.geometry.board.line_names
+        if i < mask.bit_count():
+            return names[_nth_bit(mask, i)], rng
+        return f"!{names[_nth_bit(taken, i - mask.bit_count())]}", rng
 
     def _play(self, move: str, seat: int) -> Vert3xState:
+        if move.startswith("!"):
+            line = self.game.geometry.board.find_line(move[1:])
+            if not self.overrule_mask(seat) >> line & 1:
+                raise IllegalMove(why_not_overrule(self, line, seat))
+            return self.draw(line, overrule=True)
         line = self.game.geometry.board.find_line(move)
         if not self.legal_mask(seat) >> line & 1:
             raise IllegalMove(self.why_illegal(line, seat))
@@ -299,6 +360,7 @@ class Vert3xState(State):
                 for owner, tri, got in self.triangles
             ],
             "claims": claims,
+            **variation_view(self),
             "start": game.start_names(),
             "symbols": list(SYMBOLS[: game.seats]),
             "turn": {
@@ -312,6 +374,110 @@ class Vert3xState(State):
             # the reason on hover and focus, and decides no rule itself)
             "blocked": blocked_lines(self),
         }
+
+
+def _score(
+    old: Vert3xState, new: Vert3xState, seat: int, found: list[Triangle], points: list[int]
+) -> None:
+    """Score the triangles one move completed, with the variations in force (RULES.md §2.0).
+
+    Each triangle scores by the table's scoring (against the claims before the move, so the
+    order does not matter); `box_in` adds a point per other seat's line inside it;
+    `cover_bonus` adds the points of the mover's own triangles inside it; `steal` takes over
+    the other seats' triangles inside it, their points and (with claims) their units.
+    """
+    game = old.game
+    opts = game.options
+    geo = game.geometry
+    scoring = game.scoring
+    variations = game.variations
+    claims = list(old.claims)
+    base = [scoring.triangle(tri, seat, old.claims) for tri in found]
+    for got, units in base:
+        points[seat] += got
+        claims[seat] |= units
+    triangles = list(old.triangles)
+    if opts.box_in:
+        theirs = 0
+        for t, mask in enumerate(new.lines):
+            if t != seat:
+                theirs |= mask
+        for tri in found:
+            points[seat] += (geo.lines_inside(tri) & theirs).bit_count() * scoring.scale
+    if opts.cover_bonus or opts.steal:
+        stolen: set[int] = set()
+        for tri in found:
+            for i, (owner, inner, got) in enumerate(old.triangles):
+                if not variations.within(tri, inner):
+                    continue
+                if owner == seat and opts.cover_bonus:
+                    points[seat] += got
+                elif owner != seat and opts.steal:
+                    stolen.add(i)
+            if opts.cover_bonus:  # the mover's own triangles completed by the same move
+                for inner, (got, _) in zip(found, base, strict=True):
+                    if variations.within(tri, inner):
+                        points[seat] += got
+        for i in sorted(stolen):
+            owner, inner, got = triangles[i]
+            points[owner] -= got
+            points[seat] += got
+            triangles[i] = (seat, inner, got)
+            if scoring.claims:
+                assert scoring.units is not None
+                taken = scoring.units.mask(inner) & claims[owner]
+                claims[owner] &= ~taken
+                claims[seat] |= taken
+    new.triangles = tuple(triangles) + tuple(
+        (seat, tri, got) for tri, (got, _) in zip(found, base, strict=True)
+    )
+    if scoring.claims:
+        new.claims = tuple(claims)
+    if opts.seal_scored:
+        inside = old.inside
+        for tri in found:
+            inside |= geo.lines_inside(tri)
+        new.inside = inside
+    if opts.overrules:
+        locked = old.locked
+        for tri in found:
+            locked |= variations.side_lines(tri)
+        new.locked = locked
+
+
+def _score_shapes(
+    old: Vert3xState, new: Vert3xState, seat: int, line: int, mine: int, points: list[int]
+) -> None:
+    """`shape_bonus`: each shape through `line` whose outline is now all the mover's scores
+    its outline length, once a game."""
+    game = old.game
+    shapes = game.variations.shapes
+    done = {i for _, i in old.shapes}
+    got = [
+        i
+        for i in game.variations.shapes_at[line]
+        if i not in done and not shapes[i].outline & ~mine
+    ]
+    for i in got:
+        points[seat] += shapes[i].length * game.scoring.scale
+    if got:
+        new.shapes = old.shapes + tuple((seat, i) for i in got)
+
+
+def _near_of(board: LineBoard, mask: int) -> int:
+    """The lines at a dot of any line in `mask`."""
+    out = 0
+    for line in _bits(mask):
+        a, b = board.lines[line]
+        out |= board.dot_lines[a] | board.dot_lines[b]
+    return out
+
+
+def _crossed_of(crossing: tuple[int, ...], mask: int) -> int:
+    out = 0
+    for line in _bits(mask):
+        out |= crossing[line]
+    return out
 
 
 def _put(values: tuple[int, ...], i: int, value: int) -> tuple[int, ...]:

@@ -11,6 +11,7 @@ from vertex.games.vert3x import VERT3X
 from vertex.games.vert3x.engine import Vert3xState
 from vertex.games.vert3x.options import Vert3xOptions
 from vertex.games.vert3x.scoring import Scoring
+from vertex.games.vert3x.variations import Variations
 from vertex.lattice.diagonal_grid import diagonal_grid_geometry
 from vertex.lattice.geometry import Geometry, spread
 from vertex.lattice.names import dot_name, parse_dot
@@ -23,6 +24,49 @@ from vertex.lattice.tri_shapes import (
 )
 from vertex.lattice.units import Units
 from vertex.lattice.windows import window_geometry
+
+# The seed's other variations (RULES.md §2.0) on the hexagon of side 2, the worked examples
+# of tests/games/vert3x/test_variations.py; the second player starts at e5 when connected.
+_SIDE_TWO = ("a1-b1", "b1-c1", "c1-c2", "c2-c3", "a1-b2", "b2-c3")
+
+
+def _turns(first: tuple[str, ...], second: tuple[str, ...]) -> tuple[str, ...]:
+    out: list[str] = []
+    for i, move in enumerate(first):
+        out += [move, *second[i : i + 1]]
+    return tuple(out)
+
+
+VARIATION_DIAGRAMS = (
+    Diagram(
+        "shape_bonus",
+        {"radius": 2, "shape_bonus": True},
+        _turns(("a1-b1", "b1-b2", "a2-b2", "a1-a2"), ("d5-e5", "d4-d5", "e4-e5")),
+    ),
+    Diagram(
+        "box_in",
+        {"radius": 2, "connected": False, "box_in": True},
+        _turns(_SIDE_TWO, ("b1-b2", "b2-c2", "d5-e5", "d4-d5", "e4-e5")),
+    ),
+    Diagram(
+        "overrules",
+        {"radius": 2, "connected": False, "overrules": 1},
+        ("a1-b1", "a1-b2", "b1-b2", "d5-e5", "!a1-b2"),
+    ),
+    Diagram(
+        "steal",
+        {"radius": 2, "connected": False, "steal": True},
+        _turns(_SIDE_TWO, ("b1-b2", "b2-c2", "b1-c2", "d5-e5", "e4-e5")),
+    ),
+    Diagram(
+        "cover_bonus",
+        {"radius": 2, "cover_bonus": True},
+        _turns(
+            ("a1-b1", "b1-b2", "a1-b2", "b1-c1", "c1-c2", "c2-c3", "b2-c3"),
+            ("d5-e5", "d4-d5", "e4-e5", "c5-d5", "d4-e4", "c4-d4"),
+        ),
+    ),
+)
 
 
 class Vert3x(Game[Vert3xOptions]):
@@ -79,6 +123,7 @@ class Vert3x(Game[Vert3xOptions]):
                 "a1-a2",
             ),
         ),
+        *VARIATION_DIAGRAMS,
     )
 
     def __init__(self, options: Vert3xOptions) -> None:
@@ -92,7 +137,13 @@ class Vert3x(Game[Vert3xOptions]):
         return self.options.players
 
     def move_catalogue(self) -> list[str]:
-        return list(self.geometry.board.line_names)
+        names = list(self.geometry.board.line_names)
+        return names + [f"!{n}" for n in names] if self.options.overrules else names
+
+    @cached_property
+    def variations(self) -> Variations:
+        """The board's tables for the seed's other variations (RULES.md §2.0)."""
+        return Variations(self.geometry)
 
     @cached_property
     def geometry(self) -> Geometry:

@@ -193,6 +193,41 @@ class Vert3xOptions(GameOptions):
         "(preset: on for gyo only)",
     )
 
+    # the seed's other variations (RULES.md §2.0): off by default on every rule set
+    shape_bonus: bool = Field(
+        default=False,
+        title="Shape bonus",
+        description="closing the outline of a rhombus (two small triangles) or a regular "
+        "hexagon (six around a dot) in your lines scores its outline, 4 or 6, once; on square "
+        "grids a unit square (4) and a 2×2 square (8)",
+    )
+    box_in: bool = Field(
+        default=False,
+        title="Boxing in",
+        description="a triangle you complete scores 1 more for every line of another player "
+        "lying inside it",
+    )
+    overrules: int = Field(
+        default=0,
+        ge=0,
+        le=3,
+        title="Overrules",
+        description="times a game each player may spend a turn taking over another player's "
+        "line that is not a side of a scored triangle (written !a1-b1)",
+    )
+    steal: bool = Field(
+        default=False,
+        title="Stealing",
+        description="a triangle you complete takes the points of the other players' triangles "
+        "inside it (and their units, with claims)",
+    )
+    cover_bonus: bool = Field(
+        default=False,
+        title="Cover bonus",
+        description="a triangle you complete also scores the points of your own triangles "
+        "inside it",
+    )
+
     @model_validator(mode="before")
     @classmethod
     def _fill_presets(cls, data: Any) -> Any:

@@ -40,6 +40,12 @@ export function lineStatus(ln, view) {
   if (owner !== null && owner !== undefined) {
     let text = t("vert3x.state.drawn", { name: view.nameOf(owner) });
     if (view.last === ln.name) text += `, ${t("vert3x.state.last")}`;
+    // the overrules variation: the server lists "!a1-b1" when this line may be taken over
+    const mine = view.mySeat !== null && view.mySeat === view.mover;
+    if (mine && view.canMove && view.legal.has(`!${ln.name}`)) {
+      text += `, ${t("vert3x.state.overrulable")}`;
+      return { text, playable: true, closed: false, drawn: true, overrule: true };
+    }
     return { text, playable: false, closed: false, drawn: true };
   }
   if (view.pending === ln.name) {
@@ -88,7 +94,7 @@ export function lineLabels(lines, view) {
     const owner = view.owners.get(ln.name);
     const r = view.blocked[ln.name];
     const key = owner !== null && owner !== undefined
-      ? `o${owner}${view.last === ln.name ? "L" : ""}`
+      ? `o${owner}${view.last === ln.name ? "L" : ""}${view.legal.has(`!${ln.name}`) ? "!" : ""}`
       : view.pending === ln.name ? "p"
         : r ? `r${r.reason}|${r.seat}|${r.line || ""}|${r.dot || ""}` : "f";
     let text = said.get(key);
@@ -148,6 +154,10 @@ export function statusLines(board, view) {
       key: "passed",
       text: t("vert3x.passed", { names: board.skipped.map((s) => view.nameOf(s)).join(", ") }),
     });
+  }
+  if (board.overrules && view.mySeat !== null && board.overrules[view.mySeat] !== undefined) {
+    const n = board.overrules[view.mySeat];
+    out.push({ key: "overrules", text: n ? t("vert3x.overrulesLeft", { n }) : t("vert3x.overrulesNone") });
   }
   if (board.ended_by_agreement) out.push({ key: "agreed", text: t("vert3x.agreed") });
   return out;

@@ -197,7 +197,8 @@ export function createBoard(host, options = {}) {
       const isDrawn = owner !== null && owner !== undefined;
       const now = {
         owner: isDrawn ? String(owner) : null,
-        playable: !isDrawn && view.canMove && view.legal.has(ln.name),
+        playable: view.canMove
+          && (isDrawn ? view.legal.has(`!${ln.name}`) : view.legal.has(ln.name)),
         label: labels.get(ln.name),
       };
       const was = shown.get(ln.name) || {};
@@ -297,7 +298,9 @@ export function createBoard(host, options = {}) {
     const ln = target && target.line;
     if (ln) {
       const st = lineStatus(ln, view);
-      if (st.drawn) {
+      if (st.overrule) {
+        out.push(draw.inkLine(ln, view.mySeat, { class: "v3x-ghost", "data-ghost": ln.name }));
+      } else if (st.drawn) {
         under.push(s("line", { class: "v3x-hover-drawn", ...ends(ln) }));
       } else if (st.playable) {
         out.push(draw.inkLine(ln, view.mySeat, { class: "v3x-ghost", "data-ghost": ln.name }));
@@ -376,7 +379,7 @@ export function createBoard(host, options = {}) {
     sent = ln.name;
     view = read();
     renderPreviewLayer();
-    onMove(ln.name);
+    onMove(st.overrule ? `!${ln.name}` : ln.name);
     return true;
   }
 
@@ -539,9 +542,10 @@ export function createBoard(host, options = {}) {
       render(previous);
     },
     describeMove(move) {
-      const line = /^([a-z]+\d+)-([a-z]+\d+)$/.exec(String(move));
+      const line = /^(!?)([a-z]+\d+)-([a-z]+\d+)$/.exec(String(move));
       if (!line) return String(move); // not a line (the end by agreement)
-      const [, a, b] = line;
+      const [, taken, a, b] = line;
+      if (taken) return t("vert3x.moveOverrule", { a, b });
       const points = scored.get(move);
       if (points) {
         return t("vert3x.moveScored", { a, b, points: t("vert3x.points", { n: points }) });

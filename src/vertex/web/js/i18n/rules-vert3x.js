@@ -1,4 +1,6 @@
 // The rules of Vert3x and its three rule sets (RULES.md §2), and the layout of its page.
+import * as variations from "./rules-vert3x-variations.js";
+
 const P = "rules.vert3x.";
 
 export const layout = {
@@ -9,17 +11,18 @@ export const layout = {
     ["h3", "tri.title"], ["p", "tri.1"], ["p", "tri.2"], ["p", "tri.3"], ["fig", "trianguliche"],
     ["h3", "gyo.title"], ["p", "gyo.1"], ["p", "gyo.2"], ["p", "gyo.3"], ["p", "gyo.4"],
     ["fig", "gyo"],
+    ...variations.section,
   ],
   win: [["p", "win.1"], ["p", "win.2"]],
   options: [
     ["p", "opt.intro"],
     ["options", ["rules", "shape", "radius", "size", "width", "height", "cells", "players",
       "connected", "start", "no_cross", "vertex_block", "extra_turn", "lines_per_turn",
-      "scoring", "line_points", "multiplier", "claims", "seal_scored"]],
+      "scoring", "line_points", "multiplier", "claims", "seal_scored", ...variations.NAMES]],
   ],
   decisions: [["decisions", [
     ["dec.block", true], ["dec.sizes", true], ["dec.units", true], ["dec.order"], ["dec.start"],
-    ["dec.end"],
+    ["dec.end"], ...variations.decisions,
   ]]],
   notation: [["p", "not.1"], ["p", "not.2"], ["p", "not.3"], ["p", "not.4"]],
   here: [
@@ -343,4 +346,8 @@ const ru = {
 
 const scoped = (words) => Object.fromEntries(Object.entries(words).map(([k, v]) => [P + k, v]));
 
-export default { en: scoped(en), it: scoped(it), ru: scoped(ru) };
+export default {
+  en: scoped({ ...en, ...variations.en }),
+  it: scoped({ ...it, ...variations.it }),
+  ru: scoped({ ...ru, ...variations.ru }),
+};

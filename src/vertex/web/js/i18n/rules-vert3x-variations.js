@@ -1,0 +1,103 @@
+// The seed's other variations of Vert3x (RULES.md §2.0): their section of the rules page, each
+// with a diagram the engine plays (Vert3x.diagrams), their options and decisions.
+
+export const NAMES = ["shape_bonus", "box_in", "overrules", "steal", "cover_bonus"];
+
+export const section = [
+  ["h3", "var.title"], ["p", "var.1"],
+  ...NAMES.flatMap((name) => [["p", `var.${name}`], ["fig", name]]),
+];
+
+export const decisions = [
+  ["dec.shapes", true], ["dec.overrule", true], ["dec.steal", true], ["dec.cover", true],
+];
+
+export const en = {
+  "var.title": "The seed's other variations",
+  "var.1": "The original rules end with a list of ideas (“half the fun is thinking up your own”). Each is an option here, off unless the table turns it on, on any rule set.",
+  "var.shape_bonus": "**Shape bonus** — extra points for other shapes: closing the outline of a rhombus (two small triangles sharing a side) or a regular hexagon (the six small triangles around a dot) in your lines scores its outline, 4 or 6, once, whatever lies inside. On square grids the shapes are the small square (4) and the 2 × 2 square (8).",
+  "fig.shape_bonus": "The first player drew four lines around two small triangles without the line between them: 4 points for the lines and 4 for the rhombus.",
+  "var.box_in": "**Boxing in** — points for boxing in someone else's line: a triangle you complete scores 1 more for every line of another player inside it (not on its sides).",
+  "fig.box_in": "The first player closed the triangle `a1` `c1` `c3` (6 lines, outline 6) around two lines of the second player: 2 more points.",
+  "var.overrules": "**Overrules** — a few times a game (the option says how many) you may spend your turn taking over another player's line, written `!a1-b1`. The line becomes yours as if you drew it now (it must touch your lines when lines connect, and so on), and it may complete triangles. A side of a scored triangle cannot be taken.",
+  "fig.overrules": "The second player's `a1-b2` was the missing side: the first player overruled it (`!a1-b2`) and closed the triangle — 1 point for the line and 3 for the triangle.",
+  "var.steal": "**Stealing** — when a triangle you complete contains triangles other players scored earlier, you take their points: they lose them and you gain them, on top of your triangle's own score. With claimed units you take the units over too.",
+  "fig.steal": "The second player's small triangle (3 points) lay inside the first player's new triangle: it is the first player's now, and its 3 points with it.",
+  "var.cover_bonus": "**Cover bonus** — bonuses for triangles covering triangles: a triangle you complete also scores the points of every triangle of yours inside it.",
+  "fig.cover_bonus": "The first player's triangle `a1` `c1` `c3` covers its own small triangle: 6 for the outline and 3 more for the triangle inside.",
+  "opt.shape_bonus": "Shape bonus",
+  "opt.shape_bonus.what": "A rhombus or a hexagon (square grids: a small or a 2 × 2 square) closed in your lines scores its outline, once.",
+  "opt.box_in": "Boxing in",
+  "opt.box_in.what": "A triangle you complete scores 1 more for every other player's line inside it.",
+  "opt.overrules": "Overrules",
+  "opt.overrules.what": "How many times a game each player may spend a turn taking over another player's line that is not a side of a scored triangle (`!a1-b1`).",
+  "opt.overrules.range": "0–3",
+  "opt.steal": "Stealing",
+  "opt.steal.what": "A triangle you complete takes the points (and claimed units) of other players' triangles inside it.",
+  "opt.cover_bonus": "Cover bonus",
+  "opt.cover_bonus.what": "A triangle you complete also scores the points of your own triangles inside it.",
+  "dec.shapes": "The variations are ours to decide (the original only names them): a shape scores once a game, for whoever closes it first; on Trianguliche's windows, as on GYØ's grid, the shapes are squares.",
+  "dec.overrule": "An overrule is a whole turn (with an extra turn, one that completes a triangle gives another move, like a line). The overruled player keeps the point the line earned; you score it again, as a line drawn now.",
+  "dec.steal": "A stolen triangle becomes the thief's: it can be stolen again by a bigger one. Stealing and covering count a triangle's own points, not the bonuses it brought.",
+  "dec.cover": "A triangle covers the triangles of yours that lie inside it or on its sides, including ones closed by the same line.",
+};
+
+export const it = {
+  "var.title": "Le altre varianti delle regole originali",
+  "var.1": "Le regole originali finiscono con una lista di idee («metà del divertimento è inventarne di tue»). Qui ognuna è un'opzione, spenta se il tavolo non la accende, con qualsiasi regolamento.",
+  "var.shape_bonus": "**Bonus forme** — punti in più per altre forme: chiudere con le tue linee il contorno di un rombo (due triangolini con un lato in comune) o di un esagono regolare (i sei triangolini intorno a un punto) vale il suo contorno, 4 o 6, una volta, qualunque cosa ci sia dentro. Sulle griglie quadrate le forme sono il quadratino (4) e il quadrato 2 × 2 (8).",
+  "fig.shape_bonus": "Il primo giocatore ha tracciato quattro linee intorno a due triangolini senza la linea in mezzo: 4 punti per le linee e 4 per il rombo.",
+  "var.box_in": "**Accerchiamento** — punti per aver chiuso dentro la linea di un altro: un triangolo che completi vale 1 in più per ogni linea di un altro giocatore al suo interno (non sui lati).",
+  "fig.box_in": "Il primo giocatore ha chiuso il triangolo `a1` `c1` `c3` (6 linee, contorno 6) intorno a due linee del secondo: 2 punti in più.",
+  "var.overrules": "**Annullamenti** — qualche volta a partita (lo dice l'opzione) puoi usare il tuo turno per prenderti la linea di un altro giocatore, scritto `!a1-b1`. La linea diventa tua come se la tracciassi adesso (deve toccare le tue linee quando le linee vanno collegate, e così via) e può completare triangoli. Il lato di un triangolo già segnato non si può prendere.",
+  "fig.overrules": "La linea `a1-b2` del secondo giocatore era il lato mancante: il primo l'ha annullata (`!a1-b2`) e ha chiuso il triangolo — 1 punto per la linea e 3 per il triangolo.",
+  "var.steal": "**Furto** — quando un triangolo che completi contiene triangoli segnati prima da altri giocatori, prendi i loro punti: loro li perdono e tu li guadagni, oltre al punteggio del tuo triangolo. Con le unità conquistate prendi anche le unità.",
+  "fig.steal": "Il triangolino del secondo giocatore (3 punti) stava dentro il nuovo triangolo del primo: ora è del primo, con i suoi 3 punti.",
+  "var.cover_bonus": "**Bonus copertura** — bonus per i triangoli che ne coprono altri: un triangolo che completi vale anche i punti di ogni tuo triangolo al suo interno.",
+  "fig.cover_bonus": "Il triangolo `a1` `c1` `c3` del primo giocatore copre un suo triangolino: 6 per il contorno e altri 3 per il triangolo dentro.",
+  "opt.shape_bonus": "Bonus forme",
+  "opt.shape_bonus.what": "Un rombo o un esagono (sulle griglie quadrate: un quadratino o un quadrato 2 × 2) chiuso con le tue linee vale il suo contorno, una volta.",
+  "opt.box_in": "Accerchiamento",
+  "opt.box_in.what": "Un triangolo che completi vale 1 in più per ogni linea di un altro giocatore al suo interno.",
+  "opt.overrules": "Annullamenti",
+  "opt.overrules.what": "Quante volte a partita ogni giocatore può usare un turno per prendersi una linea di un altro che non sia il lato di un triangolo segnato (`!a1-b1`).",
+  "opt.overrules.range": "0–3",
+  "opt.steal": "Furto",
+  "opt.steal.what": "Un triangolo che completi prende i punti (e le unità conquistate) dei triangoli degli altri al suo interno.",
+  "opt.cover_bonus": "Bonus copertura",
+  "opt.cover_bonus.what": "Un triangolo che completi vale anche i punti dei tuoi triangoli al suo interno.",
+  "dec.shapes": "Le varianti le decidiamo noi (l'originale le nomina soltanto): una forma vale una volta a partita, per chi la chiude per primo; sulle finestre di Trianguliche, come sulla griglia di GYØ, le forme sono quadrati.",
+  "dec.overrule": "Un annullamento è un turno intero (con il turno extra, uno che completa un triangolo dà un'altra mossa, come una linea). Chi subisce l'annullamento tiene il punto che la linea gli aveva dato; tu lo guadagni di nuovo, come per una linea tracciata adesso.",
+  "dec.steal": "Un triangolo rubato diventa del ladro: uno più grande può rubarlo di nuovo. Furto e copertura contano i punti del triangolo stesso, non i bonus che aveva portato.",
+  "dec.cover": "Un triangolo copre i tuoi triangoli che stanno al suo interno o sui suoi lati, anche quelli chiusi dalla stessa linea.",
+};
+
+export const ru = {
+  "var.title": "Другие варианты из оригинальных правил",
+  "var.1": "Оригинальные правила заканчиваются списком идей («половина удовольствия — придумывать свои»). Здесь каждая — опция, выключенная, пока стол её не включит, при любых правилах.",
+  "var.shape_bonus": "**Бонус за фигуры** — дополнительные очки за другие фигуры: замкнуть своими линиями контур ромба (двух маленьких треугольников с общей стороной) или правильного шестиугольника (шести маленьких треугольников вокруг точки) — это очки за его контур, 4 или 6, один раз, что бы ни было внутри. На квадратных решётках фигуры — маленький квадрат (4) и квадрат 2 × 2 (8).",
+  "fig.shape_bonus": "Первый игрок провёл четыре линии вокруг двух маленьких треугольников без линии между ними: 4 очка за линии и 4 за ромб.",
+  "var.box_in": "**Окружение** — очки за то, что чужая линия оказалась внутри: достроенный вами треугольник приносит на 1 очко больше за каждую линию другого игрока внутри него (не на сторонах).",
+  "fig.box_in": "Первый игрок замкнул треугольник `a1` `c1` `c3` (6 линий, контур 6) вокруг двух линий второго: ещё 2 очка.",
+  "var.overrules": "**Отмены** — несколько раз за игру (сколько — задаёт опция) можно потратить ход, чтобы забрать себе линию другого игрока; записывается `!a1-b1`. Линия становится вашей, как будто вы провели её сейчас (при связанных линиях она должна касаться ваших, и так далее), и может достроить треугольники. Сторону засчитанного треугольника забрать нельзя.",
+  "fig.overrules": "Линия `a1-b2` второго игрока была недостающей стороной: первый отменил её (`!a1-b2`) и замкнул треугольник — 1 очко за линию и 3 за треугольник.",
+  "var.steal": "**Кража** — если достроенный вами треугольник содержит треугольники, раньше засчитанные другими игроками, вы забираете их очки: они их теряют, а вы получаете сверх очков своего треугольника. С занятыми единицами вы забираете и единицы.",
+  "fig.steal": "Маленький треугольник второго игрока (3 очка) оказался внутри нового треугольника первого: теперь он принадлежит первому вместе с 3 очками.",
+  "var.cover_bonus": "**Бонус за накрытие** — бонус за треугольники, накрывающие треугольники: достроенный вами треугольник приносит ещё и очки каждого вашего треугольника внутри него.",
+  "fig.cover_bonus": "Треугольник первого игрока `a1` `c1` `c3` накрывает его собственный маленький треугольник: 6 за контур и ещё 3 за треугольник внутри.",
+  "opt.shape_bonus": "Бонус за фигуры",
+  "opt.shape_bonus.what": "Ромб или шестиугольник (на квадратных решётках — маленький квадрат или квадрат 2 × 2), замкнутый вашими линиями, приносит очки за контур, один раз.",
+  "opt.box_in": "Окружение",
+  "opt.box_in.what": "Достроенный вами треугольник приносит на 1 очко больше за каждую линию другого игрока внутри него.",
+  "opt.overrules": "Отмены",
+  "opt.overrules.what": "Сколько раз за игру каждый игрок может потратить ход, чтобы забрать линию другого, которая не является стороной засчитанного треугольника (`!a1-b1`).",
+  "opt.overrules.range": "0–3",
+  "opt.steal": "Кража",
+  "opt.steal.what": "Достроенный вами треугольник забирает очки (и занятые единицы) чужих треугольников внутри него.",
+  "opt.cover_bonus": "Бонус за накрытие",
+  "opt.cover_bonus.what": "Достроенный вами треугольник приносит ещё и очки ваших треугольников внутри него.",
+  "dec.shapes": "Варианты решаем мы (оригинал их только называет): фигура засчитывается один раз за игру тому, кто замкнул её первым; на окнах Trianguliche, как и на решётке GYØ, фигуры — квадраты.",
+  "dec.overrule": "Отмена занимает весь ход (с дополнительным ходом отмена, достроившая треугольник, даёт ещё ход, как линия). Игрок, у которого забрали линию, сохраняет очко за неё; вы получаете его снова, как за линию, проведённую сейчас.",
+  "dec.steal": "Украденный треугольник переходит к вору: больший треугольник может украсть его снова. Кража и накрытие считают собственные очки треугольника, а не принесённые им бонусы.",
+  "dec.cover": "Треугольник накрывает ваши треугольники, лежащие внутри него или на его сторонах, в том числе замкнутые той же линией.",
+};
