@@ -27,8 +27,8 @@ import sys
 import time
 from typing import Any
 
+from vertex.server.events import StoredEvent
 from vertex.server.repository import _sent
-from vertex.server.store import StoredEvent
 from vertex.server.table import Table
 
 BOARDS: list[tuple[str, str, dict[str, Any]]] = [

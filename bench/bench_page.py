@@ -64,9 +64,13 @@ PARTS = [
     ("table page", ("js/table", "js/socket.js", "i18n/table", "css/table")),
     (
         "board pictures (*-preview.js)",
-        ("js/boards/dots-preview", "js/boards/vert3x-preview", "js/boards/juxtapose-preview"),
+        (
+            "js/boards/dots/dots-preview",
+            "js/boards/vert3x/vert3x-preview",
+            "js/boards/juxtapose/juxtapose-preview",
+        ),
     ),
-    ("dots board", ("js/boards/dots", "i18n/dots.json", "css/board.css", "css/dots-menu.css")),
+    ("dots board", ("js/boards/dots/dots", "i18n/dots.json", "css/board.css", "css/dots-menu.css")),
     ("lobby", ("js/lobby", "i18n/lobby.json", "css/lobby.css")),
     (
         "game names, summaries, options (i18n)",
@@ -272,7 +276,7 @@ UPDATES = r"""async (first) => {
   }
   const base = document.querySelector('link[rel=stylesheet][href*="/static/"]')
     .getAttribute('href').replace(/\/css\/.*$/, '');
-  const mod = await import(base + '/js/boards/dots.js');
+  const mod = await import(base + '/js/boards/dots/dots.js');
   const out = {};
   for (const layout of [false, true]) {
     const host = document.createElement('div');

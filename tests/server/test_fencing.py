@@ -12,11 +12,14 @@ from fastapi.testclient import TestClient
 
 from vertex.server import Settings, create_app
 from vertex.server.errors import ApiError
+from vertex.server.events import StoredEvent
 from vertex.server.faults import unavailable
 from vertex.server.leases import RedisLeases
-from vertex.server.store import Fenced, Store, StoredEvent, TableRow
+from vertex.server.spec import TableSpec
+from vertex.server.store import Fenced, Store, TableRow
 
 from .test_scaleout import REDIS, _reachable
+from .test_table import SPEC
 
 redis_needed = pytest.mark.skipif(bool(_reachable()), reason=_reachable() or "")
 
@@ -26,7 +29,7 @@ def test_the_store_refuses_a_write_from_an_owner_older_than_one_it_has_seen() ->
         store = Store("sqlite://")
         await store.start()
         try:
-            await store.create_table(TableRow("t1", "dots-and-boxes", {}, "open", "me", 0, 0))
+            await store.create_table(TableRow("t1", "g", TableSpec.load(SPEC), "open", "me", 0, 0))
             assert await store.append("t1", StoredEvent(1, "move", {}, 1.0), fence=100)
             assert await store.append("t1", StoredEvent(2, "move", {}, 2.0), fence=200)  # new owner
             with pytest.raises(Fenced):  # the old owner wakes up and writes: refused

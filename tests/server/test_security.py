@@ -118,6 +118,7 @@ def test_stale_and_illegal_moves_are_refused(client: TestClient) -> None:
             "t": "error",
             "code": "stale",
             "message": "the table is at version 2, not 1",
+            "params": {"version": 2, "sent": 1},
             "id": "s",
         }
         ws.send_json({"t": "move", "move": "a1-a9", "v": 2})

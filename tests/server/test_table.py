@@ -9,7 +9,9 @@ from typing import Any
 import pytest
 
 from vertex.server.errors import ApiError
-from vertex.server.store import Store, StoredEvent, TableRow
+from vertex.server.events import StoredEvent
+from vertex.server.spec import TableSpec
+from vertex.server.store import Store, TableRow
 from vertex.server.table import Table, rebuild, token_hash
 
 SPEC: dict[str, Any] = {
@@ -84,7 +86,9 @@ def test_the_store_refuses_a_version_that_is_taken(tmp_path: Path) -> None:
         store = Store(f"sqlite:///{tmp_path / 's.db'}")
         await store.start()
         try:
-            await store.create_table(TableRow("table-0001", "g", SPEC, "open", "me", 1.0, 1.0))
+            await store.create_table(
+                TableRow("table-0001", "g", TableSpec.load(SPEC), "open", "me", 1.0, 1.0)
+            )
             first = await store.append("table-0001", StoredEvent(1, "chat", {"text": "a"}, 2.0))
             again = await store.append("table-0001", StoredEvent(1, "chat", {"text": "b"}, 3.0))
             events = await store.events("table-0001")

@@ -1,4 +1,4 @@
-"""The Dots-family boards (js/boards/dots.js) through the real table page: Figures by keyboard
+"""The Dots-family boards (js/boards/dots/dots.js) through the real table page: Figures by keyboard
 alone (cursor, Shift+arrows, the side menu), Dots and Triangles and the strip by clicking, a
 phone by tapping (confirm moves, long press), and screenshots to look at."""
 
@@ -517,7 +517,7 @@ def test_a_big_board_drawn_line_by_line(server: Any, context_factory: Any) -> No
             }
             const base = document.querySelector('link[rel=stylesheet][href*="/static/"]')
                 .getAttribute('href').replace(/\\/css\\/.*$/, '');
-            const mod = await import(base + '/js/boards/dots.js');
+            const mod = await import(base + '/js/boards/dots/dots.js');
             const host = document.createElement('div');
             document.body.append(host);
             const board = mod.createBoard(host, {onMove() {}, announce() {}});

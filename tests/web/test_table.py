@@ -395,7 +395,7 @@ def test_without_its_board_a_game_is_played_by_writing_moves(
     table = new_table(server, 1, 1)
     tokens = [sit(server, table, 0, "Ann"), sit(server, table, 1, "Bob")]
     context = context_factory()
-    context.route(re.compile(r".*/js/boards/dots\.js$"), lambda route: route.abort())
+    context.route(re.compile(r".*/js/boards/dots/dots\.js$"), lambda route: route.abort())
     page = open_seat(context, server, table, tokens[0], 0)
     form = page.locator("form[data-text-board]")
     form.wait_for()

@@ -1,4 +1,4 @@
-"""The Vert3x board (js/boards/vert3x.js) through the real table page: GYØ by clicking (a
+"""The Vert3x board (js/boards/vert3x/vert3x.js) through the real table page: GYØ by clicking (a
 diagonal picked at a quarter of its length, away from the crossing), by keyboard (dot cursor
 and direction keys), a scored triangle with its points, a closed line's reason on hover and on
 focus; classic and Trianguliche by clicking and tapping; screenshots to look at."""

@@ -1,4 +1,4 @@
-"""The Verticality 3-D table (js/boards/towers*.js) on the real table page: pieces placed by
+"""The Verticality 3-D table (js/boards/towers/towers*.js) on the real table page: pieces placed by
 dragging in the 3-D view (mouse) and by tapping (touch, 360 px), by keys alone, and by the
 text form where there is no WebGL; the server's refusal shown on the ghost; both towers drawn;
 a mulligan, a fall played back and the result; solo play with its personal best.

@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
-from vertex.core.errors import OptionsError
+from vertex.core.errors import OptionRule, OptionsError
 
 
 class GameOptions(BaseModel):
@@ -20,25 +19,60 @@ O = TypeVar("O", bound=GameOptions)
 
 
 def validate_options(model: type[O], game_id: str, values: dict[str, Any]) -> O:
-    """Build `model` from `values`, turning pydantic's errors into one readable OptionsError."""
+    """Build `model` from `values`, turning pydantic's errors into one readable OptionsError
+    that names the option, the problem and its params (the first problem's)."""
     try:
         return model.model_validate(values)
     except ValidationError as exc:
-        raise OptionsError(_describe(exc, model, game_id), _option_of(exc, model)) from None
+        option, problem, params = _problem_of(exc.errors()[0], model)
+        raise OptionsError(_describe(exc, model, game_id), option, problem, params) from None
 
 
-def _option_of(exc: ValidationError, model: type[GameOptions]) -> str | None:
-    """The option the first problem is about: its field, or for a rule across options the
-    first option the message quotes."""
-    err = exc.errors()[0]
+#: pydantic's error types, as the problems a page words, and the bound each carries.
+_PROBLEMS: dict[str, tuple[str, str | None]] = {
+    "greater_than_equal": ("min", "ge"),
+    "greater_than": ("above", "gt"),
+    "less_than_equal": ("max", "le"),
+    "less_than": ("below", "lt"),
+    "int_type": ("integer", None),
+    "int_parsing": ("integer", None),
+    "int_from_float": ("integer", None),
+    "bool_type": ("boolean", None),
+    "bool_parsing": ("boolean", None),
+    "string_type": ("text", None),
+    "float_type": ("number", None),
+    "list_type": ("list", None),
+    "literal_error": ("choice", None),
+    "enum": ("choice", None),
+    "too_short": ("too-short", "min_length"),
+    "too_long": ("too-long", "max_length"),
+    "string_too_short": ("too-short", "min_length"),
+    "string_too_long": ("too-long", "max_length"),
+}
+
+
+def _problem_of(err: Any, model: type[GameOptions]) -> tuple[str | None, str, dict[str, Any]]:
+    """(option, problem, params) of one pydantic error, read from its structure: the field
+    it is at, its type and bounds, or the OptionRule a validator raised."""
     loc = err["loc"]
-    if loc and isinstance(loc[0], str):
-        return str(loc[0])
-    quoted: list[str] = re.findall(r"'([a-z_]+)'", err["msg"])
-    for name in quoted:
-        if name in model.model_fields:
-            return name
-    return None
+    option = str(loc[0]) if loc and isinstance(loc[0], str) else None
+    kind = err["type"]
+    ctx = err.get("ctx") or {}
+    got = err.get("input")
+    params: dict[str, Any] = {}
+    if not isinstance(got, (dict, list)):
+        params["got"] = got if got is None or isinstance(got, (bool, int, float)) else str(got)
+    if kind == "extra_forbidden":
+        return option, "unknown", {"known": list(model.model_fields)}
+    rule = ctx.get("error")
+    if isinstance(rule, OptionRule):
+        return rule.option or option, rule.problem, {**params, **rule.params}
+    problem, bound = _PROBLEMS.get(kind, ("invalid", None))
+    if bound is not None and bound in ctx:
+        params["limit"] = ctx[bound]
+    if problem == "choice" and "expected" in ctx:
+        params["expected"] = str(ctx["expected"])
+    return option, problem, params
 
 
 def _describe(exc: ValidationError, model: type[GameOptions], game_id: str) -> str:

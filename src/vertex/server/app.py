@@ -16,22 +16,36 @@ from typing import Annotated, Any, Literal
 from fastapi import FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, PlainTextResponse
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from vertex.core import list_games
 from vertex.server.analysis import add_analysis_routes
-from vertex.server.commands import ACTIONS
 from vertex.server.conn import Conn, TokenBucket
 from vertex.server.errors import ApiError
 from vertex.server.faults import unavailable
 from vertex.server.hub import Hub, checked_game, dumps
-from vertex.server.protocol import check_id, check_text, check_version, error, parse
+from vertex.server.messages import (
+    ACTIONS,
+    AimText,
+    ChatText,
+    ClientId,
+    Command,
+    MoveText,
+    Ping,
+    SeatNumber,
+    Version,
+    command,
+)
+from vertex.server.parts import parts_for
+from vertex.server.protocol import error, parse
 from vertex.server.replay import add_replay_routes
 from vertex.server.rules import add_rules_routes
 from vertex.server.settings import Settings
+from vertex.server.spec import SeatSpec
 from vertex.server.table import Table, token_hash
+from vertex.server.text import check_text
 from vertex.server.web import SecurityHeaders, Site, add_page_routes, preview
 
 log = logging.getLogger("vertex.server")
@@ -44,27 +58,34 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
 # ---- request bodies ---------------------------------------------------------------------------
+# Strict like the socket's models (messages.py): `"version": "2"` or `"level": true` are refused.
 class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+Level = Annotated[int, Field(ge=1, le=5, description="computer level, 1-5")]
 
 
 class SeatIn(_Body):
     kind: Literal["human", "ai"] = "human"
-    level: int | None = Field(default=None, ge=1, le=5, description="computer level, 1-5")
+    level: Level | None = None
 
-    @model_validator(mode="after")
-    def _level(self) -> SeatIn:
-        if self.kind == "ai" and self.level is None:
-            self.level = 2
+    def spec(self) -> SeatSpec:
         if self.kind == "human":
-            self.level = None
-        return self
+            return SeatSpec(kind="human")
+        return SeatSpec(kind="ai", level=2 if self.level is None else self.level)
+
+
+#: Clock seconds: at least a tenth of a second (no 1e-300), at most a day.
+Seconds = Annotated[float, Field(ge=0.1, le=86_400, allow_inf_nan=False)]
 
 
 class Clock(_Body):
-    per_move: float | None = Field(default=None, gt=0, le=86_400, description="seconds a move")
-    total: float | None = Field(default=None, gt=0, le=86_400, description="seconds a game")
-    increment: float = Field(default=0, ge=0, le=3_600, description="seconds added per move")
+    per_move: Seconds | None = Field(default=None, description="seconds a move")
+    total: Seconds | None = Field(default=None, description="seconds a game")
+    increment: float = Field(
+        default=0, ge=0, le=3_600, allow_inf_nan=False, description="seconds added per move"
+    )
 
     @model_validator(mode="after")
     def _one_kind(self) -> Clock:
@@ -74,9 +95,11 @@ class Clock(_Body):
 
 
 class CreateTable(_Body):
-    game: str
+    game: str = Field(max_length=64)
     options: dict[str, Any] = Field(default_factory=dict)
-    seats: list[SeatIn] | None = Field(default=None, description="default: every seat human")
+    seats: list[SeatIn] | None = Field(
+        default=None, max_length=64, description="default: every seat human"
+    )
     undo: bool = Field(default=False, description="take-backs with the others' consent")
     clock: Clock | None = Field(default=None, description="default: no clock")
     on_timeout: Literal["computer", "lose"] = Field(
@@ -93,22 +116,20 @@ class TakeSeat(_Body):
     name: str = Field(min_length=1, max_length=200)
 
 
+Token = Annotated[str, Field(min_length=1, max_length=200, description="your seat token")]
+
+
 class MoveIn(_Body):
-    token: str = Field(min_length=1, max_length=200)
-    move: str = Field(min_length=1, max_length=200)
-    version: int | None = Field(default=None, ge=0)
-    id: str | int | None = None
+    token: Token
+    move: MoveText
+    version: Version | None = None
+    id: ClientId | None = None
 
 
 class AimIn(_Body):
-    token: str = Field(min_length=1, max_length=200)
-    move: str = Field(
-        min_length=1,
-        max_length=200,
-        description="where you aim the piece now, in move notation (Verticality: "
-        "`pyramid x=<mm> y=<mm> rot=<deg>`)",
-    )
-    id: str | int | None = None
+    token: Token
+    move: AimText
+    id: ClientId | None = None
 
 
 class Best(BaseModel):
@@ -125,26 +146,27 @@ class Bests(BaseModel):
 
 
 class ActionIn(_Body):
-    token: str = Field(min_length=1, max_length=200)
-    action: str = Field(
-        description="one of the table actions", json_schema_extra={"enum": list(ACTIONS)}
-    )
-    text: str | None = Field(default=None, max_length=10_000)
-    seat: int | None = None
-    level: int | None = Field(default=None, ge=1, le=5)
+    """A table action; its fields are the socket command's (messages.py), checked alike."""
 
-    @field_validator("action")
-    @classmethod
-    def _known(cls, action: str) -> str:
-        if action not in ACTIONS:
-            raise ValueError(f"unknown action {action!r} (actions: {', '.join(ACTIONS)})")
-        return action
+    token: Token
+    action: Literal[ACTIONS] = Field(description="one of the table actions")  # type: ignore[valid-type]
+    text: ChatText | None = Field(default=None, description="chat: the line")
+    seat: SeatNumber | None = Field(default=None, description="hand-over: whose seat")
+    level: Level | None = Field(default=None, description="hand-over: the computer's level")
+
+    def command(self) -> Command:
+        msg: dict[str, Any] = {"t": self.action}
+        if self.action == "chat":
+            msg["text"] = self.text or ""
+        if self.action == "hand-over":
+            msg.update(seat=self.seat, level=self.level)
+        return command(msg)
 
 
 # ---- the app ----------------------------------------------------------------------------------
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings.from_env()
-    hub = Hub(settings)
+    hub = Hub(settings, parts_for(settings))
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -207,13 +229,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Open a table. Share `url`; each player then takes a seat."""
         creator = request.client.host if request.client else "unknown"
-        seats = None if body.seats is None else [s.model_dump() for s in body.seats]
+        game = checked_game(body.game, body.options)  # the one time options are checked
+        seats = None if body.seats is None else [s.spec() for s in body.seats]
         settings_ = {
             "undo": body.undo,
             "clock": None if body.clock is None else body.clock.model_dump(exclude_none=True),
             "on_timeout": body.on_timeout,
         }
-        table = await hub.create(body.game, body.options, seats, settings_, creator)
+        table = await hub.create(game, seats, settings_, creator)
         return {"id": table.id, "url": f"/tables/{table.id}", "seats": table.public_seats()}
 
     @app.get("/api/tables/{table_id}")
@@ -232,8 +255,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Play a move for the seat the token holds (the same checks as the socket)."""
         table = await hub.get(table_id)
         seat = await _seat(hub, table, body.token)
-        msg: dict[str, Any] = {"t": "move", "move": body.move, "v": body.version, "id": body.id}
-        check_id(body.id)
+        msg = command({"t": "move", "move": body.move, "v": body.version, "id": body.id})
         reply = await hub.command(table_id, seat, token_hash(body.token), msg)
         return {"version": reply["v"], "duplicate": reply.get("duplicate", False)}
 
@@ -244,8 +266,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         runs out the piece drops at your last aim (else at the game's default spot)."""
         table = await hub.get(table_id)
         seat = await _seat(hub, table, body.token)
-        check_id(body.id)
-        msg: dict[str, Any] = {"t": "aim", "move": body.move, "id": body.id}
+        msg = command({"t": "aim", "move": body.move, "id": body.id})
         reply = await hub.command(table_id, seat, token_hash(body.token), msg)
         return {"version": reply["v"], "aim": reply["aim"]}
 
@@ -254,12 +275,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """Table actions for scripts: resign, rematch, undo and end requests, chat, hand-over."""
         table = await hub.get(table_id)
         seat = await _seat(hub, table, body.token)
-        msg: dict[str, Any] = {"t": body.action}
-        if body.action == "chat":
-            msg["text"] = body.text or ""
-        if body.action == "hand-over":
-            msg.update(seat=body.seat, level=body.level)
-        reply = await hub.command(table_id, seat, token_hash(body.token), msg)
+        reply = await hub.command(table_id, seat, token_hash(body.token), body.command())
         out = {"version": reply["v"]}
         if "table" in reply:
             out["table"] = reply["table"]
@@ -312,7 +328,12 @@ async def _seat(hub: Hub, table: Table, token: str) -> int:
         raise ApiError("bad-token", "that seat token does not hold a seat at this table", 403)
     if not await hub.take_rate(token_hash(token)):
         per_s = hub.limits.messages_per_second
-        raise ApiError("rate-limited", f"too many commands: at most {per_s:g} a second", 429)
+        raise ApiError(
+            "rate-limited",
+            f"too many commands: at most {per_s:g} a second",
+            429,
+            params={"per_second": per_s},
+        )
     return seat
 
 
@@ -336,7 +357,11 @@ async def _serve_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
         since = None
         if since_raw is not None:
             if not since_raw.isdigit() or len(since_raw) > 12:
-                raise ApiError("bad-message", "'since' must be a table version (a number ≥ 0)")
+                raise ApiError(
+                    "bad-message",
+                    "'since' must be a table version (a number ≥ 0)",
+                    params={"problem": "since"},
+                )
             since = int(since_raw)
     except ApiError as exc:
         with contextlib.suppress(Exception):
@@ -378,14 +403,17 @@ async def _handle(hub: Hub, conn: Conn, data: str | bytes) -> dict[str, Any] | N
     try:
         if not conn.bucket.take():
             per_s = hub.limits.messages_per_second
-            raise ApiError("rate-limited", f"too many messages: at most {per_s:g} a second")
+            raise ApiError(
+                "rate-limited",
+                f"too many messages: at most {per_s:g} a second",
+                params={"per_second": per_s},
+            )
         msg = parse(data, hub.limits.message_bytes)
-        cid = msg.get("id")
-        if msg["t"] == "ping":
+        cid = msg.id
+        if isinstance(msg, Ping):
             return {"t": "pong", **({"id": cid} if cid is not None else {})}
         if conn.seat is None or conn.token is None:
             raise ApiError("spectator", "spectators watch; take a seat to play")
-        check_version(msg.get("v"))
         return await hub.command(conn.table_id, conn.seat, conn.token, msg)
     except ApiError as exc:
         return error(exc, cid)
@@ -408,7 +436,10 @@ def _errors(app: FastAPI) -> None:
         for err in exc.errors()[:5]:
             where = ".".join(str(p) for p in err.get("loc", ()) if p != "body") or "request"
             problems.append(f"{where}: {err.get('msg', 'invalid')}")
-        body = {"error": {"code": "bad-request", "message": "; ".join(problems)}}
+        first = exc.errors()[0] if exc.errors() else {}
+        field = ".".join(str(p) for p in first.get("loc", ()) if p != "body") or None
+        params = {"field": field, "problem": str(first.get("type", "invalid"))}
+        body = {"error": {"code": "bad-request", "message": "; ".join(problems), "params": params}}
         return JSONResponse(body, status_code=422)
 
     @app.exception_handler(StarletteHTTPException)
@@ -473,7 +504,8 @@ class BodyLimit:
 
     async def _refuse(self, send: Send) -> None:
         msg = f"a request body may be at most {self.limit} bytes"
-        response = JSONResponse({"error": {"code": "too-large", "message": msg}}, status_code=413)
+        body = {"error": {"code": "too-large", "message": msg, "params": {"limit": self.limit}}}
+        response = JSONResponse(body, status_code=413)
         await response({"type": "http"}, _no_receive, send)
 
 

@@ -17,10 +17,10 @@ from typing import Any
 
 from vertex.server.ai_runner import Thinker, random_move
 from vertex.server.errors import ApiError
+from vertex.server.events import StoredEvent
 from vertex.server.leases import LocalLeases, RedisLeases
 from vertex.server.repository import Repository
 from vertex.server.settings import Settings
-from vertex.server.store import StoredEvent
 from vertex.server.table import Table
 
 log = logging.getLogger("vertex.server")

@@ -8,13 +8,22 @@ on other processes in step, and is the only place a table changes.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING
-
-from vertex.server.store import StoredEvent
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from vertex.server.table import Table
+
+
+@dataclass(frozen=True)
+class StoredEvent:
+    """One entry of a table's log. `seq` is the table version after the event."""
+
+    seq: int
+    kind: str
+    data: dict[str, Any]
+    at: float
 
 
 class Kind(StrEnum):

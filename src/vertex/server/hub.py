@@ -7,8 +7,9 @@
 - sockets.py + presence.py: this process's sockets, and who is connected anywhere;
 - quotas.py: limits that hold across processes.
 
-One process uses in-process versions of the bus, leases, presence and quotas; several
-share them in Redis (and the store in PostgreSQL), and behave as one site.
+parts.py makes the parts: in-process versions of the bus, leases, presence and quotas for
+one process, or Redis ones (and the store in PostgreSQL) for several that behave as one
+site. The hub only wires what it is given.
 """
 
 from __future__ import annotations
@@ -18,27 +19,26 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from typing import Any
 
 from vertex.core import Game, OptionsError, create_game, game_ids
 from vertex.server import commands
 from vertex.server.autoplay import Autoplay
-from vertex.server.bus import LocalBus, RedisBus
+from vertex.server.bus import RedisBus
 from vertex.server.conn import Conn
-from vertex.server.errors import ApiError
-from vertex.server.events import Kind
-from vertex.server.leases import LocalLeases, RedisLeases
-from vertex.server.presence import LocalPresence, RedisPresence
-from vertex.server.protocol import check_text
-from vertex.server.quotas import LocalQuotas, RedisQuotas
+from vertex.server.errors import ApiError, bad_options
+from vertex.server.events import Kind, StoredEvent
+from vertex.server.messages import Command
+from vertex.server.parts import Parts
 from vertex.server.repository import Repository, Sent
 from vertex.server.settings import Settings
 from vertex.server.sockets import Sockets, dumps
-from vertex.server.store import Store, StoredEvent
+from vertex.server.spec import SeatSpec, TableSpec
 from vertex.server.table import Table
 from vertex.server.tasks import stop_task
+from vertex.server.text import check_text
 
 log = logging.getLogger("vertex.server")
 
@@ -46,31 +46,24 @@ __all__ = ["Hub", "checked_game", "dumps"]
 
 
 class Hub:
-    def __init__(self, settings: Settings) -> None:
+    """Wires the parts it is given (parts.py) into one process's part of the site."""
+
+    def __init__(self, settings: Settings, parts: Parts) -> None:
         self.settings = settings
         self.limits = settings.limits
-        self.store = Store(settings.database_url)
-        self.worker = secrets.token_hex(6)
-        url = settings.redis_url
-        self.scaled = url is not None
-        self.bus: LocalBus | RedisBus
-        self.leases: LocalLeases | RedisLeases
-        presence: LocalPresence | RedisPresence
-        self.quotas: LocalQuotas | RedisQuotas
-        if url is not None:
-            site = settings.site
-            self.bus = RedisBus(url, self.worker, site)
-            self.leases = RedisLeases(url, self.worker, settings.lease_s, site)
-            presence = RedisPresence(url, self.worker, settings.presence_s, site)
-            self.quotas = RedisQuotas(url, site)
-        else:
-            self.bus, self.leases = LocalBus(), LocalLeases()
-            presence, self.quotas = LocalPresence(), LocalQuotas()
+        self.parts = parts
+        self.store = parts.store
+        self.worker = parts.worker
+        self.scaled = parts.shared
+        self.bus = parts.bus
+        self.leases = parts.leases
+        self.quotas = parts.quotas
         self.repo = Repository(self.store, self.bus, self.scaled)
         self.repo.listener = self._on_event
         self.repo.on_load = self._on_load
-        self.sockets = Sockets(presence, self.bus, settings.presence_s / 3)
+        self.sockets = Sockets(parts.presence, self.bus, settings.presence_s / 3, parts.shared)
         self.autoplay = Autoplay(self.repo, self.leases, settings, self.worker)
+        self.port = TablesPort(self)
         self._creating = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
         self._reconciler: asyncio.Task[None] | None = None
@@ -108,7 +101,7 @@ class Hub:
         await self.sockets.close()
         await self.repo.close()
         await self.bus.close()
-        await self.sockets.presence.close()
+        await self.parts.presence.close()
         await self.quotas.close()
         await self.store.close()
 
@@ -140,25 +133,28 @@ class Hub:
 
     async def create(
         self,
-        game_id: str,
-        options: dict[str, Any],
-        seats: list[dict[str, Any]] | None,
+        game: Game[Any],
+        seats: list[SeatSpec] | None,
         settings: dict[str, Any],
         creator: str,
     ) -> Table:
-        game = checked_game(game_id, options)
+        """Open a table for `game` (built and its options checked once, by checked_game)."""
         if seats is None:
-            seats = [{"kind": "human"} for _ in range(game.seats)]
+            seats = [SeatSpec(kind="human") for _ in range(game.seats)]
         if len(seats) != game.seats:
             raise ApiError(
                 "bad-seats",
                 f"{game.name} with these options has {game.seats} seats, not {len(seats)}",
                 422,
+                params={"seats": game.seats, "got": len(seats)},
             )
         now = time.time()
         per_hour = self.limits.tables_per_hour
         refused = ApiError(
-            "too-many-tables", f"at most {per_hour} new tables an hour from one address", 429
+            "too-many-tables",
+            f"at most {per_hour} new tables an hour from one address",
+            429,
+            params={"limit": per_hour},
         )
         async with self._creating:
             # the log counts across restarts; the shared window is exact across processes
@@ -166,19 +162,21 @@ class Hub:
                 raise refused
             if not await self.quotas.take_window("tables", creator, per_hour, 3600.0):
                 raise refused
-            spec = {
-                "game": game_id,
-                "options": game.options_dict(),
-                "seed": secrets.randbits(32),
-                "seats": seats,
+            spec = TableSpec(
+                game=game.id,
+                options=game.options_dict(),
+                seed=secrets.randbits(32),
+                seats=seats,
                 **settings,
-            }
-            return await self.open_table(spec, creator, now)
+            )
+            return await self.open_table(spec, creator, now, game)
 
-    async def open_table(self, spec: dict[str, Any], creator: str, now: float) -> Table:
+    async def open_table(
+        self, spec: TableSpec, creator: str, now: float, game: Game[Any] | None = None
+    ) -> Table:
         tid = secrets.token_urlsafe(12)  # 96 random bits: a link nobody can guess
-        table = await self.repo.open(tid, spec, creator, now)
-        log.info(dumps({"event": "table", "table": tid, "game": spec["game"], "v": 0}))
+        table = await self.repo.open(tid, spec, creator, now, game)
+        log.info(dumps({"event": "table", "table": tid, "game": spec.game, "v": 0}))
         await self.autoplay.claim(table)
         return table
 
@@ -189,9 +187,9 @@ class Hub:
         ev = await self.repo.submit(tid, lambda t: t.take_seat(n, name, token, time.time()))
         return token, ev.seq
 
-    async def command(self, tid: str, seat: int, token: str, msg: dict[str, Any]) -> dict[str, Any]:
-        """Carry out a seat's message (socket or HTTP); the reply for the sender."""
-        return await commands.run(self, tid, seat, token, msg)
+    async def command(self, tid: str, seat: int, token: str, msg: Command) -> dict[str, Any]:
+        """Carry out a seat's command (socket or HTTP); the reply for the sender."""
+        return await commands.run(self.port, tid, seat, token, msg)
 
     async def take_rate(self, token_hash: str) -> bool:
         """One HTTP command of a seat against its allowance (shared by every process)."""
@@ -328,7 +326,7 @@ class Hub:
             "thinks": self.autoplay.thinks,
             "sockets": self.sockets.count(),
             "database": self.store.engine.dialect.name,
-            "bus": "redis" if isinstance(self.bus, RedisBus) else "local",
+            "bus": self.parts.bus_name,
             "limits": asdict(self.limits),
         }
 
@@ -351,11 +349,60 @@ async def _probe(call: Awaitable[Any]) -> bool:
 
 
 def checked_game(game_id: str, options: dict[str, Any]) -> Game[Any]:
-    """The game with these options, or the ApiError a client can read (naming the option)."""
+    """The game with these options, or the ApiError a client can read (naming the option,
+    the problem and its params)."""
     if game_id not in game_ids():
         known = ", ".join(game_ids())
-        raise ApiError("unknown-game", f"there is no game {game_id!r} (games: {known})", 422)
+        raise ApiError(
+            "unknown-game",
+            f"there is no game {game_id[:64]!r} (games: {known})",
+            422,
+            params={"games": list(game_ids())},
+        )
     try:
         return create_game(game_id, **options)
     except OptionsError as exc:
-        raise ApiError("bad-options", str(exc), 422, option=exc.option) from None
+        raise bad_options(exc) from None
+
+
+class TablesPort:
+    """The port a command handler gets (ports.Port): the hub's table operations, no more."""
+
+    def __init__(self, hub: Hub) -> None:
+        self._hub = hub
+        self._repo = hub.repo
+        self.chat_chars = hub.limits.chat_chars
+
+    async def submit(self, tid: str, make: Callable[[Table], StoredEvent]) -> StoredEvent:
+        return await self._repo.submit(tid, make)
+
+    async def submit_locked(
+        self, table: Table, make: Callable[[Table], StoredEvent]
+    ) -> StoredEvent:
+        return await self._repo.submit_locked(table, make)
+
+    def lock(self, tid: str) -> asyncio.Lock:
+        return self._repo.lock(tid)
+
+    async def get(self, tid: str, fresh: bool = False) -> Table:
+        table = await self._repo.get_locked(tid)
+        if fresh and self._repo.scaled:
+            await self._repo.catch_up(table)
+        return table
+
+    async def open(self, spec: TableSpec, like: str) -> Table:
+        row = await self._hub.store.table(like)
+        return await self._hub.open_table(spec, row.creator if row else "", time.time())
+
+    async def connected(self, tid: str) -> list[bool]:
+        table = await self._repo.get(tid)
+        return await self._hub.sockets.connected(tid, len(table.seats))
+
+    async def share_aim(self, tid: str, aim: dict[str, Any]) -> bool:
+        if not self._repo.scaled:
+            return False
+        self._repo.spawn(self._repo.bus.publish(tid, {"aim": aim}))
+        return True
+
+    async def catch_up(self, table: Table) -> bool:
+        return self._repo.scaled and await self._repo.catch_up(table)

@@ -20,10 +20,13 @@ from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
+from vertex.core import Game
 from vertex.server.bus import LocalBus, RedisBus
 from vertex.server.deltas import Patch, diff
 from vertex.server.errors import ApiError, not_found
-from vertex.server.store import OPEN, Fenced, Store, StoredEvent, TableRow
+from vertex.server.events import StoredEvent
+from vertex.server.spec import TableSpec
+from vertex.server.store import OPEN, Fenced, Store, TableRow
 from vertex.server.table import Table
 
 _A = TypeVar("_A")
@@ -131,9 +134,11 @@ class Repository:
         self.recent.pop(tid, None)
         self.base.pop(tid, None)
 
-    async def open(self, tid: str, spec: dict[str, Any], creator: str, now: float) -> Table:
-        table = Table(tid, spec, now)
-        await self.store.create_table(TableRow(tid, spec["game"], spec, OPEN, creator, now, now))
+    async def open(
+        self, tid: str, spec: TableSpec, creator: str, now: float, game: Game[Any] | None = None
+    ) -> Table:
+        table = Table(tid, spec, now, game)
+        await self.store.create_table(TableRow(tid, spec.game, spec, OPEN, creator, now, now))
         self.tables[tid] = table
         self.recent[tid] = deque(maxlen=RECENT)
         self.base[tid] = (table.state.to_dict(), table.sealed())

@@ -16,7 +16,7 @@ import logging
 from typing import Any
 
 from vertex.server.bus import LocalBus, RedisBus
-from vertex.server.conn import Conn
+from vertex.server.conn import Conn, text_frame
 from vertex.server.presence import LocalPresence, RedisPresence
 from vertex.server.repository import Sent
 from vertex.server.table import Table
@@ -31,9 +31,14 @@ def dumps(msg: dict[str, Any]) -> str:
 
 class Sockets:
     def __init__(
-        self, presence: LocalPresence | RedisPresence, bus: LocalBus | RedisBus, beat_s: float
+        self,
+        presence: LocalPresence | RedisPresence,
+        bus: LocalBus | RedisBus,
+        beat_s: float,
+        shared: bool,
     ) -> None:
         self.presence = presence
+        self.shared = shared  # other processes have sockets too: publish, and heartbeat
         self.bus = bus
         self.beat_s = beat_s
         self.conns: dict[str, set[Conn]] = {}
@@ -42,7 +47,7 @@ class Sockets:
         self._task: asyncio.Task[None] | None = None
 
     async def start(self) -> None:
-        if isinstance(self.presence, RedisPresence):
+        if self.shared:
             self._task = asyncio.create_task(self._beat(), name="vertex-presence")
 
     async def close(self) -> None:
@@ -59,15 +64,19 @@ class Sockets:
 
     # ---- events -----------------------------------------------------------------------------
     def broadcast(self, table: Table, sent: Sent) -> None:
-        # one text per kind of reader: sealed moves are per seat, patches for who asked
-        texts: dict[tuple[int | None, bool], str] = {}
+        """One message per kind of viewer, not per socket: its text and its WebSocket frame
+        are made once per class (who may see which sealed move, deltas or not) and the same
+        bytes go to every socket of the class."""
+        frames: dict[tuple[int | None, bool], tuple[str, bytes]] = {}
         for conn in self.conns.get(table.id, ()):
-            key = (conn.seat, conn.deltas)
-            text = texts.get(key)
-            if text is None:
+            # a seat sees its own sealed move; every other viewer sees the same
+            key = (conn.seat if conn.seat in sent.sealed else None, conn.deltas)
+            made = frames.get(key)
+            if made is None:
                 msg = sent.for_deltas() if conn.deltas else sent.msg
-                text = texts[key] = dumps(table.for_viewer(msg, conn.seat, sent.sealed))
-            conn.send(text)
+                text = dumps(table.for_viewer(msg, key[0], sent.sealed))
+                made = frames[key] = (text, text_frame(text))
+            conn.send_frame(*made)
 
     # ---- presence ---------------------------------------------------------------------------
     def local_seats(self, tid: str) -> frozenset[int]:
@@ -99,7 +108,7 @@ class Sockets:
 
     async def changed(self, tid: str, n: int) -> None:
         """Our seats at `tid` changed: tell the other processes, and our sockets."""
-        if isinstance(self.presence, RedisPresence):
+        if self.shared:
             try:
                 await self.presence.publish(tid, self.local_seats(tid))
                 await self.bus.publish(tid, {"presence": True})
@@ -124,7 +133,6 @@ class Sockets:
 
     async def _beat(self) -> None:
         """Renew our presence, and notice others' that expired (a process that died)."""
-        assert isinstance(self.presence, RedisPresence)
         while True:
             await asyncio.sleep(self.beat_s)
             try:

@@ -38,6 +38,8 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.pool import StaticPool
 
+from vertex.server.events import StoredEvent
+from vertex.server.spec import TableSpec
 from vertex.server.tasks import stop_task
 
 T = TypeVar("T")
@@ -101,21 +103,11 @@ class Fenced(Exception):
 class TableRow:
     id: str
     game: str
-    spec: dict[str, Any]
+    spec: TableSpec
     status: str
     creator: str
     created_at: float
     updated_at: float
-
-
-@dataclass(frozen=True)
-class StoredEvent:
-    """One entry of a table's log. `seq` is the table version after the event."""
-
-    seq: int
-    kind: str
-    data: dict[str, Any]
-    at: float
 
 
 @dataclass(frozen=True)
@@ -191,7 +183,7 @@ class Store:
                 tables_t.insert().values(
                     id=row.id,
                     game=row.game,
-                    spec=_dumps(row.spec),
+                    spec=_dumps(row.spec.stored()),
                     status=row.status,
                     creator=row.creator,
                     created_at=row.created_at,
@@ -208,7 +200,13 @@ class Store:
         if r is None:
             return None
         return TableRow(
-            r.id, r.game, json.loads(r.spec), r.status, r.creator, r.created_at, r.updated_at
+            r.id,
+            r.game,
+            TableSpec.load(json.loads(r.spec)),
+            r.status,
+            r.creator,
+            r.created_at,
+            r.updated_at,
         )
 
     async def open_tables(self) -> list[str]:

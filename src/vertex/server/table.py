@@ -13,12 +13,13 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from vertex.core import AGREED_END, State, VertexError, create_game
+from vertex.core import AGREED_END, Game, State, VertexError, create_game
 from vertex.core.record import Record
 from vertex.server.analysable import refusal
 from vertex.server.errors import ApiError, illegal_move
-from vertex.server.events import SEAT_KINDS, STATE_KINDS, fold
-from vertex.server.store import EXPIRED, OPEN, OVER, BestRow, StoredEvent
+from vertex.server.events import SEAT_KINDS, STATE_KINDS, StoredEvent, fold
+from vertex.server.spec import SeatKind, SeatSpec, TableSpec
+from vertex.server.store import EXPIRED, OPEN, OVER, BestRow
 
 #: Chat lines a table view carries.
 CHAT_KEPT = 50
@@ -30,7 +31,7 @@ def token_hash(token: str) -> str:
 
 @dataclass
 class Seat:
-    kind: str  # "human" or "ai"
+    kind: SeatKind
     level: int | None = None
     name: str | None = None
     token: str | None = None  # sha256 of the seat token; never leaves the server
@@ -49,17 +50,24 @@ class Seat:
 class Table:
     """One table's current state, as its log says."""
 
-    def __init__(self, table_id: str, spec: dict[str, Any], created_at: float) -> None:
+    def __init__(
+        self,
+        table_id: str,
+        spec: TableSpec | dict[str, Any],
+        created_at: float,
+        game: Game[Any] | None = None,
+    ) -> None:
+        """`game`: the spec's game when the caller built it already (a new table's options
+        are validated and its game built once, between the form and the table)."""
+        spec = TableSpec.load(spec)
         self.id = table_id
         self.spec = spec
-        self.game = create_game(spec["game"], **spec["options"])
-        self.seed: int = spec["seed"]
-        self.seats = [
-            Seat(s["kind"], s.get("level"), s.get("name"), s.get("token")) for s in spec["seats"]
-        ]
-        self.undo_allowed: bool = spec.get("undo", False)
-        self.clock: dict[str, float] | None = spec.get("clock")
-        self.on_timeout: str = spec.get("on_timeout", "computer")
+        self.game = game if game is not None else create_game(spec.game, **spec.options)
+        self.seed: int = spec.seed
+        self.seats = [Seat(s.kind, s.level, s.name, s.token) for s in spec.seats]
+        self.undo_allowed: bool = spec.undo
+        self.clock: dict[str, float] | None = None if spec.clock is None else spec.clock.as_dict()
+        self.on_timeout: str = spec.on_timeout
         step = self.game.step_seconds
         if self.clock is None and step is not None:
             # A game with its own step clock (Verticality): when it runs out the piece drops
@@ -272,12 +280,20 @@ class Table:
     def take_seat(self, n: int, name: str, token: str, now: float) -> StoredEvent:
         self._open()
         if not 0 <= n < len(self.seats):
-            raise ApiError("no-such-seat", f"this table has seats 0 to {len(self.seats) - 1}")
+            raise ApiError(
+                "no-such-seat",
+                f"this table has seats 0 to {len(self.seats) - 1}",
+                params={"seat": n, "seats": len(self.seats)},
+            )
         seat = self.seats[n]
         if seat.kind != "human":
-            raise ApiError("seat-taken", f"seat {n} is a computer player's", 409)
+            raise ApiError(
+                "seat-taken", f"seat {n} is a computer player's", 409, params={"seat": n}
+            )
         if seat.taken:
-            raise ApiError("seat-taken", f"seat {n} is taken by {seat.name}", 409)
+            raise ApiError(
+                "seat-taken", f"seat {n} is taken by {seat.name}", 409, params={"seat": n}
+            )
         return self._event("seat", now, seat=n, name=name, _token=token_hash(token))
 
     def move(
@@ -319,10 +335,20 @@ class Table:
         if not self.started:
             raise ApiError("not-started", "the game starts when every seat is taken", 409)
         if v is not None and v != self.v:
-            raise ApiError("stale", f"the table is at version {self.v}, not {v}", 409)
+            raise ApiError(
+                "stale",
+                f"the table is at version {self.v}, not {v}",
+                409,
+                params={"version": self.v, "sent": v},
+            )
         if seat not in self.state.to_move:
             due = ", ".join(f"seat {s}" for s in self.state.to_move)
-            raise ApiError("not-your-turn", f"it is not seat {seat}'s turn ({due} to move)", 409)
+            raise ApiError(
+                "not-your-turn",
+                f"it is not seat {seat}'s turn ({due} to move)",
+                409,
+                params={"seat": seat, "due": list(self.state.to_move)},
+            )
 
     def _hastened(self, seat: int, move: str, now: float) -> str:
         """A person's move with the haste the server measured (games that have haste).
@@ -384,7 +410,12 @@ class Table:
             raise ApiError("no-undo", "this table was set up without take-backs (undo)", 409)
         ply = self._last_move_ply(seat)
         if ply is None:
-            raise ApiError("nothing-to-undo", f"seat {seat} has no move to take back", 409)
+            raise ApiError(
+                "nothing-to-undo",
+                f"seat {seat} has no move to take back",
+                409,
+                params={"seat": seat},
+            )
         others = [h for h in self.humans() if h != seat]
         if not others:
             return self._event("undo", now, seat=seat, ply=ply)
@@ -396,7 +427,12 @@ class Table:
             raise ApiError("nothing-to-accept", "nobody asked to take a move back", 409)
         asker, ply = self.undo_request
         if seat == asker:
-            raise ApiError("not-allowed", "the other players accept your take-back, not you", 409)
+            raise ApiError(
+                "not-allowed",
+                "the other players accept your take-back, not you",
+                409,
+                params={"why": "own-undo"},
+            )
         needed = {h for h in self.humans() if h != asker}
         if needed <= self.undo_accepts | {seat}:
             return self._event("undo", now, seat=asker, ply=ply)
@@ -405,7 +441,12 @@ class Table:
     def end_request(self, seat: int, now: float) -> StoredEvent:
         self._open()
         if not self.game.can_end_by_agreement:
-            raise ApiError("not-allowed", f"{self.game.name} cannot be ended by agreement", 409)
+            raise ApiError(
+                "not-allowed",
+                f"{self.game.name} cannot be ended by agreement",
+                409,
+                params={"why": "no-agreement"},
+            )
         if not self.started:
             raise ApiError("not-started", "the game has not started", 409)
         if seat in self.end_accepts:
@@ -425,34 +466,39 @@ class Table:
     def hand_over(self, seat: int, level: int, now: float) -> StoredEvent:
         self._open()
         if self.seats[seat].kind != "human":
-            raise ApiError("not-allowed", f"seat {seat} is a computer player already", 409)
+            raise ApiError(
+                "not-allowed",
+                f"seat {seat} is a computer player already",
+                409,
+                params={"why": "computer", "seat": seat},
+            )
         return self._event("hand-over", now, seat=seat, level=level)
 
     def rematch_cmd(self, new_id: str, now: float) -> StoredEvent:
         if self.result is None:
             raise ApiError("not-over", "a rematch starts once the game is over", 409)
         if self.rematch is not None:
-            raise ApiError("rematched", f"the rematch is at table {self.rematch}", 409)
+            raise ApiError(
+                "rematched",
+                f"the rematch is at table {self.rematch}",
+                409,
+                params={"table": self.rematch},
+            )
         return self._event("rematch", now, table=new_id)
 
     def expire(self, now: float) -> StoredEvent:
         self._open()
         return self._event("expired", now)
 
-    def rematch_spec(self, seed: int) -> dict[str, Any]:
+    def rematch_spec(self, seed: int) -> TableSpec:
         """Same game and options, seats rotated so another player moves first.
 
         Players keep their seat tokens: each follows the table link with the token they have.
         """
         n = len(self.seats)
         order = [self.seats[(i + 1) % n] for i in range(n)]
-        spec = dict(self.spec)
-        spec["seed"] = seed
-        spec["rematch_of"] = self.id
-        spec["seats"] = [
-            {"kind": s.kind, "level": s.level, "name": s.name, "token": s.token} for s in order
-        ]
-        return spec
+        seats = [SeatSpec(kind=s.kind, level=s.level, name=s.name, token=s.token) for s in order]
+        return self.spec.model_copy(update={"seed": seed, "rematch_of": self.id, "seats": seats})
 
     def _last_move_ply(self, seat: int) -> int | None:
         for i in range(len(self.state.history) - 1, -1, -1):
@@ -530,7 +576,7 @@ class Table:
 
 
 def rebuild(
-    table_id: str, spec: dict[str, Any], created_at: float, events: list[StoredEvent]
+    table_id: str, spec: TableSpec | dict[str, Any], created_at: float, events: list[StoredEvent]
 ) -> Table:
     """A table from its log."""
     table = Table(table_id, spec, created_at)

@@ -7,6 +7,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
+from vertex.core.errors import OptionRule
 from vertex.core.options import GameOptions
 
 
@@ -50,9 +51,13 @@ class TrianglesOptions(FamilyOptions):
     @model_validator(mode="after")
     def _shape_fields(self) -> TrianglesOptions:
         if self.shape == "triangle" and self.length is not None:
-            raise ValueError("'length' is for shape=strip; a triangle takes 'size'")
+            raise OptionRule(
+                "'length' is for shape=strip; a triangle takes 'size'", "length", "strip-only"
+            )
         if self.shape == "strip" and self.size is not None:
-            raise ValueError("'size' is for shape=triangle; a strip takes 'length'")
+            raise OptionRule(
+                "'size' is for shape=triangle; a strip takes 'length'", "size", "triangle-only"
+            )
         return self
 
     @property

@@ -190,13 +190,18 @@ class Vert3x(Game[Vert3xOptions]):
                 dot = geo.board.dot_index.get(parse_dot(name))
             except NotationError as exc:
                 raise OptionsError(
-                    f"bad options for vert3x: option 'start': {exc}", "start"
+                    f"bad options for vert3x: option 'start': {exc}",
+                    "start",
+                    "bad-dot",
+                    {"dot": name},
                 ) from None
             if dot is None:
                 raise OptionsError(
                     f"bad options for vert3x: option 'start': there is no dot {name!r} "
                     "on this board",
                     "start",
+                    "no-dot",
+                    {"dot": name},
                 )
             out.append(dot)
         return tuple(out)

@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from pydantic import Field, model_validator
 
+from vertex.core.errors import OptionRule
 from vertex.core.options import GameOptions
 
 Rules = Literal["classic", "trianguliche", "gyo"]
@@ -253,7 +254,12 @@ class Vert3xOptions(GameOptions):
     @model_validator(mode="after")
     def _check_board(self) -> Vert3xOptions:
         if self.rule_set.board != "triangular" and self.shape is not None:
-            raise ValueError(f"'shape' is for rules=classic; rules={self.rules} has one board")
+            raise OptionRule(
+                f"'shape' is for rules=classic; rules={self.rules} has one board",
+                "shape",
+                "shape-classic-only",
+                rules=self.rules,
+            )
         where = f"rules={self.rules}" + (f" shape={self.shape}" if self.shape else "")
         fields = BOARD_FIELDS[_board_key(self.rules, self.shape)]
         for key in SIZE_FIELDS:
@@ -261,35 +267,75 @@ class Vert3xOptions(GameOptions):
             if key not in fields:
                 if value is not None:
                     takes = ", ".join(f"'{f}'" for f in fields) or "'cells'"
-                    raise ValueError(f"'{key}' does not apply to {where} (it takes {takes})")
+                    raise OptionRule(
+                        f"'{key}' does not apply to {where} (it takes {takes})",
+                        key,
+                        "not-for-board",
+                        board=where,
+                        takes=list(fields) or ["cells"],
+                    )
                 continue
             _, low, high = fields[key]
             if not low <= value <= high:
-                raise ValueError(f"'{key}' for {where} must be {low}–{high} (got {value})")
+                raise OptionRule(
+                    f"'{key}' for {where} must be {low}–{high} (got {value})",
+                    key,
+                    "range",
+                    board=where,
+                    low=low,
+                    high=high,
+                    got=value,
+                )
         if self.shape == "custom":
             if not self.cells:
-                raise ValueError("shape=custom needs 'cells': a list of small triangles")
+                raise OptionRule(
+                    "shape=custom needs 'cells': a list of small triangles", "cells", "cells-needed"
+                )
             from vertex.lattice.tri_shapes import custom_board
 
-            custom_board(tuple(self.cells))  # a bad cell is reported now, naming the cell
+            try:
+                custom_board(tuple(self.cells))  # a bad cell is reported now, naming the cell
+            except ValueError as exc:
+                raise OptionRule(str(exc), "cells", "bad-cells", detail=str(exc)) from None
         elif self.cells is not None:
-            raise ValueError(f"'cells' is for shape=custom, not {where}")
+            raise OptionRule(
+                f"'cells' is for shape=custom, not {where}",
+                "cells",
+                "cells-custom-only",
+                board=where,
+            )
         if self.start != "auto":
             if not self.connected:
-                raise ValueError("'start' places start dots, which only matter when connected")
+                raise OptionRule(
+                    "'start' places start dots, which only matter when connected",
+                    "start",
+                    "start-unconnected",
+                )
             if len(self.start) != self.players:
-                raise ValueError(
-                    f"'start' needs one dot per seat: {self.players} names, got {len(self.start)}"
+                raise OptionRule(
+                    f"'start' needs one dot per seat: {self.players} names, got {len(self.start)}",
+                    "start",
+                    "start-count",
+                    players=self.players,
+                    got=len(self.start),
                 )
             if len(set(self.start)) != len(self.start):
-                raise ValueError("'start' gives two seats the same dot")
+                raise OptionRule("'start' gives two seats the same dot", "start", "start-same-dot")
         if self.multiplier and self.scoring != "outline":
-            raise ValueError(
+            raise OptionRule(
                 f"'multiplier' is a classic scoring variation: it multiplies outline scoring "
-                f"(scoring=outline), not scoring={self.scoring}"
+                f"(scoring=outline), not scoring={self.scoring}",
+                "multiplier",
+                "multiplier-outline-only",
+                scoring=self.scoring,
             )
         if self.claims and self.scoring != "units":
-            raise ValueError(f"'claims' are units scored, with scoring=units, not {self.scoring}")
+            raise OptionRule(
+                f"'claims' are units scored, with scoring=units, not {self.scoring}",
+                "claims",
+                "claims-units-only",
+                scoring=self.scoring,
+            )
         return self
 
     @property

@@ -1,12 +1,13 @@
-// The HTTP API (DESIGN §5). Every failure becomes an ApiError with the server's code and
-// message (or "offline" when the server cannot be reached).
+// The HTTP API (DESIGN §5). Every failure becomes an ApiError with the server's code, its
+// params and message (or "offline" when the server cannot be reached); errors.js words it.
 
 export class ApiError extends Error {
-  constructor(code, message, status = 0, option = null) {
+  constructor(code, message, status = 0, option = null, params = null) {
     super(message);
     this.code = code;
     this.status = status;
     this.option = option;
+    this.params = params || {};
   }
 }
 
@@ -28,7 +29,7 @@ async function call(method, path, body) {
   if (!response.ok) {
     const err = (data && data.error) || {};
     throw new ApiError(err.code || "http-error", err.message || response.statusText,
-      response.status, err.option || null);
+      response.status, err.option || null, err.params || null);
   }
   return data;
 }

@@ -7,14 +7,15 @@
 // what the table would have; fields not set show that.
 import { api } from "./api.js";
 import { h } from "./dom.js";
-import { lang, loadCatalogs, t } from "./i18n.js";
+import { errorText, loadErrors } from "./errors.js";
+import { loadCatalogs, t } from "./i18n.js";
 import { field, switchField } from "./lobby-fields.js";
 import { applicable, caseOf, fieldsOf } from "./lobby-schema.js";
 import { gameName, gameSummary, optionWords } from "./lobby-words.js";
 import { seatColor, seatSymbol } from "./seats.js";
 import { remembered } from "./store.js";
 
-await loadCatalogs("options"); // the options' labels and help (lobby-words.js optionWords)
+await Promise.all([loadCatalogs("options"), loadErrors()]); // option words; refusals
 
 const CHECK_DELAY_MS = 250;
 const LEVELS = [1, 2, 3, 4, 5];
@@ -244,7 +245,7 @@ export class NewTableForm {
     } catch (err) {
       if (seq !== this.seq) return;
       // Offline or a server hiccup: nothing to point at; opening the table checks again.
-      this.problem = err.code === "bad-options" ? problemOf(err) : null;
+      this.problem = err.code === "bad-options" ? problemOf(err, this) : null;
       if (this.problem && this.problem.option in options) await this.learnRest(options, seq);
       if (seq !== this.seq) return;
     }
@@ -282,7 +283,7 @@ export class NewTableForm {
       if (!this.touched.has(f.name)) w.show(this.server[f.name]);
       let message = this.local.get(f.name) || null;
       if (!message && on && this.problem && this.problem.option === f.name) {
-        message = this.outOfRange(f, c) || this.problem.message;
+        message = this.problem.message;
         loose = "";
       }
       w.setError(message);
@@ -290,17 +291,6 @@ export class NewTableForm {
     this.optionsError.textContent = loose;
     this.renderSeats();
     this.updateStatus();
-  }
-
-  /** The server explains in English; a number outside its range is said in the page's
-   *  language from the schema's bounds. */
-  outOfRange(f, c) {
-    if (lang() === "en" || f.kind !== "number") return null;
-    const { value } = this.widgets[f.name].read();
-    const min = c?.minimum ?? f.min;
-    const max = c?.maximum ?? f.max;
-    if (value === null || min === null || max === null || (value >= min && value <= max)) return null;
-    return t("lobby.out-of-range", { min, max });
   }
 
   placeholder(f, c) {
@@ -439,7 +429,7 @@ export class NewTableForm {
 
   failed(err) {
     if (err.code === "bad-options") {
-      this.problem = problemOf(err);
+      this.problem = problemOf(err, this);
       this.apply();
       const w = err.option && this.widgets[err.option];
       if (w && !w.el.hidden) w.control.focus();
@@ -468,9 +458,14 @@ export class NewTableForm {
   }
 }
 
-/** The server's refusal, for showing beside its option (the game's name in front is noise). */
-function problemOf(err) {
-  return { option: err.option, message: String(err.message).replace(/^bad options for [\w-]+: /, "") };
+/** The server's refusal, for showing beside its option: worded from its code and params
+ *  (errors.js) in the language in use, so a switch words it again. */
+function problemOf(err, form) {
+  const label = (name) => {
+    const desc = form.fields.find((f) => f.name === name);
+    return desc ? optionWords(form.game.id, desc).label : name;
+  };
+  return { option: err.option, get message() { return errorText(err, label); } };
 }
 
 function levelName(level) {

@@ -1,19 +1,24 @@
 // The rules page /rules/{game}: a game's rules in plain words, with small pictures drawn by
 // the same board modules as the tables, from positions the server plays with the real engine
-// (GET /api/rules/{game}/diagrams). The words live in js/i18n/rules-<game>.js, with the
+// (GET /api/rules/{game}/diagrams). The words live in js/boards/<renderer>/rules-<game>.js, with the
 // layout of the page (which sections, paragraphs, lists, pictures and options, in order).
 import { api } from "./api.js";
 import { loadPreview } from "./boards/index.js";
 import { h } from "./dom.js";
 import { mountHeader } from "./header.js";
 import { addCatalog, has, lang, loadCatalogs, num, onLangChange, t } from "./i18n.js";
-import { ART } from "./rules-art.js";
+import { ART } from "./boards/towers/towers-rules-art.js";
 import { addCoordinates } from "./rules-coords.js";
 
 // The option labels and values of the new-table form (the lobby's words), so an option is
 // called the same on the form and here; this page's catalogs fill in what they lack.
 await loadCatalogs("games", "options", "rules");
 
+// Where each game's rules text lives (its board's folder).
+const RULES_FOLDER = {
+  "dots-and-boxes": "dots", "dots-and-triangles": "dots", figures: "dots", vert3x: "vert3x",
+  juxtapose: "juxtapose", verticality: "towers",
+};
 export const GAMES = [
   "dots-and-boxes", "dots-and-triangles", "figures", "vert3x", "juxtapose", "verticality",
 ];
@@ -264,7 +269,7 @@ function renderError(err) {
 async function load() {
   try {
     const [mod, games, diagrams] = await Promise.all([
-      import(`./i18n/rules-${gameId}.js`),
+      import(`./boards/${RULES_FOLDER[gameId]}/rules-${gameId}.js`),
       api.games(),
       api.get(`/api/rules/${encodeURIComponent(gameId)}/diagrams`),
     ]);

@@ -19,13 +19,14 @@ export function freshId() {
   return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
 }
 
-/** What a refused or lost command rejects with (the server's code and message, and for a
- *  refused move the game's `reason`: {rule, ...numbers}, where it gives one). */
+/** What a refused or lost command rejects with (the server's code, params and message, and
+ *  for a refused move the game's `reason`: {rule, ...numbers}, where it gives one). */
 export class CommandError extends Error {
-  constructor(code, message, reason = null) {
+  constructor(code, message, reason = null, params = null) {
     super(message);
     this.code = code;
     this.reason = reason;
+    this.params = params || {};
   }
 }
 
@@ -306,11 +307,11 @@ export class TableSocket {
     if (w) {
       this.waiting.delete(msg.id);
       if (msg.t === "ack") w.resolve(msg);
-      else w.reject(new CommandError(msg.code, msg.message, msg.reason || null));
+      else w.reject(new CommandError(msg.code, msg.message, msg.reason || null, msg.params));
       return;
     }
     if (msg.t !== "error") return; // an ack for a move already seen come back
     if (!this.ready) this.connectError = msg; // why the server is about to close on us
-    else this.on.notice(msg.code, msg.message);
+    else this.on.notice(msg.code, msg.message, msg.params);
   }
 }

@@ -55,13 +55,15 @@ export function createStatus(host) {
       }
       requests.textContent = lines.join(" ");
       requests.hidden = lines.length === 0;
-      if (errorKey) this.error(errorKey.lead, errorKey.message, false);
+      if (errorKey) this.error(errorKey.lead, errorKey.message, false, errorKey.vars);
     },
-    /** Show (and announce) a refusal: a translated lead and the server's own reason. */
-    error(lead, message, say = true) {
-      errorKey = { lead, message };
-      const text = message ? `${t(lead)} ${message}` : t(lead);
-      error.replaceChildren(h("strong", { text: t(lead) }), message ? ` ${message}` : "");
+    /** Show (and announce) a refusal: the words for it (`lead` with `vars`), and where the
+     *  page has none of its own the server's reason after them. */
+    error(lead, message, say = true, vars = {}) {
+      errorKey = { lead, message, vars };
+      const words = t(lead, vars);
+      const text = message ? `${words} ${message}` : words;
+      error.replaceChildren(h("strong", { text: words }), message ? ` ${message}` : "");
       error.hidden = false;
       if (say) announce(text, true);
     },

@@ -6,8 +6,9 @@
 // that version (tests and acceptance checks wait on it).
 import { api } from "./api.js";
 import { announce, h } from "./dom.js";
+import { errorWords, loadErrors } from "./errors.js";
 import { mountHeader } from "./header.js";
-import { has, loadCatalogs, onLangChange, t } from "./i18n.js";
+import { loadCatalogs, onLangChange, t } from "./i18n.js";
 import { remembered } from "./store.js";
 import { TableSocket } from "./socket.js";
 import { createTouchSetting, mountBoard } from "./table-board.js";
@@ -272,8 +273,8 @@ function socketHandlers() {
       ui.status.get().then((status) => status.error("table.error.badToken", ""), () => {});
       render();
     },
-    notice(code, message) {
-      showError({ code, message });
+    notice(code, message, params) {
+      showError({ code, message, params });
     },
   };
 }
@@ -364,25 +365,23 @@ function goToRematch(newId) {
   location.assign(`/tables/${encodeURIComponent(newId)}`);
 }
 
-/** A refusal or failure: the lead in our words (for the codes we know, else `lead`), the
- * reason in the server's. The leads by code are a catalog of their own, fetched with the
- * first refusal: most visits never see one. */
+/** A refusal or failure, in our words from its code and params (errors.js); the server's
+ * message only follows a lead of ours for a code the catalog does not know. The catalogs
+ * are fetched with the first refusal: most visits never see one. */
 async function showError(err, lead = null) {
   const shown = ++errors;
   let status;
   try {
-    [status] = await Promise.all([ui.status.get(),
-      err.code === "connection-lost" ? null : loadCatalogs("table-errors")]);
+    [status] = await Promise.all([ui.status.get(), loadCatalogs("table-errors"), loadErrors()]);
   } catch {
     return; // the status lines could not be fetched (already logged): nowhere to say it
   }
   if (shown !== errors) return; // cleared, or another refusal came, while it was fetched
-  if (err.code === "connection-lost") {
-    status.error("table.error.connection-lost", "");
-    return;
-  }
-  const known = `table.error.${err.code}`;
-  status.error(has(known) ? known : lead || "table.error.refused", err.message || "");
+  const words = errorWords(err);
+  // a refused move: our lead, then the game's own explanation of the rule it breaks
+  const detail = err.code === "illegal-move" ? err.message || "" : "";
+  if (words) status.error(words.key, detail, true, words.vars);
+  else status.error(lead || "table.error.refused", err.message || "");
 }
 
 function clearError() {

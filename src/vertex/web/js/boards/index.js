@@ -1,17 +1,17 @@
 // Which board draws a state: by the kind of board the server sends. Boards load on demand,
 // so a page only fetches the board it shows.
 const KINDS = {
-  "square-rectangle": "./dots.js",
-  "square-rhombus": "./dots.js",
-  triangle: "./dots.js",
-  strip: "./dots.js",
-  juxtapose: "./juxtapose.js",
-  towers: "./towers.js",
-  hexagon: "./vert3x.js", parallelogram: "./vert3x.js", custom: "./vert3x.js", windows: "./vert3x.js", "diagonal-grid": "./vert3x.js",
+  "square-rectangle": "./dots/dots.js",
+  "square-rhombus": "./dots/dots.js",
+  triangle: "./dots/dots.js",
+  strip: "./dots/dots.js",
+  juxtapose: "./juxtapose/juxtapose.js",
+  towers: "./towers/towers.js",
+  hexagon: "./vert3x/vert3x.js", parallelogram: "./vert3x/vert3x.js", custom: "./vert3x/vert3x.js", windows: "./vert3x/vert3x.js", "diagonal-grid": "./vert3x/vert3x.js",
 };
 // A game whose board shares a kind with another family (Vert3x's "triangle" is also Dots and
 // Triangles') picks its module by game first.
-const GAMES = { vert3x: "./vert3x.js" };
+const GAMES = { vert3x: "./vert3x/vert3x.js" };
 
 function modulePath(state) {
   return (state && GAMES[state.game]) || KINDS[state && state.board && state.board.kind];
@@ -26,9 +26,9 @@ export async function loadBoard(state) {
 // A board's static picture is a module of its own (renderPreview(state)): pages of pictures
 // skip the interactive board and its catalog. None for towers (it would bring the 3-D view).
 const PREVIEWS = {
-  "./dots.js": "./dots-preview.js",
-  "./vert3x.js": "./vert3x-preview.js",
-  "./juxtapose.js": "./juxtapose-preview.js",
+  "./dots/dots.js": "./dots/dots-preview.js",
+  "./vert3x/vert3x.js": "./vert3x/vert3x-preview.js",
+  "./juxtapose/juxtapose.js": "./juxtapose/juxtapose-preview.js",
 };
 
 /** The picture module for `state` ({renderPreview(state) -> SVGElement}), or null. */

@@ -1,7 +1,7 @@
 // Where my piece is aimed, and what the server says about it. The page never judges an aim:
 // it sends it (a few a second at most — the server limits them) and shows the answer, the
 // server's own reason when it refuses (touching rule, lower level, off the base…).
-import { has, num, t } from "../i18n.js";
+import { has, num, t } from "../../i18n.js";
 import { aimText, clampAim, normRot, round1 } from "./towers-geom.js";
 
 /** At most this many aims a second go to the server. */

@@ -2,7 +2,7 @@
 // piece being aimed, seat labels, an orbiting camera, and the settles played back from the
 // server's keyframes. It draws; it decides nothing (the server's poses are the truth).
 import * as THREE from "three";
-import { COLORS, INKS } from "../seats.js";
+import { COLORS, INKS } from "../../seats.js";
 import {
   MIN_SETTLE_S, TUMBLE_S, easeIn, keyframePose, lerpPose, settleDuration, settleKey, tumbled,
 } from "./towers-anim.js";

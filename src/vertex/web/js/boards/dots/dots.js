@@ -3,9 +3,9 @@
 // and a pending move. Lines are drawn by pointer (the nearest legal line to the pointer), by
 // keyboard (a cell cursor; Shift+arrow draws that side) or from a cell's side menu.
 // The page knows no rules: only lines in `legal_moves` react.
-import { announce as sayDefault, coarsePointer, h, reducedMotion, s } from "../dom.js";
-import { has, loadCatalogs, onLangChange, t } from "../i18n.js";
-import { seatColor, seatInk, seatSymbol } from "../seats.js";
+import { announce as sayDefault, coarsePointer, h, reducedMotion, s } from "../../dom.js";
+import { has, loadCatalogs, onLangChange, t } from "../../i18n.js";
+import { seatColor, seatInk, seatSymbol } from "../../seats.js";
 import {
   buildModel, cellAt, closedBy, hitPolygon, nearestLine, neighbour, sameShape, sideForArrow,
 } from "./dots-geometry.js";

@@ -2,8 +2,8 @@
 // stash. Drops, swaps and slides by mouse, touch (tap or drag) and keyboard. The board knows
 // no rules: it offers only the moves in `legal_moves`, and when a player tries a slide the
 // server lists in `board.blocked` it shows the reason the server names.
-import { h, s, reducedMotion } from "../dom.js";
-import { has, loadCatalogs, num, onLangChange, t } from "../i18n.js";
+import { h, s, reducedMotion } from "../../dom.js";
+import { has, loadCatalogs, num, onLangChange, t } from "../../i18n.js";
 import {
   ACCENT, CELL, SIDE, SIZE, SQUARE_NAMES, arrow, badgeIcon, brackets, centre,
   coordinates, corner, cornerTriangles, frame, noSlideBadge, parsePyramid, pyramid, pyramidIcon,
@@ -21,7 +21,7 @@ const STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowD
 /** Only pages that show this board fetch its sheet. */
 function addSheet() {
   if (document.querySelector("link[data-juxtapose-css]")) return;
-  const href = new URL("../../css/juxtapose.css", import.meta.url).href;
+  const href = new URL("../../../css/juxtapose.css", import.meta.url).href;
   document.head.append(h("link", { rel: "stylesheet", href, "data-juxtapose-css": true }));
 }
 

@@ -6,9 +6,9 @@
 // the cursor dot in that direction (again, or Enter, draws it). Pointing at or focusing a
 // line says whose it is or why it is closed — the server's reason (board.blocked); the
 // page decides no rule and offers only lines in legal_moves.
-import { coarsePointer, h, s } from "../dom.js";
-import { loadCatalogs, onLangChange, t } from "../i18n.js";
-import { seatColor, seatSymbol } from "../seats.js";
+import { coarsePointer, h, s } from "../../dom.js";
+import { loadCatalogs, onLangChange, t } from "../../i18n.js";
+import { seatColor, seatSymbol } from "../../seats.js";
 import * as draw from "./vert3x-draw.js";
 import { buildModel, centreDot, lineToward, step } from "./vert3x-geometry.js";
 import { ensureStyles } from "./vert3x-preview.js";

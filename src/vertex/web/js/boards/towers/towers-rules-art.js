@@ -2,8 +2,8 @@
 // page shows the pyramid sizes, a two-level tower (side views at real proportions, in mm) and
 // the faces of the pyramid die. Each picture is `(t) -> SVGElement`; words come from the
 // rules-verticality catalog.
-import { s } from "./dom.js";
-import { num } from "./i18n.js";
+import { s } from "../../dom.js";
+import { num } from "../../i18n.js";
 
 // Real sizes in mm (RULES.md §4): base and height of each pyramid, the card's long side.
 const PYRAMIDS = {

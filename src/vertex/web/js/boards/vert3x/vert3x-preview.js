@@ -1,6 +1,6 @@
 // The Vert3x board's static picture (lobby cards, rules pages), drawn from the same pieces
 // as the live board (vert3x-draw.js), without its events, texts or catalog.
-import { h, s } from "../dom.js";
+import { h, s } from "../../dom.js";
 import {
   claimLayer, dotLayer, gridLayer, inkLine, plainFill, startMarks, triangleLayer, viewBox,
 } from "./vert3x-draw.js";
@@ -10,7 +10,7 @@ import { buildModel } from "./vert3x-geometry.js";
  * picture pay). */
 export function ensureStyles() {
   if (document.querySelector("link[data-vert3x-css]")) return;
-  const href = new URL("../../css/vert3x.css", import.meta.url).href;
+  const href = new URL("../../../css/vert3x.css", import.meta.url).href;
   document.head.append(h("link", { rel: "stylesheet", href, "data-vert3x-css": true }));
 }
 

@@ -1,0 +1,184 @@
+"""One move reaching many spectators (issue 20): p50/p99 from a move sent to its event
+reaching the last spectator socket of the table.
+
+One `vertex serve` process (a fresh SQLite file); one Dots-and-Boxes table (12x12, so a game
+lasts); its two players on sockets; N spectator sockets (`?deltas=1`, as the page asks),
+spread over client processes so the clients' own reading is not the bottleneck. A player
+sends a move; the time is from the send to the moment the last spectator has the event
+(the clients report their receive times; one machine, one clock). Moves go one at a time.
+
+`--before SRC` runs the same against another copy of the code (e.g. a worktree of the
+commit before the change: `git worktree add /tmp/before 147e1c3` then `--before
+/tmp/before/src`), in the same run, and prints the ratio.
+
+    nice .venv/bin/python bench/bench_spectators.py [--spectators 1000] [--moves 40]
+        [--clients 2] [--before SRC]
+
+Not a test: the figures go to bench/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import multiprocessing as mp
+import os
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+import websockets
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_load import free_port, start_server, wait_up
+
+BOARD = {"rows": 12, "cols": 12}
+
+
+def _watch(port: int, tid: str, n: int, ready: Any, out: Any, stop: Any) -> None:
+    """A client process: `n` spectator sockets; for each event version, when the last of
+    them got it (time.time()), put on `out`."""
+
+    async def main() -> None:
+        url = f"ws://127.0.0.1:{port}/ws/tables/{tid}?deltas=1"
+        socks = []
+        for i in range(0, n, 50):  # connect in bursts, not all at once
+            socks += await asyncio.gather(
+                *(
+                    websockets.connect(url, max_size=None, open_timeout=120)
+                    for _ in range(min(50, n - i))
+                )
+            )
+        for ws in socks:
+            json.loads(await ws.recv())  # the snapshot
+        got: dict[int, list[float]] = {}
+
+        async def read(ws: Any) -> None:
+            async for raw in ws:
+                at = time.time()
+                if raw[:14] != '{"t":"event","':
+                    continue
+                v = json.loads(raw)["v"]
+                times = got.setdefault(v, [])
+                times.append(at)
+                if len(times) == n:
+                    out.put((v, max(times)))
+                    del got[v]
+
+        readers = [asyncio.create_task(read(ws)) for ws in socks]
+        ready.put(n)
+        while not stop.is_set():
+            await asyncio.sleep(0.2)
+        for r in readers:
+            r.cancel()
+        for ws in socks:
+            await ws.close()
+
+    asyncio.run(main())
+
+
+async def _play(port: int, tid: str, tokens: list[str], moves: int, outs: list[Any]) -> list[float]:
+    lat: list[float] = []
+    base = f"ws://127.0.0.1:{port}/ws/tables/{tid}?token="
+    players = [await websockets.connect(base + t, max_size=None) for t in tokens]
+    state: dict[str, Any] = {}
+    for ws in players:
+        snap = json.loads(await ws.recv())
+        state = snap["table"]["state"]
+    v = snap["v"]
+    loop = asyncio.get_running_loop()
+    for i in range(moves):
+        seat = state["to_move"][0]
+        move = state["legal_moves"][i * 7 % len(state["legal_moves"])]
+        t0 = time.time()
+        await players[seat].send(json.dumps({"t": "move", "move": move, "v": v, "id": i}))
+        lasts = [await loop.run_in_executor(None, q.get, True, 30) for q in outs]
+        v = max(x[0] for x in lasts)
+        lat.append((max(x[1] for x in lasts) - t0) * 1000)
+        # the players' own messages: the new state (they take full states)
+        for ws in players:
+            while True:
+                msg = json.loads(await ws.recv())
+                if msg["t"] == "event" and msg["v"] == v:
+                    state = msg["state"]
+                    break
+        await asyncio.sleep(0.05)
+        if state["is_over"]:
+            break
+    for ws in players:
+        await ws.close()
+    return lat
+
+
+def run(spectators: int, moves: int, clients: int, src: str | None) -> dict[str, float]:
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        log = Path(tmp) / "server.log"
+        proc = start_server(port, f"sqlite:///{tmp}/bench.db", log, None, src)
+        try:
+            wait_up(port, proc, log)
+            http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
+            tid = http.post(
+                "/api/tables", json={"game": "dots-and-boxes", "options": BOARD}
+            ).json()["id"]
+            tokens = [
+                http.post(f"/api/tables/{tid}/seats/{n}", json={"name": f"p{n}"}).json()["token"]
+                for n in range(2)
+            ]
+            ctx = mp.get_context("spawn")
+            ready, stop = ctx.Queue(), ctx.Event()
+            outs = [ctx.Queue() for _ in range(clients)]
+            share = [spectators // clients + (i < spectators % clients) for i in range(clients)]
+            procs = [
+                ctx.Process(target=_watch, args=(port, tid, share[i], ready, outs[i], stop))
+                for i in range(clients)
+            ]
+            for p in procs:
+                p.start()
+            for _ in procs:
+                ready.get(timeout=300)
+            lat = asyncio.run(_play(port, tid, tokens, moves, outs))
+            stop.set()
+            for p in procs:
+                p.join(30)
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    lat.sort()
+    return {
+        "moves": len(lat),
+        "p50": statistics.median(lat),
+        "p99": lat[min(len(lat) - 1, int(len(lat) * 0.99))],
+        "max": lat[-1],
+    }
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--spectators", type=int, default=1000)
+    ap.add_argument("--moves", type=int, default=40)
+    ap.add_argument("--clients", type=int, default=2)
+    ap.add_argument("--before", help="the src directory of the code to compare with")
+    args = ap.parse_args()
+    rows = []
+    if args.before:
+        rows.append(("before", run(args.spectators, args.moves, args.clients, args.before)))
+    rows.append(("this code", run(args.spectators, args.moves, args.clients, None)))
+    load = os.getloadavg()[0]
+    print(f"{args.spectators} spectators of one table, {args.clients} client processes;", end="")
+    print(f" load average {load:.1f}")
+    print(f"{'code':<12} {'moves':>6} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    for name, r in rows:
+        print(f"{name:<12} {r['moves']:>6} {r['p50']:>8.1f} {r['p99']:>8.1f} {r['max']:>8.1f}")
+    if len(rows) == 2:
+        b, a = rows[0][1], rows[1][1]
+        print(f"ratio before/after: p50 {b['p50'] / a['p50']:.1f}x, p99 {b['p99'] / a['p99']:.1f}x")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,83 @@
+"""Every refusal the server can send has words in the page's three languages.
+
+Walks the source: every code an `ApiError` is raised with (and the codes the app's error
+handlers write), every sub-code it names in its params (`why`, `problem`), and every options
+problem a game or the options layer names; each needs `error.<code>` (and
+`error.<code>.<sub>`) in i18n/{en,it,ru}/errors.json.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+from pathlib import Path
+
+import pytest
+
+from vertex.core.options import _PROBLEMS
+
+SRC = Path(__file__).resolve().parents[2] / "src" / "vertex"
+LANGS = ("en", "it", "ru")
+#: Codes the page itself uses for failures that never reach the server.
+CLIENT_CODES = {"offline", "connection-lost"}
+
+
+def _literal(node: ast.AST | None) -> str | None:
+    return node.value if isinstance(node, ast.Constant) and isinstance(node.value, str) else None
+
+
+def keys_needed() -> set[str]:
+    keys = {f"error.{c}" for c in CLIENT_CODES}
+    keys |= {f"error.bad-options.{problem}" for problem, _ in _PROBLEMS.values()}
+    keys.add("error.bad-options.unknown")
+    for path in SRC.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Dict):  # {"code": "...", ...} written by hand
+                for k, v in zip(node.keys, node.values, strict=True):
+                    if _literal(k) == "code" and _literal(v):
+                        keys.add(f"error.{_literal(v)}")
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            if name == "ApiError":
+                code = _literal(node.args[0]) if node.args else None
+                assert code, f"{path}:{node.lineno}: an ApiError's code must be a literal"
+                keys.add(f"error.{code}")
+                for kw in node.keywords:
+                    if kw.arg == "params" and isinstance(kw.value, ast.Dict):
+                        for k, v in zip(kw.value.keys, kw.value.values, strict=True):
+                            if _literal(k) in ("why", "problem") and _literal(v):
+                                keys.add(f"error.{code}.{_literal(v)}")
+            if name in ("OptionRule", "OptionsError") and len(node.args) >= 3:
+                problem = _literal(node.args[2])
+                if path == SRC / "core" / "options.py":
+                    continue  # passes on pydantic's problems, all in _PROBLEMS
+                assert problem, f"{path}:{node.lineno}: the problem must be a literal"
+                keys.add(f"error.bad-options.{problem}")
+    return keys
+
+
+def test_the_walk_finds_the_codes_it_should() -> None:
+    keys = keys_needed()
+    for known in ("error.stale", "error.not-allowed.player-here", "error.bad-options.range"):
+        assert known in keys
+    assert "error.bad-message.extra" in keys and "error.bad-request" in keys
+    assert len(keys) > 60
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_every_error_code_has_words_in_every_language(lang: str) -> None:
+    catalog = json.loads((SRC / "web" / "i18n" / lang / "errors.json").read_text())
+    missing = sorted(keys_needed() - set(catalog))
+    assert not missing, f"{lang}/errors.json lacks {missing}"
+    english = json.loads((SRC / "web" / "i18n" / "en" / "errors.json").read_text())
+    for key, text in catalog.items():
+        assert text.strip(), key
+        # the same placeholders as the English, so no language drops a number
+        assert sorted(_holes(text)) == sorted(_holes(english[key])), key
+
+
+def _holes(text: str) -> list[str]:
+    import re
+
+    return re.findall(r"\{(\w+)\}", text)
