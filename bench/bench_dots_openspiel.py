@@ -8,7 +8,9 @@
 2. MCTS simulations per second from the empty board: ours (chain-aware playouts, and plain
    random playouts), OpenSpiel's Python MCTS and its C++ `pyspiel.MCTSBot`;
 3. strength: our level 5 against `pyspiel.MCTSBot` (random rollouts, MCTS-Solver on, UCT
-   c=2) with the same wall time per move, both seats, N games per board.
+   c=2) with the same wall time per move, both seats, N games per board;
+4. `--part self`: our level 5 against our level 4 at the same time per move, both seats, on
+   Dots and Triangles size 6 and Figures 6×6 (two players): `--self-games` games each.
 """
 
 from __future__ import annotations
@@ -109,6 +111,17 @@ def ours_sims(n: int, seconds: float, smart: bool) -> float:
     return search.iterations / (time.perf_counter() - t0)
 
 
+def core_uct_sims(n: int, seconds: float) -> float:
+    """Our plain UCT on the compiled core (random playouts, like the C++ bot's)."""
+    from vertex.ai.dots.core import uct_search
+
+    start = ours_game(n).initial_state()
+    assert isinstance(start, DotsState)
+    t0 = time.perf_counter()
+    _, done, _ = uct_search(start, 10**8, seconds, seed=1)
+    return done / (time.perf_counter() - t0)
+
+
 def spiel_py_sims(n: int, sims: int) -> float:
     game = spiel_game(n)
     bot = py_mcts.MCTSBot(
@@ -175,33 +188,63 @@ def match(n: int, ours_seat: int, seconds: float, seed: int) -> tuple[int, float
     return margin, statistics.mean(times[0]), statistics.mean(times[1])
 
 
+SELF_BOARDS = [
+    ("triangles 6", "dots-and-triangles", {"size": 6}),
+    ("figures 6x6", "figures", {"rows": 6, "cols": 6}),
+]
+
+
+def self_match(
+    game_id: str, options: dict[str, object], five_seat: int, seconds: float, seed: int
+) -> int:
+    """Level 5's margin against level 4 (cells; misère none here)."""
+    game = vertex.create_game(game_id, **options)
+    players = {five_seat: player(game, 5, seed=seed), 1 - five_seat: player(game, 4, seed=seed)}
+    state = game.initial_state(seed=seed)
+    while not state.is_over:
+        seat = state.to_move[0]
+        state = state.play(players[seat].choose(state, seat, seconds))
+    scores = state.scores
+    return int(scores[five_seat] - scores[1 - five_seat])
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--part", default="all", choices=["playouts", "mcts", "strength", "all"])
+    ap.add_argument(
+        "--part", default="all", choices=["playouts", "mcts", "strength", "self", "all"]
+    )
+    ap.add_argument("--self-games", type=int, default=4, help="level 5 vs 4 games per board")
     ap.add_argument("--games", type=int, default=20, help="strength games per board")
     ap.add_argument("--seconds", type=float, default=1.0, help="thinking time per move")
     ap.add_argument("--sizes", default="3,4,5", help="strength board sizes (n×n boxes)")
     args = ap.parse_args()
     if args.part in ("playouts", "all"):
         print("1. random playouts, plies/s")
-        print(f"{'board':6} {'ours (ints)':>12} {'ours (play)':>12} {'OpenSpiel':>12} {'ratio':>6}")
+        print(
+            f"{'board':6} {'ours (ints)':>12} {'ours (play)':>12} {'OpenSpiel':>12} "
+            f"{'ints÷OS':>8} {'play÷OS':>8}"
+        )
         for n in (3, 5):
             fast, contract, spiel = playouts(n, 3.0)
-            print(f"{n}x{n:<4} {fast:12,.0f} {contract:12,.0f} {spiel:12,.0f} {fast / spiel:6.2f}")
+            print(
+                f"{n}x{n:<4} {fast:12,.0f} {contract:12,.0f} {spiel:12,.0f} "
+                f"{fast / spiel:8.2f} {contract / spiel:8.2f}"
+            )
     if args.part in ("mcts", "all"):
         print("\n2. MCTS simulations/s from the empty board")
         print(
-            f"{'board':6} {'ours smart':>11} {'ours random':>12} {'OS Python':>10} "
-            f"{'OS C++':>9} {'÷Py':>6} {'÷C++':>6}"
+            f"{'board':6} {'ours smart':>11} {'ours random':>12} {'core UCT':>9} "
+            f"{'OS Python':>10} {'OS C++':>9} {'÷Py':>6} {'÷C++':>6} {'UCT÷C++':>8}"
         )
         for n in (3, 5):
             smart = ours_sims(n, 3.0, True)
             plain = ours_sims(n, 3.0, False)
             spy = spiel_py_sims(n, 2000)
             scpp = spiel_cpp_sims(n, 100_000 if n == 3 else 30_000)
+            uct = core_uct_sims(n, 3.0)
             print(
-                f"{n}x{n:<4} {smart:11,.0f} {plain:12,.0f} {spy:10,.0f} {scpp:9,.0f} "
-                f"{smart / spy:6.1f} {smart / scpp:6.3f}"
+                f"{n}x{n:<4} {smart:11,.0f} {plain:12,.0f} {uct:9,.0f} {spy:10,.0f} "
+                f"{scpp:9,.0f} {smart / spy:6.1f} {smart / scpp:6.3f} {uct / scpp:8.2f}"
             )
     if args.part in ("strength", "all"):
         print(
@@ -230,6 +273,21 @@ def main() -> None:
                     f"{statistics.mean(theirs_t):6.2f}",
                     flush=True,
                 )
+
+    if args.part in ("self", "all"):
+        print(f"\n4. level 5 vs our level 4, {args.seconds:g} s a move each (W/D/L are level 5's)")
+        print(f"{'board':12} {'W':>3} {'D':>3} {'L':>3} {'margin':>7}")
+        for label, game_id, options in SELF_BOARDS:
+            wdl = [0, 0, 0]
+            margins = []
+            for g in range(args.self_games):
+                margin = self_match(game_id, options, g % 2, args.seconds, seed=2000 + g)
+                wdl[0 if margin > 0 else 1 if margin == 0 else 2] += 1
+                margins.append(margin)
+            print(
+                f"{label:12} {wdl[0]:>3} {wdl[1]:>3} {wdl[2]:>3} {statistics.mean(margins):+7.1f}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -1,79 +1,152 @@
-"""Exact solves of empty boards (issue 5): value, positions searched, seconds.
+"""Exact solves (issues 5 and 19): the compiled core and the Python solver in one run.
 
-    .venv/bin/python bench/bench_dots_solve.py [--limit SECONDS] [--boards all|quick]
+    .venv/bin/python bench/bench_dots_solve.py [--limit S] [--py-limit S] [--boards quick|all]
+        [--memory BYTES] [--positions N]
 
-Each board is solved from the empty position with the full solver (symmetry keys, forced
-captures, chain counting, alpha-beta with both bounds), best moves included; a board that
-is not done within the limit (default 600 s) is reported as such. OpenSpiel has no exact
-Dots solver to compare with; the published values are the check.
+Each board is solved from the empty position, best moves included, first by the compiled
+core (`vertex.ai.dots.core.CoreSolver`), then by the Python solver (`PySolver`, the
+reference) with its own limit; a solver not done in time is reported as such. Columns:
+value, best first moves, positions searched, table entries, table hit rate, seconds (wall;
+cpu in brackets). Then `--positions` 4×4 positions with 12 quiet lines drawn (nothing on
+offer) are solved by the core: the slowest and the median. `--boards all` adds 3×4, the
+size-5 triangle and 4×4 positions; 4×4 from empty is `vertex solve dots-and-boxes rows=4
+cols=4 --memory 4G --progress` (see RESULTS.md).
 """
 
 from __future__ import annotations
 
 import argparse
+import random
+import statistics
 import time
 from typing import Any
 
 import vertex
-from vertex.ai.dots.solver import Solver, SolveTimeout
+from vertex.ai.dots.core import CoreSolver
+from vertex.ai.dots.solver import PySolver, SolveTimeout
+from vertex.games.dots.engine import DotsGame, DotsState
 
-#: (label, game, options, published value or None)
-BOARDS: list[tuple[str, str, dict[str, Any], int | None]] = [
-    ("boxes 2x2", "dots-and-boxes", {"rows": 2, "cols": 2}, 2),
-    ("triangles 3", "dots-and-triangles", {"size": 3}, None),
-    ("boxes 2x3", "dots-and-boxes", {"rows": 2, "cols": 3}, None),
-    ("boxes 2x4", "dots-and-boxes", {"rows": 2, "cols": 4}, None),
-    ("boxes 3x3", "dots-and-boxes", {"rows": 3, "cols": 3}, -3),
-    ("triangles 4", "dots-and-triangles", {"size": 4}, None),
-    ("boxes 3x4", "dots-and-boxes", {"rows": 3, "cols": 4}, None),
+#: (label, game, options, published value or None, in the quick set)
+BOARDS: list[tuple[str, str, dict[str, Any], int | None, bool]] = [
+    ("boxes 2x2", "dots-and-boxes", {"rows": 2, "cols": 2}, 2, True),
+    ("triangles 3", "dots-and-triangles", {"size": 3}, None, True),
+    ("boxes 2x3", "dots-and-boxes", {"rows": 2, "cols": 3}, None, True),
+    ("boxes 2x4", "dots-and-boxes", {"rows": 2, "cols": 4}, None, True),
+    ("boxes 3x3", "dots-and-boxes", {"rows": 3, "cols": 3}, -3, True),
+    ("triangles 4", "dots-and-triangles", {"size": 4}, None, True),
+    ("boxes 3x4", "dots-and-boxes", {"rows": 3, "cols": 4}, None, False),
+    ("triangles 5", "dots-and-triangles", {"size": 5}, None, False),
 ]
+
+HEAD = (
+    f"{'board':13} {'solver':6} {'lines':>5} {'value':>6} {'known':>6} {'best':>5} "
+    f"{'positions':>12} {'stored':>11} {'hits':>5} {'seconds':>16}"
+)
+
+
+def row(label: str, who: str, lines: int, known: int | None, out: dict[str, Any]) -> str:
+    k = "" if known is None else f"{known:+d}"
+    hits = f"{out['hits']:.0%}" if out.get("hits") is not None else ""
+    if out["value"] is None:
+        value, best, secs = "—", "", f"> {out['limit']:.0f} (not done)"
+    else:
+        value, best = f"{out['value']:+d}", str(out["best"])
+        secs = f"{out['wall']:.2f} ({out['cpu']:.2f})"
+    return (
+        f"{label:13} {who:6} {lines:5} {value:>6} {k:>6} {best:>5} {out['nodes']:12,} "
+        f"{out['stored']:11,} {hits:>5} {secs:>16}"
+    )
+
+
+def run(solver: CoreSolver | PySolver, state: DotsState, limit: float) -> dict[str, Any]:
+    t0, c0 = time.monotonic(), time.process_time()
+    try:
+        sol = solver.solve(state, deadline=t0 + limit)
+        value: int | None = sol.value
+        best = len(sol.best_moves)
+    except SolveTimeout:
+        value, best = None, 0
+    stats = solver.stats()
+    hits = None
+    if isinstance(solver, CoreSolver) and stats["lookups"]:
+        hits = stats["hits"] / stats["lookups"]
+    return {
+        "value": value,
+        "best": best,
+        "nodes": stats["nodes"],
+        "stored": stats["stored"],
+        "hits": hits,
+        "wall": time.monotonic() - t0,
+        "cpu": time.process_time() - c0,
+        "limit": limit,
+    }
+
+
+def quiet_positions(game: DotsGame[Any], lines: int, count: int, seed: int) -> list[DotsState]:
+    """Random positions with `lines` lines drawn, none of them offering a cell."""
+    rng = random.Random(seed)
+    board = game.board
+    out: list[DotsState] = []
+    while len(out) < count:
+        state = game.initial_state()
+        while len(state.history) < lines:
+            rem = [(m & ~state.drawn).bit_count() for m in board.cell_masks]
+            ok = [
+                mv
+                for mv in state.legal_moves()
+                if all(rem[c] > 2 for c in board.line_cells[board.find_line(mv)])
+            ]
+            if not ok:
+                break
+            nxt = state.play(rng.choice(ok))
+            assert isinstance(nxt, DotsState)
+            state = nxt
+        if len(state.history) == lines:
+            out.append(state)
+    return out
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
-    ap.add_argument("--limit", type=float, default=600.0, help="seconds allowed per board")
-    ap.add_argument("--boards", default="all", choices=["all", "quick"])
-    ap.add_argument(
-        "--max-table",
-        type=int,
-        default=12_000_000,
-        help="stop a board when its table holds this many positions (memory guard)",
-    )
+    ap.add_argument("--limit", type=float, default=600.0, help="core: seconds per board")
+    ap.add_argument("--py-limit", type=float, default=120.0, help="Python: seconds per board")
+    ap.add_argument("--boards", default="quick", choices=["all", "quick"])
+    ap.add_argument("--memory", type=int, default=1 << 30, help="core table bytes")
+    ap.add_argument("--positions", type=int, default=10, help="4×4 positions, 12 lines drawn")
     args = ap.parse_args()
-    boards = BOARDS if args.boards == "all" else BOARDS[:5]
-    print(
-        f"{'board':12} {'lines':>5} {'value':>6} {'known':>6} {'best':>5} {'positions':>11} "
-        f"{'stored':>10} {'seconds':>8}"
-    )
-    for label, game_id, options, known in boards:
+    print(HEAD)
+    for label, game_id, options, known, quick in BOARDS:
+        if args.boards == "quick" and not quick:
+            continue
         game = vertex.create_game(game_id, **options)
-        solver = Solver(game)  # type: ignore[arg-type]
+        assert isinstance(game, DotsGame)
         state = game.initial_state()
         lines = len(state.legal_moves())
-        t0 = time.monotonic()
-
-        def guard(nodes: int, seconds: float, solver: Solver = solver) -> None:
-            if len(solver.tt) > args.max_table:
-                raise SolveTimeout
-
-        try:
-            sol = solver.solve(state, deadline=t0 + args.limit, progress=guard)  # type: ignore[arg-type]
-        except SolveTimeout:
-            print(
-                f"{label:12} {lines:5} {'—':>6} {known if known is not None else '':>6} "
-                f"{'':>5} {solver.nodes:11,} {len(solver.tt):10,} "
-                f"  > {args.limit:.0f} (not finished)",
-                flush=True,
-            )
-            continue
+        core = run(CoreSolver(game, table_bytes=args.memory), state, args.limit)
+        print(row(label, "core", lines, known, core), flush=True)
+        py = run(PySolver(game), state, args.py_limit)
+        print(row(label, "python", lines, known, py), flush=True)
+        for out in (core, py):
+            if known is not None and out["value"] is not None and out["value"] != known:
+                raise SystemExit(f"{label}: solved {out['value']}, published {known}")
+        if core["value"] is not None and py["value"] is not None:
+            assert core["value"] == py["value"], label
+    if args.positions:
+        game = vertex.create_game("dots-and-boxes", rows=4, cols=4)
+        assert isinstance(game, DotsGame)
+        walls, cpus, nodes = [], [], []
+        for state in quiet_positions(game, 12, args.positions, seed=19):
+            out = run(CoreSolver(game, table_bytes=256 << 20), state, args.limit)
+            assert out["value"] is not None
+            walls.append(out["wall"])
+            cpus.append(out["cpu"])
+            nodes.append(out["nodes"])
         print(
-            f"{label:12} {lines:5} {sol.value:+6d} "
-            f"{'' if known is None else f'{known:+d}':>6} {len(sol.best_moves):5} "
-            f"{sol.nodes:11,} {len(solver.tt):10,} {sol.seconds:8.1f}",
-            flush=True,
+            f"4x4 with 12 quiet lines drawn, {len(walls)} positions (core): "
+            f"seconds wall median {statistics.median(walls):.2f}, max {max(walls):.2f}; "
+            f"cpu median {statistics.median(cpus):.2f}, max {max(cpus):.2f}; "
+            f"positions median {statistics.median(nodes):,.0f}, max {max(nodes):,}"
         )
-        if known is not None and sol.value != known:
-            raise SystemExit(f"{label}: solved {sol.value}, published {known}")
 
 
 if __name__ == "__main__":

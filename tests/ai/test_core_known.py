@@ -106,3 +106,28 @@ def test_the_table_has_the_size_asked_for() -> None:
     game = game_of("dots-and-boxes", rows=3, cols=3)
     stats = CoreSolver(game, table_bytes=10 << 20).stats()
     assert 5 << 20 < stats["table_bytes"] <= 10 << 20
+
+
+def test_batch_playouts_share_out_every_cell() -> None:
+    from vertex.ai.dots.core import random_playouts
+
+    game = game_of("dots-and-boxes", rows=3, cols=3, players=3)
+    state = game.initial_state().play("a1-b1")
+    assert isinstance(state, DotsState)
+    rows = random_playouts(state, 50, seed=4)
+    assert len(rows) == 50 and all(len(r) == 3 and sum(r) == 9 for r in rows)
+    assert len(set(rows)) > 1  # random, not one line of play
+
+
+def test_uct_finds_the_only_good_line() -> None:
+    from vertex.ai.dots.core import uct_search
+
+    # 2×2 with a chain of three boxes offered: the mover takes them (and the fourth follows)
+    game = game_of("dots-and-boxes", rows=1, cols=2)
+    state = game.initial_state()
+    for move in ("a1-b1", "b1-c1", "a2-b2", "b2-c2", "a1-a2"):
+        state = state.play(move)  # type: ignore[assignment]
+    best, done, table = uct_search(state, 3000, seed=1)
+    assert done == 3000
+    assert best == "b1-b2"  # takes the left box; the right one follows
+    assert {name for name, _, _ in table} == set(state.legal_moves())

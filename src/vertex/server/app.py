@@ -21,11 +21,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from vertex.core import list_games
+from vertex.server import views
 from vertex.server.analysis import add_analysis_routes
+from vertex.server.bests import router as bests_router
 from vertex.server.conn import Conn, TokenBucket
 from vertex.server.errors import ApiError
 from vertex.server.faults import unavailable
 from vertex.server.hub import Hub, checked_game, dumps
+from vertex.server.lobby.routes import add_lobby_routes
 from vertex.server.messages import (
     ACTIONS,
     AimText,
@@ -104,6 +107,10 @@ class CreateTable(_Body):
     clock: Clock | None = Field(default=None, description="default: no clock")
     on_timeout: Literal["computer", "lose"] = Field(
         default="computer", description="when a clock runs out: a computer moves, or the seat loses"
+    )
+    listed: bool = Field(
+        default=False,
+        description="show the table in the lobby (`GET /api/lobby`); default: only its link",
     )
 
 
@@ -236,8 +243,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "clock": None if body.clock is None else body.clock.model_dump(exclude_none=True),
             "on_timeout": body.on_timeout,
         }
-        table = await hub.create(game, seats, settings_, creator)
-        return {"id": table.id, "url": f"/tables/{table.id}", "seats": table.public_seats()}
+        table = await hub.create(game, seats, settings_, creator, body.listed)
+        return {"id": table.id, "url": f"/tables/{table.id}", "seats": views.public_seats(table)}
 
     @app.get("/api/tables/{table_id}")
     async def view(table_id: TableId) -> dict[str, Any]:
@@ -286,7 +293,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table_id: TableId, format: Literal["json", "text"] = "json"
     ) -> dict[str, Any] | PlainTextResponse:
         """The game record (replays with `vertex replay`); `?format=text`: one move a line."""
-        rec = (await hub.get(table_id)).record()
+        rec = views.record(await hub.get(table_id))
         if format == "text":
             return PlainTextResponse(rec.to_text())
         return rec.model_dump(mode="json")
@@ -314,7 +321,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def socket(ws: WebSocket, table_id: str) -> None:
         await _serve_socket(hub, ws, table_id)
 
+    app.include_router(bests_router)
     add_replay_routes(app, hub)
+    add_lobby_routes(app, hub)
     add_analysis_routes(app, hub)
     return app
 

@@ -18,6 +18,7 @@
 #include <Python.h>
 #include <stdint.h>
 #include <string.h>
+#include <math.h>
 #include <time.h>
 
 typedef unsigned __int128 u128;
@@ -121,6 +122,14 @@ static double now_s(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static uint64_t xorshift(uint64_t *st) {
+    uint64_t x = *st;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *st = x;
 }
 
 /* ---- canonical keys ----------------------------------------------------------------------- */
@@ -853,13 +862,6 @@ static PyObject *Core_reach_after(Core *self, PyObject *args) {
 
 /* A uniformly random playout to the end, for playout benches and RL: returns the cells each
  * turn index closed, as a list of ints (bit sets of cells). */
-static uint64_t xorshift(uint64_t *st) {
-    uint64_t x = *st;
-    x ^= x << 13;
-    x ^= x >> 7;
-    x ^= x << 17;
-    return *st = x;
-}
 
 static PyObject *Core_random_playouts(Core *self, PyObject *args) {
     PyObject *drawn_o, *reach_o;
@@ -908,6 +910,184 @@ static PyObject *Core_random_playouts(Core *self, PyObject *args) {
     return out;
 }
 
+
+/* ---- a plain UCT search with uniform random playouts (two seats), for speed comparisons
+ * and as a fast search for researchers: one node per iteration, the tree in one block. */
+typedef struct {
+    u128 drawn, reach, untried;
+    int32_t child, sibling, visits;
+    float wins; /* for the seat that drew the line into this node */
+    int16_t line;
+    int8_t turn, mover;
+    int16_t score[2];
+} UNode;
+
+static int rollout(Core *self, u128 drawn, u128 reach, int t, int *score, uint64_t *st) {
+    int lines[MAXL];
+    for (;;) {
+        u128 free = self->all & ~drawn;
+        if (self->touch) free &= reach;
+        if (!free) break;
+        int n = 0;
+        while (free) {
+            lines[n++] = lowbit(free);
+            free &= free - 1;
+        }
+        int line = lines[xorshift(st) % (uint64_t)n];
+        drawn |= BIT(line);
+        if (self->touch) reach |= self->reach_of[line];
+        int k = gains(self, drawn, line);
+        score[t] += k;
+        if (!(k && self->extra)) t ^= 1;
+    }
+    return 0;
+}
+
+static PyObject *Core_uct(Core *self, PyObject *args, PyObject *kw) {
+    static char *names[] = {"drawn", "reach", "turn", "scores", "iterations", "seconds",
+                            "seed", "c", NULL};
+    PyObject *drawn_o, *reach_o;
+    int turn, s0, s1, iterations;
+    double seconds, c = 1.4;
+    unsigned long long seed;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOi(ii)idK|d", names, &drawn_o, &reach_o, &turn,
+                                     &s0, &s1, &iterations, &seconds, &seed, &c))
+        return NULL;
+    u128 drawn, reach;
+    if (from_py(drawn_o, &drawn) || from_py(reach_o, &reach)) return NULL;
+    if (turn < 0 || turn > 1 || iterations < 1 || iterations > 50000000) {
+        PyErr_SetString(PyExc_ValueError, "turn is 0 or 1; iterations from 1 to 50,000,000");
+        return NULL;
+    }
+    UNode *tree = PyMem_RawMalloc(sizeof(UNode) * ((size_t)iterations + 1));
+    if (!tree) return PyErr_NoMemory();
+    u128 free0 = self->all & ~drawn;
+    if (self->touch) free0 &= reach;
+    tree[0] = (UNode){drawn, reach, free0, -1, -1, 0, 0.0f, -1, (int8_t)turn, -1,
+                      {(int16_t)s0, (int16_t)s1}};
+    int used = 1, done = 0;
+    uint64_t st = seed * 0x9E3779B97F4A7C15ULL + 7;
+    double stop = seconds > 0 ? now_s() + seconds : 0;
+    Py_BEGIN_ALLOW_THREADS;
+    int path[MAXL + 2];
+    for (; done < iterations; done++) {
+        if (stop > 0 && !(done & 255) && now_s() > stop) break;
+        int at = 0, depth = 0;
+        path[depth++] = 0;
+        for (;;) {
+            UNode *nd = &tree[at];
+            if (nd->untried) {
+                if (used > iterations) break;
+                int n = popc(nd->untried), pick = (int)(xorshift(&st) % (uint64_t)n);
+                u128 m = nd->untried;
+                while (pick--) m &= m - 1;
+                int line = lowbit(m);
+                nd->untried &= ~BIT(line);
+                UNode *ch = &tree[used];
+                ch->drawn = nd->drawn | BIT(line);
+                ch->reach = self->touch ? nd->reach | self->reach_of[line] : nd->reach;
+                int k = gains(self, ch->drawn, line);
+                ch->score[0] = nd->score[0];
+                ch->score[1] = nd->score[1];
+                ch->score[nd->turn] += k;
+                ch->turn = (k && self->extra) ? nd->turn : nd->turn ^ 1;
+                ch->mover = nd->turn;
+                ch->line = (int16_t)line;
+                u128 f = self->all & ~ch->drawn;
+                if (self->touch) f &= ch->reach;
+                ch->untried = f;
+                ch->child = -1;
+                ch->visits = 0;
+                ch->wins = 0;
+                ch->sibling = nd->child;
+                nd->child = used;
+                at = used++;
+                path[depth++] = at;
+                break;
+            }
+            if (nd->child < 0) break; /* the end of the game */
+            double logn = log((double)nd->visits + 1.0);
+            int best = -1;
+            double bv = -1e300;
+            for (int x = nd->child; x >= 0; x = tree[x].sibling) {
+                UNode *ch = &tree[x];
+                double v = ch->visits ? ch->wins / ch->visits + c * sqrt(logn / ch->visits) : 1e300;
+                if (v > bv) {
+                    bv = v;
+                    best = x;
+                }
+            }
+            at = best;
+            path[depth++] = at;
+        }
+        int score[2] = {tree[at].score[0], tree[at].score[1]};
+        rollout(self, tree[at].drawn, tree[at].reach, tree[at].turn, score, &st);
+        int diff = score[0] - score[1];
+        if (self->misere) diff = -diff;
+        float r0 = diff > 0 ? 1.0f : diff < 0 ? 0.0f : 0.5f;
+        for (int i = 0; i < depth; i++) {
+            UNode *nd = &tree[path[i]];
+            nd->visits++;
+            if (nd->mover >= 0) nd->wins += nd->mover == 0 ? r0 : 1.0f - r0;
+        }
+    }
+    Py_END_ALLOW_THREADS;
+    PyObject *rows = PyList_New(0);
+    for (int x = tree[0].child; rows && x >= 0; x = tree[x].sibling) {
+        PyObject *r = Py_BuildValue("(iid)", tree[x].line, tree[x].visits,
+                                    tree[x].visits ? (double)tree[x].wins / tree[x].visits : 0.0);
+        if (!r || PyList_Append(rows, r) < 0) Py_CLEAR(rows);
+        Py_XDECREF(r);
+    }
+    PyMem_RawFree(tree);
+    if (!rows) return NULL;
+    return Py_BuildValue("(iN)", done, rows);
+}
+
+/* names_of(mask, names): names[i] for each set bit i of mask, lowest first. Only bits: the
+ * engine's legal_moves uses it for speed (with a Python fallback of the same meaning). */
+static PyObject *names_of(PyObject *mod, PyObject *args) {
+    PyObject *mask_o, *names;
+    if (!PyArg_ParseTuple(args, "OO!", &mask_o, &PyTuple_Type, &names)) return NULL;
+    if (!PyLong_Check(mask_o) || _PyLong_Sign(mask_o) < 0) {
+        PyErr_SetString(PyExc_ValueError, "mask must be a non-negative int");
+        return NULL;
+    }
+    Py_ssize_t n = PyTuple_GET_SIZE(names);
+    size_t nbits = _PyLong_NumBits(mask_o);
+    if ((Py_ssize_t)nbits > n) {
+        PyErr_SetString(PyExc_ValueError, "mask has bits beyond the names");
+        return NULL;
+    }
+    size_t nbytes = (nbits + 7) / 8 + 1;
+    unsigned char stack[64];
+    unsigned char *buf = nbytes <= sizeof stack ? stack : PyMem_Malloc(nbytes);
+    if (!buf) return PyErr_NoMemory();
+    if (_PyLong_AsByteArray((PyLongObject *)mask_o, buf, nbytes, 1, 0) < 0) {
+        if (buf != stack) PyMem_Free(buf);
+        return NULL;
+    }
+    Py_ssize_t count = 0;
+    for (size_t i = 0; i < nbytes; i++) count += __builtin_popcount(buf[i]);
+    PyObject *out = PyList_New(count);
+    Py_ssize_t at = 0;
+    for (size_t i = 0; out && i < nbytes; i++) {
+        unsigned b = buf[i];
+        while (b) {
+            PyObject *name = PyTuple_GET_ITEM(names, (Py_ssize_t)(8 * i + __builtin_ctz(b)));
+            b &= b - 1;
+            Py_INCREF(name);
+            PyList_SET_ITEM(out, at++, name);
+        }
+    }
+    if (buf != stack) PyMem_Free(buf);
+    return out;
+}
+
+static PyMethodDef module_methods[] = {
+    {"names_of", names_of, METH_VARARGS, "names_of(mask, names) -> names of the set bits"},
+    {NULL, NULL, 0, NULL}};
+
 static PyMethodDef Core_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))Core_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(drawn, reach, deadline=None, poll=None, best=True, mtdf=True) -> (value, best "
@@ -920,6 +1100,9 @@ static PyMethodDef Core_methods[] = {
     {"legal", (PyCFunction)Core_legal, METH_VARARGS, "legal(drawn, reach) -> open lines"},
     {"reach_after", (PyCFunction)Core_reach_after, METH_VARARGS,
      "reach_after(reach, line) -> reach"},
+    {"uct", (PyCFunction)(void (*)(void))Core_uct, METH_VARARGS | METH_KEYWORDS,
+     "uct(drawn, reach, turn, scores, iterations, seconds, seed, c=1.4) -> (iterations done, "
+     "[(line, visits, win rate of the mover)]): plain UCT, uniform random playouts"},
     {"random_playouts", (PyCFunction)Core_random_playouts, METH_VARARGS,
      "random_playouts(drawn, reach, turn, seats, count, seed) -> [cells per turn index]"},
     {NULL, NULL, 0, NULL}};
@@ -936,7 +1119,7 @@ static PyTypeObject CoreType = {
 };
 
 static struct PyModuleDef coremodule = {PyModuleDef_HEAD_INIT, "_core",
-                                        "The compiled core of the Dots family.", -1, NULL};
+                                        "The compiled core of the Dots family.", -1, module_methods};
 
 PyMODINIT_FUNC PyInit__core(void) {
     if (PyType_Ready(&CoreType) < 0) return NULL;

@@ -5,6 +5,8 @@ from collections.abc import Callable, Sequence
 MAX_LINES: int
 MAX_CELLS: int
 
+def names_of(mask: int, names: tuple[str, ...]) -> list[str]: ...
+
 class Core:
     def __init__(
         self,
@@ -35,6 +37,17 @@ class Core:
     def draw(self, drawn: int, line: int) -> tuple[int, int]: ...
     def legal(self, drawn: int, reach: int) -> int: ...
     def reach_after(self, reach: int, line: int) -> int: ...
+    def uct(
+        self,
+        drawn: int,
+        reach: int,
+        turn: int,
+        scores: tuple[int, int],
+        iterations: int,
+        seconds: float,
+        seed: int,
+        c: float = 1.4,
+    ) -> tuple[int, list[tuple[int, int, float]]]: ...
     def random_playouts(
         self, drawn: int, reach: int, turn: int, seats: int, count: int, seed: int
     ) -> list[tuple[int, ...]]: ...

@@ -115,3 +115,43 @@ class CoreSolver:
             nodes,
             time.monotonic() - started,
         )
+
+
+# ---- extras for researchers: batch playouts and a plain UCT on the core ---------------------
+def random_playouts(state: DotsState, count: int, seed: int = 0) -> list[tuple[int, ...]]:
+    """`count` uniformly random playouts from `state` to the end, in one call: the cells
+    each seat takes from here on (by seat, as `state.scores`). Any number of seats."""
+    game = state.game
+    core = build_core(game, 1 << 16)
+    by_turn = core.random_playouts(
+        state.drawn, state.reach, state.turn, len(state.order), count, seed
+    )
+    out = []
+    for row in by_turn:
+        per_seat = [0] * game.seats
+        for i, seat in enumerate(state.order):
+            per_seat[seat] = row[i]
+        out.append(tuple(per_seat))
+    return out
+
+
+def uct_search(
+    state: DotsState, iterations: int, seconds: float = 0.0, seed: int = 0, c: float = 1.4
+) -> tuple[str, int, list[tuple[str, int, float]]]:
+    """A plain UCT search (uniform random playouts) from a two-player `state`: the most
+    visited move, the iterations done (`seconds` > 0 stops it sooner) and, per root move,
+    its visits and the mover's win rate. No chain knowledge: the computer players' own
+    search (`vertex.ai.player`) is stronger; this one is for speed and experiments."""
+    game = state.game
+    if game.seats != 2 or not fits(game):
+        raise VertexError("uct_search is for two-player boards of up to 128 lines")
+    if state.is_over:
+        raise VertexError("the game is over: nothing to search")
+    core = build_core(game, 1 << 16)
+    scores = [state.owned[s].bit_count() for s in state.order]
+    done, rows = core.uct(
+        state.drawn, state.reach, state.turn, (scores[0], scores[1]), iterations, seconds, seed, c
+    )
+    names = game.board.line_names
+    table = sorted(((names[ln], v, w) for ln, v, w in rows), key=lambda r: (-r[1], r[0]))
+    return table[0][0], done, table

@@ -49,6 +49,19 @@ class DotsGame(Game[O]):
         """The dots, lines and cells."""
 
     @cached_property
+    def line_closes(self) -> tuple[tuple[tuple[int, int], ...], ...]:
+        """Per line, (cell bit, cell's lines) for the cells it bounds (the fast path of `draw`)."""
+        board = self.board
+        return tuple(
+            tuple((1 << c, board.cell_masks[c]) for c in cells) for cells in board.line_cells
+        )
+
+    @cached_property
+    def line_by_name(self) -> dict[str, int]:
+        """Line indices by their own names (the fast path of `play`)."""
+        return {name: i for i, name in enumerate(self.board.line_names)}
+
+    @cached_property
     def predrawn(self) -> int:
         """Lines drawn before play (border or rim): nobody's, and not moves."""
         return 0
@@ -90,6 +103,7 @@ class DotsGame(Game[O]):
 class DotsState(State):
     """A position of the family. Fields are plain ints and tuples; copies are cheap."""
 
+    __slots__ = ("dead", "drawn", "order", "owned", "reach", "turn")
     game: DotsGame[Any]
 
     def __init__(
@@ -131,24 +145,57 @@ class DotsState(State):
 
     def draw(self, line: int, name: str) -> DotsState:
         """Draw line `line` for the seat due; the caller has checked it is open."""
-        board = self.game.board
-        seat = self.order[self.turn]
-        new = self._with_entry((seat, name))
-        new.drawn = self.drawn | (1 << line)
-        closed = self.completes(line)
+        game = self.game
+        board = game.board
+        turn = self.turn
+        seat = self.order[turn]
+        drawn = self.drawn | (1 << line)
+        # a new object field by field: the hot path of every playout through the contract
+        new = _new_state(DotsState)
+        new.game = game
+        new.seed = self.seed
+        new.history = (*self.history, (seat, name))
+        new.drawn = drawn
+        new.dead = self.dead
+        new.order = self.order
+        new.reach = self.reach
+        owned = self.owned
+        closed = 0
+        for bit, mask in game.line_closes[line]:
+            if drawn & mask == mask:
+                closed |= bit
         if closed:
-            owned = list(self.owned)
-            for c in closed:
-                owned[seat] |= 1 << c
-            new.owned = tuple(owned)
-        if self.game.touch_rule:
+            grown = list(owned)
+            grown[seat] |= closed
+            owned = tuple(grown)
+        new.owned = owned
+        if game.touch_rule:
             a, b = board.lines[line]
             new.reach = self.reach | board.dot_lines[a] | board.dot_lines[b]
-        if not (closed and self.game.extra_turn):
-            new.turn = (self.turn + 1) % len(self.order)
+        new.turn = turn if closed and game.extra_turn else (turn + 1) % len(self.order)
         return new
 
+    def play(self, move: str, seat: int | None = None) -> DotsState:
+        # The usual call, a line by its own name for the seat due, goes straight to `draw`;
+        # everything else (other spellings, a seat given, every refusal) as the contract says.
+        if seat is None and type(move) is str:
+            game = self.game
+            line = game.line_by_name.get(move)
+            if line is not None:
+                free = game.board.all_lines & ~self.drawn
+                if game.touch_rule:
+                    free &= self.reach
+                if free >> line & 1:
+                    return self.draw(line, move)
+        played = super().play(move, seat)
+        assert isinstance(played, DotsState)
+        return played
+
     # ---- the contract ---------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return not self.open_lines()
+
     @property
     def to_move(self) -> tuple[int, ...]:
         return () if not self.open_lines() else (self.order[self.turn],)
@@ -163,9 +210,11 @@ class DotsState(State):
             return ()
         return best_seats(self.scores, lowest=self.game.misere)
 
+    def _ending(self) -> tuple[str, dict[str, Any]]:
+        return "all-lines", {}
+
     def legal_moves(self) -> list[str]:
-        names = self.game.board.line_names
-        return [names[i] for i in _bits(self.open_lines())]
+        return _names_of(self.open_lines(), self.game.board.line_names)
 
     def _play(self, move: str, seat: int) -> DotsState:
         board = self.game.board
@@ -173,13 +222,17 @@ class DotsState(State):
         name = board.line_names[line]
         bit = 1 << line
         if self.game.predrawn & bit:
-            raise IllegalMove(f"line {name} is part of the border, drawn before play")
+            raise IllegalMove(
+                f"line {name} is part of the border, drawn before play", "border", {"line": name}
+            )
         if self.drawn & bit:
-            raise IllegalMove(f"line {name} is already drawn")
+            raise IllegalMove(f"line {name} is already drawn", "drawn", {"line": name})
         if self.game.touch_rule and not self.reach & bit:
             raise IllegalMove(
                 f"line {name} touches no drawn line: every new line must share a dot "
-                "with a line already drawn (touch rule)"
+                "with a line already drawn (touch rule)",
+                "untouched",
+                {"line": name},
             )
         return self.draw(line, name)
 
@@ -195,6 +248,8 @@ class DotsState(State):
         names = board.line_names
         dot_names = board.dot_names
         return {
+            # the page's board module (web/js/boards/dots/) and the shape it draws
+            "renderer": "dots",
             "kind": board.kind,
             "dots": [
                 {"name": n, "x": round(x, 4), "y": round(y, 4)}
@@ -219,7 +274,36 @@ class DotsState(State):
             ],
             "symbols": list(self.game.seat_symbols(self.seed)),
             "order": list(self.order),
+            "blocked": self._blocked(),
         }
+
+    def _blocked(self) -> dict[str, dict[str, str]]:
+        """Undrawn lines the seat due may not draw, each with the rule's code (the page knows
+        no rules): `untouched`, the touch rule (Figures). {} when the game is over."""
+        if not self.game.touch_rule or self.is_over:
+            return {}
+        names = self.game.board.line_names
+        free = self.game.board.all_lines & ~self.drawn
+        return {names[i]: {"reason": "untouched"} for i in _bits(free & ~self.reach)}
+
+
+_new_state = object.__new__
+
+
+def _names_of_py(mask: int, names: tuple[str, ...]) -> list[str]:
+    """The names of the set bits' lines, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(names[low.bit_length() - 1])
+        mask ^= low
+    return out
+
+
+try:  # the compiled core's bit loop, when installed (it knows no rules, only bits)
+    from vertex.ai.dots._core import names_of as _names_of
+except ImportError:  # pragma: no cover - an install without the compiled core
+    _names_of = _names_of_py
 
 
 def _bits(mask: int) -> list[int]:

@@ -37,6 +37,7 @@ from vertex.games.verticality.rules import (
 )
 from vertex.games.verticality.tower import MM, Tower
 from vertex.physics import Keyframes, Pose
+from vertex.physics.pieces import CARD_LENGTH, CARD_THICKNESS, CARD_WIDTH, PYRAMIDS
 
 STEP_NAMES = ("pyramid 1", "pyramid 2", "pyramid 3", "card")
 SIZE_ORDER = ("S", "M", "L")
@@ -343,6 +344,30 @@ class VerticalityState(State):
         return False
 
     # ---- views ----------------------------------------------------------------------------
+    def _ending(self) -> tuple[str, dict[str, Any]]:
+        """`last-standing` (seat: the winner), `all-fell` (every tower left fell in one
+        step; winners: who finished the step before first), `solo` (the one tower fell),
+        `stopped` (the winner stopped building on alone), `shakes` (natural forces ran out
+        with towers standing). `falls`: how each fallen tower fell, in order."""
+        fallen = sorted(
+            (t.fell_at or 0, seat, t) for seat, t in enumerate(self.towers) if not t.standing
+        )
+        falls = [{"seat": seat, "step": at, **(t.fall or {})} for at, seat, t in fallen]
+        levels = [t.levels for t in self.towers]
+        base: dict[str, Any] = {"falls": falls, "levels": levels}
+        standing = self._standing()
+        if self.stopped:
+            return "stopped", {**base, "seat": self.won[0]}
+        if standing and (self.game.solo or self.building_on or len(standing) > 1):
+            return "shakes", {**base, "standing": list(standing)}  # natural forces ran out
+        if self.game.solo:
+            return "solo", {**base, "seat": 0}
+        if self.building_on:  # the winner built on alone until the tower fell
+            return "built-on", {**base, "seat": self.won[0]}
+        if standing:
+            return "last-standing", {**base, "seat": standing[0]}
+        return "all-fell", {**base, "winners": list(self.won)}
+
     def result(self) -> dict[str, Any]:
         out = super().result()
         out["levels"] = [t.levels for t in self.towers]
@@ -354,7 +379,10 @@ class VerticalityState(State):
     def _board(self) -> dict[str, Any]:
         face = self.rolls[-1] if self.rolls else None
         return {
+            "renderer": "towers",  # the page's board module (web/js/boards/towers/)
             "kind": "towers",
+            # the real sizes (RULES.md §4), so the page draws nothing of its own measure
+            "sizes_mm": _sizes_mm(),
             "level": self.level,
             "step": self.step,
             "step_name": STEP_NAMES[self.step],
@@ -392,6 +420,20 @@ class VerticalityState(State):
         if seat not in self.to_move:
             raise IllegalMove(f"{seat_label(seat)} owes no piece now")
         return str(plan_aim(self, seat))
+
+
+def _sizes_mm() -> dict[str, dict[str, float]]:
+    """Pyramid (base, height) and card (width, length, thickness) sizes in mm, for the page."""
+    out = {
+        size: {"base": _r(spec.base / MM, 2), "height": _r(spec.height / MM, 2)}
+        for size, spec in PYRAMIDS.items()
+    }
+    out["card"] = {
+        "width": _r(CARD_WIDTH / MM, 2),
+        "length": _r(CARD_LENGTH / MM, 2),
+        "thickness": _r(CARD_THICKNESS / MM, 2),
+    }
+    return out
 
 
 def _tower_view(seat: int, tower: Tower) -> dict[str, Any]:

@@ -10,12 +10,12 @@ for a fallen one and a fallen piece is never missed:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Literal
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
 from vertex.core.errors import IllegalMove
 from vertex.games.verticality.notation import Aim
-from vertex.physics import PYRAMIDS, Keyframes, Kind, Pose, settle, tilt_deg, yaw_pose
+from vertex.physics import CAP_S, PYRAMIDS, Keyframes, Kind, Pose, settle, tilt_deg, yaw_pose
 from vertex.physics.geometry import (
     apex,
     card_footprint,
@@ -64,6 +64,9 @@ class Tower:
     #: The last settle, for the page to animate, and what it came to.
     keyframes: Keyframes | None = None
     last_event: str = ""
+    #: How it fell, for words in the player's language: cause ("card" slid off, a pyramid
+    #: "tipped" or "dropped"), the level, and whether a shake (m/s²) or a second slide did it.
+    fall: dict[str, Any] | None = field(default=None, compare=False)
 
     # ---- what stands where -------------------------------------------------------------
     def pyramids_of(self, level: int) -> list[Piece]:
@@ -155,9 +158,16 @@ class Tower:
                 )
 
     def place(
-        self, level: int, size: str, aim: Aim, noise: tuple[float, float, float], step_no: int
+        self,
+        level: int,
+        size: str,
+        aim: Aim,
+        noise: tuple[float, float, float],
+        step_no: int,
+        cap_s: float = CAP_S,
     ) -> tuple[Tower, Outcome]:
-        """Drop the aimed piece (with the tremor `noise`: dx mm, dy mm, drot deg) and settle."""
+        """Drop the aimed piece (with the tremor `noise`: dx mm, dy mm, drot deg) and settle
+        (for at most `cap_s` simulated seconds: a player's trials look at less than the game)."""
         x = (aim.x + noise[0]) * MM
         y = (aim.y + noise[1]) * MM
         rot = aim.rot + noise[2]
@@ -170,7 +180,7 @@ class Tower:
             z = max(self.surface_z(level, cx, cy) for cx, cy in pyramid_footprint(size, flat))
             new = Piece(size, level, yaw_pose(x, y, z + DROP, rot))  # type: ignore[arg-type]
         pieces = (*self.pieces, new)
-        result = settle([p.kind for p in pieces], [p.pose for p in pieces])
+        result = settle([p.kind for p in pieces], [p.pose for p in pieces], cap_s=cap_s)
         settled = tuple(replace(p, pose=q) for p, q in zip(pieces, result.poses, strict=True))
         tower = replace(self, pieces=settled, keyframes=result.keyframes)
         failure = tower.failure(top_card_level=level if aim.piece == "card" else None)
@@ -178,14 +188,16 @@ class Tower:
             levels = level if aim.piece == "card" else self.levels
             placed = replace(tower, levels=levels, last_event="placed")
             return replace(placed, built=placed.height()), "placed"
-        what, reason = failure
+        what, reason, cause, at_level = failure
         if what == "slid" and not self.mulligan_used:
             kept = settled[:-1]
             event = f"{reason}: mulligan used, place the card again"
             return replace(tower, pieces=kept, mulligan_used=True, last_event=event), "slid"
         if what == "slid":
             reason += " for the second time"
-        return replace(tower, standing=False, fell_at=step_no, last_event=reason), "fell"
+        fall = {"cause": cause, "level": at_level, "twice": what == "slid", "shaken": None}
+        fallen = replace(tower, standing=False, fell_at=step_no, last_event=reason, fall=fall)
+        return fallen, "fell"
 
     def shake(self, strength: float, step_no: int) -> Tower:
         """Natural forces: sway the table with `strength` (m/s²) and see what still stands."""
@@ -196,32 +208,35 @@ class Tower:
         if failure is None:
             return replace(tower, last_event=f"withstood a shake of {strength:g} m/s²")
         event = f"shaken at {strength:g} m/s²: {failure[1]}"
-        return replace(tower, standing=False, fell_at=step_no, last_event=event)
+        fall = {"cause": failure[2], "level": failure[3], "twice": False, "shaken": strength}
+        return replace(tower, standing=False, fell_at=step_no, last_event=event, fall=fall)
 
-    def failure(self, top_card_level: int | None) -> tuple[str, str] | None:
-        """("fell" | "slid", reason) for the first piece out of place, or None.
+    def failure(self, top_card_level: int | None) -> tuple[str, str, str, int] | None:
+        """("fell" | "slid", reason, cause, level) for the first piece out of place, or None.
 
         `top_card_level` names the card just placed: if it alone is off, that is a slide (the
         mulligan case); any other card off takes the pyramids on it down, a fall.
         """
-        slid: tuple[str, str] | None = None
+        slid: tuple[str, str, str, int] | None = None
         for p in self.pieces:
             if p.kind == "card":
                 reason = self._card_off(p)
                 if reason is None:
                     continue
                 if p.level == top_card_level:
-                    slid = ("slid", f"the level-{p.level} card {reason}")
+                    slid = ("slid", f"the level-{p.level} card {reason}", "card", p.level)
                 else:
-                    return ("fell", f"the level-{p.level} card {reason}")
+                    return ("fell", f"the level-{p.level} card {reason}", "card", p.level)
             else:
                 tilt = tilt_deg(p.pose)
                 if tilt > FALL_TILT:
-                    return ("fell", f"a level-{p.level} pyramid tipped over ({tilt:.0f}°)")
+                    why = f"a level-{p.level} pyramid tipped over ({tilt:.0f}°)"
+                    return ("fell", why, "tipped", p.level)
                 if p.level > 1:
                     support = self.surface_z(p.level, p.pose[0], p.pose[1])
                     if p.pose[2] < support - DROP_TOL:
-                        return ("fell", f"a level-{p.level} pyramid dropped below its level")
+                        why = f"a level-{p.level} pyramid dropped below its level"
+                        return ("fell", why, "dropped", p.level)
         return slid
 
     def _card_off(self, card: Piece) -> str | None:
