@@ -42,17 +42,18 @@ def test_every_game_has_a_card_with_a_picture(server: Any, context_factory: Any)
     for gid in ids:
         card = page.locator(f'[data-game="{gid}"]')
         card.locator("svg").first.wait_for()
-        assert card.evaluate("el => el.tagName") == "BUTTON"
+        assert card.evaluate("el => el.tagName") == "LI"  # its button, rules and Play now
+        assert card.locator('[data-action="play-now"]').count() == 1
         assert card.locator(".game-summary").inner_text().strip()
     assert page.locator("[data-game]").count() == len(ids)
     assert page.title().startswith("Vertex")
     assert "No account" in page.locator("main").inner_text()
     # Keyboard: Tab reaches a card, Enter opens its form and focus moves to its heading.
-    page.focus('[data-game="figures"]')
+    page.focus('[data-game="figures"] .game-choose')
     page.keyboard.press("Enter")
     page.wait_for_selector(f'{FORM}[data-for-game="figures"][data-state="ok"]')
     assert page.evaluate("document.activeElement.id") == "new-table-heading"
-    assert page.get_attribute('[data-game="figures"]', "aria-pressed") == "true"
+    assert page.get_attribute('[data-game="figures"] .game-choose', "aria-pressed") == "true"
     shot(page, "lobby-desktop")
     assert page.errors == []
 

@@ -25,6 +25,7 @@ from vertex.server.analysis import add_analysis_routes
 from vertex.server.conn import Conn, TokenBucket
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub, checked_game, dumps
+from vertex.server.lobby.routes import add_lobby_routes
 from vertex.server.messages import (
     ACTIONS,
     AimText,
@@ -103,6 +104,10 @@ class CreateTable(_Body):
     clock: Clock | None = Field(default=None, description="default: no clock")
     on_timeout: Literal["computer", "lose"] = Field(
         default="computer", description="when a clock runs out: a computer moves, or the seat loses"
+    )
+    listed: bool = Field(
+        default=False,
+        description="show the table in the lobby (`GET /api/lobby`); default: only its link",
     )
 
 
@@ -226,7 +231,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "clock": None if body.clock is None else body.clock.model_dump(exclude_none=True),
             "on_timeout": body.on_timeout,
         }
-        table = await hub.create(game, seats, settings_, creator)
+        table = await hub.create(game, seats, settings_, creator, body.listed)
         return {"id": table.id, "url": f"/tables/{table.id}", "seats": table.public_seats()}
 
     @app.get("/api/tables/{table_id}")
@@ -305,6 +310,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         await _serve_socket(hub, ws, table_id)
 
     add_replay_routes(app, hub)
+    add_lobby_routes(app, hub)
     add_analysis_routes(app, hub)
     return app
 

@@ -29,6 +29,7 @@ from vertex.server.autoplay import Autoplay
 from vertex.server.conn import Conn
 from vertex.server.errors import ApiError, bad_options
 from vertex.server.events import Kind, StoredEvent
+from vertex.server.lobby import Lobby
 from vertex.server.messages import Command
 from vertex.server.parts import Parts
 from vertex.server.repository import Repository, Sent
@@ -63,6 +64,7 @@ class Hub:
         self.sockets = Sockets(parts.presence, self.bus, settings.presence_s / 3, parts.shared)
         self.autoplay = Autoplay(self.repo, self.leases, settings, self.worker)
         self.port = TablesPort(self)
+        self.lobby = Lobby(self)
         self._creating = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
 
@@ -79,12 +81,14 @@ class Hub:
         await self.bus.start(self._on_bus)
         await self.leases.start(self.autoplay.gained, self.autoplay.lost)
         await self.sockets.start()
+        await self.lobby.start()
         await self._repair()
         log.info(dumps({"event": "start", "worker": self.worker, "scaled": self.scaled}))
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="vertex-sweeper")
 
     async def stop(self) -> None:
         await stop_task(self._sweeper)
+        await self.lobby.stop()
         await self.autoplay.close()
         await self.leases.close()  # hands our tables on at once
         await self.sockets.close()
@@ -126,8 +130,10 @@ class Hub:
         seats: list[SeatSpec] | None,
         settings: dict[str, Any],
         creator: str,
+        listed: bool = False,
     ) -> Table:
-        """Open a table for `game` (built and its options checked once, by checked_game)."""
+        """Open a table for `game` (built and its options checked once, by checked_game);
+        `listed`: shown in the lobby (lobby/), else only its link finds it."""
         if seats is None:
             seats = [SeatSpec(kind="human") for _ in range(game.seats)]
         if len(seats) != game.seats:
@@ -157,8 +163,14 @@ class Hub:
                 seed=secrets.randbits(32),
                 seats=seats,
                 **settings,
+                listed=listed,
             )
-            return await self.open_table(spec, creator, now, game)
+            if not listed:
+                return await self.open_table(spec, creator, now, game)
+            async with self.lobby.listing(creator):
+                table = await self.open_table(spec, creator, now, game)
+                await self.lobby.created(table, creator)
+                return table
 
     async def open_table(
         self, spec: TableSpec, creator: str, now: float, game: Game[Any] | None = None
@@ -195,6 +207,7 @@ class Hub:
         own: bool,
     ) -> None:
         self.sockets.broadcast(table, sent)
+        await self.lobby.changed(table, own)
         line = {"event": ev.kind, "table": table.id, "v": ev.seq}
         line.update({k: v for k, v in ev.data.items() if k in ("seat", "move", "level", "ply")})
         log.info(dumps(line))
@@ -234,12 +247,19 @@ class Hub:
                     conn.send(dumps(msg))
             self.sockets.add(conn, n, before)
         await self.sockets.changed(tid, n)
+        if conn.seat is None:
+            self.lobby.watchers(tid, self._spectators(tid))
 
     def detach(self, conn: Conn) -> None:
         conn.close()
         n = self.sockets.sizes.get(conn.table_id)
         if self.sockets.remove(conn) and n is not None:
             self.autoplay.spawn(self.sockets.changed(conn.table_id, n))
+        if conn.seat is None:
+            self.lobby.watchers(conn.table_id, self._spectators(conn.table_id))
+
+    def _spectators(self, tid: str) -> int:
+        return sum(c.seat is None for c in self.sockets.conns.get(tid, ()))
 
     # ---- housekeeping -----------------------------------------------------------------------
     async def _sweep_loop(self) -> None:
@@ -256,10 +276,12 @@ class Hub:
         for tid in await self.store.idle_open(now - self.limits.idle_expiry_s):
             with contextlib.suppress(ApiError):
                 await self.repo.submit(tid, lambda t: t.expire(time.time()))
+        await self.lobby.sweep(now)
         for tid, table in list(self.repo.tables.items()):
             if (
                 now - table.last_at > self.settings.unload_after_s
                 and not self.sockets.has(tid)
+                and not self.lobby.follows(tid)
                 and not self.leases.owns(tid)
                 and not self.repo.lock(tid).locked()
             ):
@@ -277,6 +299,7 @@ class Hub:
             "database": self.store.engine.dialect.name,
             "bus": self.parts.bus_name,
             "limits": asdict(self.limits),
+            "lobby": self.lobby.health(),
         }
 
 

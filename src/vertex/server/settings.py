@@ -19,6 +19,8 @@ class Limits:
     tables_per_hour: int = 100  # created per client address
     chat_chars: int = 500
     name_chars: int = 40
+    #: Listed tables still waiting for players, per client address (across processes).
+    listed_per_address: int = 5
     #: Unfinished tables with no event for this long expire (their log is kept).
     idle_expiry_s: float = 24 * 3600.0
 
@@ -28,6 +30,8 @@ class Settings:
     database_url: str = DEFAULT_DATABASE
     #: Redis for the cross-worker event bus; None runs everything in one process.
     redis_url: str | None = None
+    #: What the lobby's Redis channel and keys start with (runs sharing a Redis differ).
+    redis_prefix: str = "vertex:"
     limits: Limits = field(default_factory=Limits)
     #: Thinking time given to a computer seat per move.
     ai_budget_s: float = 0.5
@@ -60,15 +64,18 @@ class Settings:
             ("idle_expiry_s", "VERTEX_IDLE_EXPIRY_S"),
             ("tables_per_hour", "VERTEX_TABLES_PER_HOUR"),
             ("messages_per_second", "VERTEX_MESSAGES_PER_SECOND"),
+            ("listed_per_address", "VERTEX_LISTED_PER_ADDRESS"),
         ):
             if os.environ.get(var):
                 tuning[name] = float(os.environ[var])
-        if "tables_per_hour" in tuning:
-            tuning["tables_per_hour"] = int(tuning["tables_per_hour"])
+        for whole in ("tables_per_hour", "listed_per_address"):
+            if whole in tuning:
+                tuning[whole] = int(tuning[whole])
         limits = Limits(**tuning)  # type: ignore[arg-type]
         values: dict[str, object] = {
             "database_url": url,
             "redis_url": redis_url,
+            "redis_prefix": os.environ.get("VERTEX_REDIS_PREFIX") or "vertex:",
             "limits": limits,
         }
         values.update(overrides)

@@ -50,6 +50,8 @@ class TableSpec(BaseModel):
     clock: ClockSpec | None = None
     on_timeout: Literal["computer", "lose"] = "computer"
     rematch_of: str | None = None
+    #: Shown in the lobby (lobby/); False: only its link finds it.
+    listed: bool = False
 
     @classmethod
     def load(cls, stored: dict[str, Any] | TableSpec) -> TableSpec:
@@ -65,4 +67,6 @@ class TableSpec(BaseModel):
         out["clock"] = None if self.clock is None else self.clock.as_dict()
         if self.rematch_of is not None:
             out["rematch_of"] = self.rematch_of
+        if not self.listed:
+            del out["listed"]  # private: stored as before the lobby listed tables
         return out

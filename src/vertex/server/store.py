@@ -158,6 +158,22 @@ class Store:
     async def _run(self, pool: ThreadPoolExecutor, fn: Callable[..., T], *args: Any) -> T:
         return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
 
+    async def write(self, fn: Callable[[Connection], T]) -> T:
+        """Run `fn` in one transaction on the writer's thread (other modules' tables: the
+        lobby's rows)."""
+        return await self._run(self._writer, self._in_transaction, fn)
+
+    async def read(self, fn: Callable[[Connection], T]) -> T:
+        return await self._run(self._reader, self._in_connection, fn)
+
+    def _in_transaction(self, fn: Callable[[Connection], T]) -> T:
+        with self.engine.begin() as conn:
+            return fn(conn)
+
+    def _in_connection(self, fn: Callable[[Connection], T]) -> T:
+        with self.engine.connect() as conn:
+            return fn(conn)
+
     # ---- tables -----------------------------------------------------------------------------
     async def create_table(self, row: TableRow) -> None:
         await self._run(self._writer, self._insert_table, row)

@@ -38,6 +38,7 @@ export class NewTableForm {
     this.seatValues = [];
     this.clock = { kind: "none", perMove: "30", total: "10", increment: "5", onTimeout: "computer" };
     this.undo = false;
+    this.listed = false; // private (link only) unless asked: as before the lobby listed tables
     this.name = remembered.name();
     this.checking = false;
     this.busy = false;
@@ -93,6 +94,7 @@ export class NewTableForm {
     this.clockGroup(),
     h("div", { class: "group settings" },
       switchField("undo", t("lobby.undo"), t("lobby.undo.help"), this.undo, (on) => { this.undo = on; }),
+      switchField("listed", t("lobby.listed"), t("lobby.listed.help"), this.listed, (on) => { this.listed = on; }),
       this.nameField()),
     h("div", { class: "submit-row" }, this.submitButton, this.status),
     this.errorBox);
@@ -399,7 +401,7 @@ export class NewTableForm {
     const seats = this.seatValues.slice(0, this.seats).map((v) =>
       (v === "human" ? { kind: "human" } : { kind: "ai", level: Number(v.slice(3)) }));
     const body = { game: this.game.id, options, seats, undo: this.undo,
-      on_timeout: this.clock.onTimeout };
+      on_timeout: this.clock.onTimeout, listed: this.listed };
     if (clock.clock) body.clock = clock.clock;
     const typed = this.name.trim();
     if (typed) remembered.setName(typed);
@@ -419,6 +421,7 @@ export class NewTableForm {
       try {
         const { token } = await api.takeSeat(made.id, mine, typed || t("lobby.name.fallback"));
         remembered.setToken(made.id, token);
+        remembered.setSeat(made.id, mine);
       } catch {
         // The table is open all the same: its page offers the free seats.
       }

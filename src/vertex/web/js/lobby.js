@@ -1,10 +1,16 @@
-// The lobby `/`: every game as a card, and the new-table form for the one chosen.
+// The lobby `/`: your tables, the listed tables live (waiting, playing, finished), every
+// game as a card (with Play now), and the new-table form for the one chosen.
 // `/?game=ID` opens that game's form (the address follows the choice, so a reload keeps it).
 import { api } from "./api.js";
 import { h, reducedMotion } from "./dom.js";
 import { mountHeader } from "./header.js";
 import { loadCatalogs, onLangChange, t } from "./i18n.js";
+import { alertSettings } from "./alerts.js";
 import { markChosen, renderCards } from "./lobby-cards.js";
+import { LobbySocket } from "./lobby-live.js";
+import { MyTables } from "./lobby-mine.js";
+import { LobbyPlace } from "./lobby-place.js";
+import { Seating } from "./lobby-playnow.js";
 
 await loadCatalogs("lobby");
 
@@ -17,6 +23,18 @@ const intro = h("div", { class: "intro" });
 const cards = h("section", { class: "games", "aria-labelledby": "games-heading" });
 const formHost = h("section", { class: "new-table card", id: "new-table", hidden: true });
 const layout = h("div", { class: "lobby-layout" }, cards, formHost);
+const mineHost = h("div");
+const seatingHost = h("div");
+const placeHost = h("div");
+const alertsHost = h("div");
+let place = null;
+let mine = null;
+let seating = null;
+const socket = new LobbySocket({
+  list: (model, change) => place && place.update(model, change),
+  mine: (entries, missing) => mine && mine.update(entries, missing),
+  status: () => {},
+});
 
 function renderIntro() {
   document.title = t("lobby.title");
@@ -28,7 +46,7 @@ function renderIntro() {
 function renderGames() {
   const heading = h("h2", { id: "games-heading", class: "sr-only", text: t("lobby.games") });
   const list = h("div");
-  renderCards(list, games, chosen, choose);
+  renderCards(list, games, chosen, choose, (game, button) => seating.playNow(game, button));
   cards.replaceChildren(heading, list);
 }
 
@@ -78,7 +96,16 @@ async function load() {
         t("lobby.load-failed", { message: err.message }), " ", retry));
     return;
   }
-  main.replaceChildren(intro, layout);
+  main.replaceChildren(intro, mineHost, seatingHost, placeHost,
+    h("h2", { class: "start-heading", text: t("place.start") }), layout, alertsHost);
+  mine = new MyTables(mineHost, games, socket);
+  seating = new Seating(seatingHost, games, mine);
+  place = new LobbyPlace(placeHost, games, {
+    onSit: (entry, button) => seating.sit(entry, button),
+    onFilter: (game) => socket.filter(game),
+  });
+  alertsHost.replaceChildren(alertSettings());
+  socket.start();
   renderGames();
   const wanted = new URL(location.href).searchParams.get("game");
   if (wanted) choose(wanted, { focus: false });
@@ -89,7 +116,11 @@ renderIntro();
 onLangChange(() => {
   renderIntro();
   if (!games.length) return;
+  main.querySelector(".start-heading").textContent = t("place.start");
   renderGames();
   if (form) form.render();
+  if (place) place.render();
+  if (mine) mine.render();
+  alertsHost.replaceChildren(alertSettings());
 });
 load();

@@ -5,6 +5,17 @@
 const NAME = "vertex.name";
 const SEAT = "vertex.seat.";
 const SETTING = "vertex.setting.";
+const MY_SEAT = "vertex.myseat.";
+const HIDDEN = "vertex.hidden"; // tables taken off "Your tables" (their seat is kept)
+const RECENT = "vertex.recent"; // your tables that ended, newest first
+const RECENT_KEPT = 5;
+
+function list(key) {
+  try {
+    const value = JSON.parse(get(key) || "[]");
+    return Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
+  } catch { return []; }
+}
 
 function get(key) {
   try { return localStorage.getItem(key); } catch { return null; }
@@ -23,6 +34,30 @@ export const remembered = {
   /** The seat token this browser holds at table `id`, or null. */
   token: (id) => get(SEAT + id),
   setToken: (id, token) => set(SEAT + id, token),
+  /** Which seat our token holds at table `id` (null: not known yet). */
+  seat: (id) => {
+    const raw = get(MY_SEAT + id);
+    return raw === null ? null : Number(raw);
+  },
+  setSeat: (id, n) => set(MY_SEAT + id, n === null ? null : String(n)),
+  /** The tables this browser holds a seat at, as stored. */
+  tables: () => {
+    const out = [];
+    try {
+      for (let i = 0; i < localStorage.length; i += 1) {
+        const key = localStorage.key(i);
+        if (key && key.startsWith(SEAT)) out.push(key.slice(SEAT.length));
+      }
+    } catch { /* storage off */ }
+    return out;
+  },
+  hidden: () => list(HIDDEN),
+  hide: (id) => set(HIDDEN, JSON.stringify([...new Set([...list(HIDDEN), id])].slice(-200))),
+  recent: () => list(RECENT),
+  addRecent: (id) => {
+    const now = [id, ...list(RECENT).filter((r) => r !== id)].slice(0, RECENT_KEPT);
+    set(RECENT, JSON.stringify(now));
+  },
   setting: (key, fallback = null) => {
     const raw = get(SETTING + key);
     return raw === null ? fallback : JSON.parse(raw);

@@ -5,6 +5,7 @@
 // back as an event, and `data-version` on the root is set right after the board has drawn
 // that version (tests and acceptance checks wait on it).
 import { api } from "./api.js";
+import { tell } from "./alerts.js";
 import { announce, h } from "./dom.js";
 import { errorWords, loadErrors } from "./errors.js";
 import { mountHeader } from "./header.js";
@@ -227,7 +228,10 @@ function render({ animate = false, relabel = false } = {}) {
   document.title = myTurn && amPlaying(model)
     ? t("table.title.yourTurn") : t("table.title.game", { game: gameName(view) });
 
-  if (myTurn && amPlaying(model) && !wasMyTurn && !pending) announce(t("table.turn.yours"), true);
+  if (myTurn && amPlaying(model) && !wasMyTurn && !pending) {
+    announce(t("table.turn.yours"), true);
+    tell(t("table.turn.yours"), location.pathname); // in the background: title, icon, sound
+  }
   wasMyTurn = myTurn;
   const over = isOver(model);
   if (over && wasOver === false) ui.result.get().then((banner) => banner.say(model), () => {});
@@ -352,6 +356,7 @@ async function takeSeat(n, name) {
   const reply = await api.takeSeat(tableId, n, name);
   remembered.setName(name);
   remembered.setToken(tableId, reply.token);
+  remembered.setSeat(tableId, n);
   token = reply.token;
   model.seatKnown = false; // until the socket says the seat is ours
   focusBoardWhenSeated = true;

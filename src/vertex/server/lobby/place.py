@@ -1,0 +1,276 @@
+"""The lobby: listed tables, their live list on every process, Play now and housekeeping.
+
+The process that writes a listed table's event makes its summary (summary.py), applies it
+to its own list (index.py), tells its lobby sockets, publishes it to the other processes
+(shared.py) and saves it in the table's lobby row (rows.py, batched). Processes that start
+later read the rows. Private tables never enter any of it: only a socket that names a
+table's id ("Your tables") hears about that one table.
+
+The hub calls in at four places: a table made listed (`listing` + `created`), every table
+event (`changed`), spectators coming and going (`watchers`) and the sweep (`sweep`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import AsyncIterator
+from typing import TYPE_CHECKING, Any
+
+from vertex.core import game_ids
+from vertex.server.errors import ApiError
+from vertex.server.lobby.conns import FOLLOW_MOST, LobbyConn, LobbyConns
+from vertex.server.lobby.index import LobbyIndex
+from vertex.server.lobby.rows import LobbyRows
+from vertex.server.lobby.shared import LocalShared, RedisShared
+from vertex.server.lobby.summary import OPEN, quick, summary
+from vertex.server.sockets import dumps
+from vertex.server.table import Table
+from vertex.server.tasks import stop_task
+
+if TYPE_CHECKING:
+    from vertex.server.hub import Hub
+
+log = logging.getLogger("vertex.server")
+
+#: A listed table leaves the list when nobody holding a seat has been connected for this
+#: long, or when nobody sat down for this long.
+CREATOR_GONE_S = 600.0
+NOBODY_SAT_S = 1800.0
+
+
+class Lobby:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        settings = hub.settings
+        self.listed_most = settings.limits.listed_per_address
+        self.shared: LocalShared | RedisShared
+        if settings.redis_url is not None:
+            self.shared = RedisShared(settings.redis_url, settings.redis_prefix, hub.worker)
+        else:
+            self.shared = LocalShared()
+        self.rows = LobbyRows(hub.store)
+        self.index = LobbyIndex()
+        self.conns = LobbyConns()
+        self.v = 0  # bumps with every change this process sends its lobby sockets
+        self.present_at: dict[str, float] = {}  # a seat holder was last seen here then
+        self._dirty: dict[str, dict[str, Any]] = {}
+        self._saving = asyncio.Lock()
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    # ---- lifecycle --------------------------------------------------------------------------
+    async def start(self) -> None:
+        await self.shared.start(self._on_shared)
+        filters = self._filters()
+        now = time.time()
+        for entry in await self.rows.load():
+            self.index.put(entry, filters)
+            self.present_at[entry["id"]] = now
+        self._task = asyncio.create_task(self._save_loop(), name="vertex-lobby-save")
+
+    async def stop(self) -> None:
+        await stop_task(self._task)
+        with contextlib.suppress(Exception):
+            await self.flush()
+        self.conns.close()
+        await self.shared.close()
+
+    def _filters(self) -> list[str | None]:
+        return [None, *game_ids()]
+
+    # ---- the hub's seams --------------------------------------------------------------------
+    @contextlib.asynccontextmanager
+    async def listing(self, creator: str) -> AsyncIterator[None]:
+        """Around making a listed table: refuses an address with too many listed open
+        tables (one lock per address, across processes, so two at once cannot both pass)."""
+        async with self.shared.lock("listing:" + creator):
+            if await self.rows.count_open(creator) >= self.listed_most:
+                raise ApiError(
+                    "too-many-listed",
+                    f"at most {self.listed_most} listed tables waiting for players from one "
+                    "address; make this one private or wait until yours start",
+                    429,
+                )
+            yield
+
+    async def created(self, table: Table, creator: str) -> None:
+        entry = self._summary(table)
+        await self.rows.insert(entry, creator, table.created_at)
+        self.present_at[table.id] = time.time()
+        await self._put(entry, publish=True)
+
+    async def changed(self, table: Table, own: bool) -> None:
+        """A table had an event (`own`: this process wrote it)."""
+        if self.conns.followers.get(table.id):
+            self.conns.send_followers(table.id, dumps({"t": "mine", "tables": [summary(table)]}))
+        if not table.spec.listed or not own:
+            return  # the writer tells everyone else
+        old = self.index.get(table.id)
+        if old is None:
+            return  # not (or no longer) listed
+        entry = self._summary(table)
+        if entry["free_seats"] < old["free_seats"]:
+            self.present_at[table.id] = time.time()  # someone just sat down
+        self._dirty[table.id] = entry
+        self._wake.set()
+        await self._put(entry, publish=True)
+
+    def watchers(self, tid: str, n: int) -> None:
+        """This process has `n` spectator sockets at table `tid` now."""
+        entry = self.index.get(tid)
+        if entry is None:
+            return
+        worker = self.hub.worker
+        self._send(self.index.set_watching(tid, worker, n, self._filters()))
+        self.hub.autoplay.spawn(self.shared.publish({"watch": tid, "worker": worker, "n": n}))
+
+    def follows(self, tid: str) -> bool:
+        return tid in self.conns.followers
+
+    def _summary(self, table: Table) -> dict[str, Any]:
+        entry = summary(table)
+        entry["quick"] = quick(table.spec)
+        return entry
+
+    # ---- changes in, changes out ------------------------------------------------------------
+    async def _put(self, entry: dict[str, Any], publish: bool) -> None:
+        self._send(self.index.put(entry, self._filters()))
+        if publish:
+            await self.shared.publish({"put": entry})
+
+    async def _on_shared(self, msg: dict[str, Any]) -> None:
+        filters = self._filters()
+        if "put" in msg:
+            entry = msg["put"]
+            if entry["id"] not in self.present_at:
+                self.present_at[entry["id"]] = time.time()
+            self._send(self.index.put(entry, filters))
+        elif "gone" in msg:
+            self.present_at.pop(msg["gone"], None)
+            self._send(self.index.remove(msg["gone"], filters))
+        elif "watch" in msg:
+            self._send(self.index.set_watching(msg["watch"], msg["worker"], msg["n"], filters))
+
+    def _send(self, changes: dict[str | None, dict[str, Any]]) -> None:
+        if not changes:
+            return
+        self.v += 1
+        for game, change in changes.items():
+            self.conns.send(game, dumps({"t": "change", "v": self.v, **change}))
+
+    async def flush(self) -> None:
+        """Save the summaries not saved yet (before a Play now lock is let go: the next
+        holder, on any process, reads the rows)."""
+        async with self._saving:
+            batch, self._dirty = self._dirty, {}
+            if batch:
+                await self.rows.save(list(batch.values()), time.time())
+
+    async def _save_loop(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            await asyncio.sleep(0.05)  # a burst of moves makes one write
+            try:
+                await self.flush()
+            except Exception:
+                log.exception("lobby rows not saved")
+
+    async def leave(self, tid: str, now: float) -> bool:
+        """Take a table off the list, everywhere; False if it was not on it."""
+        self._dirty.pop(tid, None)
+        left = await self.rows.leave(tid, now)
+        self.present_at.pop(tid, None)
+        self._send(self.index.remove(tid, self._filters()))
+        if left:
+            await self.shared.publish({"gone": tid})
+        return left
+
+    # ---- what players do --------------------------------------------------------------------
+    def snapshot(self, game: str | None) -> dict[str, Any]:
+        return self.index.snapshot(game)
+
+    async def attach(self, conn: LobbyConn) -> None:
+        self.conns.add(conn)
+        conn.send(dumps({"t": "lobby", "v": self.v, **self.index.snapshot(conn.game)}))
+
+    def detach(self, conn: LobbyConn) -> None:
+        conn.close()
+        self.conns.remove(conn)
+
+    async def follow(self, conn: LobbyConn, tids: list[str]) -> dict[str, Any]:
+        """Follow these tables (they replace the ones followed before): their summaries now,
+        and every change after. Unknown ids come back as `missing`."""
+        wanted = set(tids[:FOLLOW_MOST])
+        self.conns.unfollow(conn, conn.follows - wanted)
+        found, missing = [], []
+        for tid in sorted(wanted):
+            try:
+                table = await self.hub.get(tid)
+            except ApiError:
+                missing.append(tid)
+                continue
+            found.append(summary(table))
+        self.conns.follow(conn, {e["id"] for e in found})
+        return {"t": "mine", "tables": found, "missing": missing}
+
+    async def play_now(self, game: str, name: str, creator: str) -> dict[str, Any]:
+        """Sit at the oldest listed table of `game` waiting for one more player, or open one
+        and wait there. One lock per game, on every process: two players at once meet."""
+        from vertex.server.hub import checked_game
+
+        made = checked_game(game, {})
+        async with self.shared.lock("play-now:" + game):
+            for tid in await self.rows.waiting_for_one(game):
+                try:
+                    table = await self.hub.get(tid)
+                    if self.hub.scaled:
+                        await self.hub.repo.catch_up(table)  # another process may have written
+                    free = [n for n, s in enumerate(table.seats) if not s.taken]
+                    if len(free) != 1 or table.is_over:
+                        continue
+                    token, _v = await self.hub.take_seat(tid, free[0], name)
+                except ApiError:
+                    continue
+                await self.flush()
+                return {"id": tid, "seat": free[0], "token": token, "waiting": False}
+            settings = {"undo": False, "clock": None, "on_timeout": "computer"}
+            table = await self.hub.create(made, None, settings, creator, listed=True)
+            token, _v = await self.hub.take_seat(table.id, 0, name)
+            await self.flush()
+            return {"id": table.id, "seat": 0, "token": token, "waiting": True}
+
+    async def unlist(self, tid: str, token: str) -> dict[str, Any]:
+        """A seat holder takes the table off the list (Play now's "cancel" too)."""
+        table = await self.hub.get(tid)
+        if table.seat_of(token) is None:
+            raise ApiError("bad-token", "that seat token does not hold a seat at this table", 403)
+        async with self.shared.lock("play-now:" + table.game.id):
+            if self.hub.scaled:
+                await self.hub.repo.catch_up(table)
+            await self.leave(tid, time.time())
+            return {"id": tid, "listed": False, "started": table.started}
+
+    # ---- housekeeping -----------------------------------------------------------------------
+    async def sweep(self, now: float) -> None:
+        """Listed tables still waiting whose seat holders left (none connected for 10
+        minutes) or where nobody sat down (30 minutes) leave the list."""
+        for entry in list(self.index.sections[OPEN].values()):
+            tid = entry["id"]
+            seated = [n for n, s in enumerate(entry["seats"]) if s["kind"] == "human"]
+            seated = [n for n in seated if not entry["seats"][n]["free"]]
+            if not seated:
+                if now - entry["listed_at"] > NOBODY_SAT_S:
+                    await self.leave(tid, now)
+                continue
+            connected = await self.hub.sockets.connected(tid, len(entry["seats"]))
+            if any(connected[n] for n in seated):
+                self.present_at[tid] = now
+            elif now - self.present_at.get(tid, float(entry["listed_at"])) > CREATOR_GONE_S:
+                await self.leave(tid, now)
+
+    def health(self) -> dict[str, Any]:
+        return {"listed": len(self.index), **self.conns.counts()}

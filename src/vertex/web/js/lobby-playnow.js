@@ -1,0 +1,123 @@
+// Play now and Sit: one click to a seat. Play now seats you at the oldest listed table of
+// that game waiting for one more player, or opens one and waits here ("waiting for an
+// opponent", cancellable) until someone sits, then takes you to the table.
+import { api } from "./api.js";
+import { announce, h } from "./dom.js";
+import { t } from "./i18n.js";
+import { tell } from "./alerts.js";
+import { askName } from "./lobby-name.js";
+import { gameName } from "./lobby-words.js";
+import { remembered } from "./store.js";
+
+function errorText(err) {
+  const known = { "too-many-listed": "place.error.too-many-listed",
+    "too-many-tables": "lobby.error.too-many-tables", offline: "lobby.error.offline",
+    "seat-taken": "place.error.seat-taken", "game-over": "place.error.seat-taken" };
+  return known[err.code] ? t(known[err.code]) : t("place.error.other", { message: err.message });
+}
+
+export class Seating {
+  /** host: where the waiting panel and errors show; mine: the MyTables */
+  constructor(host, games, mine) {
+    this.host = host;
+    this.games = games;
+    this.mine = mine;
+    this.busy = false;
+    this.panel = h("div", { class: "waiting card", role: "status", "data-play-now-waiting": "",
+      hidden: true });
+    this.error = h("p", { class: "notice bad", role: "alert", hidden: true });
+    host.replaceChildren(this.panel, this.error);
+  }
+
+  showError(err) {
+    this.error.hidden = !err;
+    this.error.textContent = err ? errorText(err) : "";
+  }
+
+  /** "Sit" on a waiting table: its first free seat. */
+  async sit(entry, button) {
+    if (this.busy) return;
+    const name = await askName(button);
+    if (!name) return;
+    const seat = entry.seats.findIndex((s) => s.free);
+    if (seat < 0) return;
+    this.busy = true;
+    this.showError(null);
+    button.disabled = true;
+    try {
+      const { token } = await api.takeSeat(entry.id, seat, name);
+      remembered.setToken(entry.id, token);
+      remembered.setSeat(entry.id, seat);
+      location.assign(`/tables/${encodeURIComponent(entry.id)}`);
+    } catch (err) {
+      this.busy = false;
+      button.disabled = false;
+      this.showError(err);
+    }
+  }
+
+  async playNow(game, button) {
+    if (this.busy) return;
+    const name = await askName(button);
+    if (!name) return;
+    this.busy = true;
+    this.showError(null);
+    let seated;
+    try {
+      seated = await api.post("/api/lobby/play-now", { game: game.id, name });
+    } catch (err) {
+      this.busy = false;
+      this.showError(err);
+      return;
+    }
+    remembered.setToken(seated.id, seated.token);
+    remembered.setSeat(seated.id, seated.seat);
+    if (!seated.waiting) {
+      location.assign(seated.url);
+      return;
+    }
+    this.wait(seated, game);
+  }
+
+  wait(seated, game) {
+    const label = gameName(game);
+    const cancel = h("button", { type: "button", "data-action": "cancel-play-now",
+      onclick: () => this.cancel(seated), text: t("place.wait.cancel") });
+    this.panel.hidden = false;
+    this.panel.replaceChildren(
+      h("span", { class: "spinner", "aria-hidden": "true" }),
+      h("span", { text: t("place.wait", { game: label }) }),
+      cancel);
+    cancel.focus();
+    this.mine.waitingFor = {
+      id: seated.id,
+      then: () => {
+        tell(t("place.told.sat", { game: label }), seated.url);
+        announce(t("place.wait.found"), true);
+        location.assign(seated.url);
+      },
+    };
+    this.mine.refresh();
+  }
+
+  async cancel(seated) {
+    let out;
+    try {
+      out = await api.post("/api/lobby/unlist", { table: seated.id, token: seated.token });
+    } catch (err) {
+      this.showError(err);
+      return;
+    }
+    this.mine.waitingFor = null;
+    if (out.started) { // someone sat down just then: the game is on
+      location.assign(seated.url);
+      return;
+    }
+    remembered.setToken(seated.id, null);
+    remembered.setSeat(seated.id, null);
+    this.panel.hidden = true;
+    this.busy = false;
+    this.mine.refresh();
+    announce(t("place.wait.cancelled"));
+  }
+}

@@ -1,0 +1,127 @@
+"""The lobby across two real `vertex serve` processes on one PostgreSQL and one Redis:
+a listed table made through one shows on the other's lobby socket, and two Play now
+requests racing through the two make one table.
+
+Skipped (with the reason) when PostgreSQL or Redis is not reachable.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import threading
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from websockets.sync.client import connect
+
+from .test_processes import Proc, _forget
+from .test_scaleout import PG, _reachable
+
+pytestmark = pytest.mark.skipif(bool(_reachable()), reason=_reachable() or "")
+
+_made: list[str] = []
+
+
+def _forget_rows(ids: list[str]) -> None:
+    from sqlalchemy import create_engine, delete, update
+
+    from vertex.server.lobby.rows import lobby_t
+
+    engine = create_engine(PG)
+    lobby_t.create(engine, checkfirst=True)
+    with engine.begin() as conn:
+        if ids:
+            conn.execute(delete(lobby_t).where(lobby_t.c.table_id.in_(ids)))
+        # earlier runs' Play now tables still waiting would meet this run's players
+        conn.execute(
+            update(lobby_t)
+            .where(lobby_t.c.status == "open", lobby_t.c.game == "juxtapose")
+            .values(status="gone")
+        )
+    engine.dispose()
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Proc, Proc]]:
+    _forget_rows([])
+    logs = tmp_path_factory.mktemp("lobby-site")
+    prefix = f"vertex-test-{secrets.token_hex(4)}:"  # this run's lobby channel and locks
+    a, b = Proc(logs / "a.log"), Proc(logs / "b.log")
+    for p in (a, b):
+        p.env.update(VERTEX_REDIS_PREFIX=prefix, VERTEX_LISTED_PER_ADDRESS="50")
+        p.env["VERTEX_TABLES_PER_HOUR"] = "1000"
+        p.start()
+    try:
+        a.wait_up()
+        b.wait_up()
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()
+        _forget(_made)
+        _forget_rows(_made)
+
+
+def recv(ws: Any, pred: Any, limit: int = 100) -> dict[str, Any]:
+    for _ in range(limit):
+        msg: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        if pred(msg):
+            return msg
+    raise AssertionError("the message never came")
+
+
+def test_a_listed_table_made_on_one_process_shows_on_the_others_socket(
+    site: tuple[Proc, Proc],
+) -> None:
+    a, b = site
+    with connect(b.ws + "/ws/lobby") as ws:
+        assert json.loads(ws.recv(timeout=10))["t"] == "lobby"
+        body = {"game": "dots-and-boxes", "options": {"rows": 3, "cols": 3}, "listed": True}
+        r = httpx.post(a.url + "/api/tables", json=body, timeout=10)
+        assert r.status_code == 201, r.text
+        tid = r.json()["id"]
+        _made.append(tid)
+        change = recv(ws, lambda m: m["t"] == "change" and any(e["id"] == tid for e in m["up"]))
+        assert change["up"][0]["section"] == "open"
+        private = httpx.post(a.url + "/api/tables", json={**body, "listed": False}, timeout=10)
+        _made.append(private.json()["id"])
+        # someone sits through process 2: process 1's list shows it too
+        r = httpx.post(f"{b.url}/api/tables/{tid}/seats/0", json={"name": "Ann"}, timeout=10)
+        assert r.status_code == 200
+        change = recv(ws, lambda m: m["t"] == "change" and m["up"])
+        assert change["up"][0]["seats"][0]["name"] == "Ann"
+    for p in (a, b):
+        view = httpx.get(p.url + "/api/lobby", timeout=10).json()
+        assert tid in [e["id"] for e in view["open"]]
+        assert private.json()["id"] not in json.dumps(view)
+
+
+def test_play_now_racing_through_two_processes_makes_one_table(site: tuple[Proc, Proc]) -> None:
+    got: list[dict[str, Any]] = []
+    start = threading.Barrier(2)
+
+    def press(p: Proc, name: str) -> None:
+        start.wait()
+        body = {"game": "juxtapose", "name": name}
+        r = httpx.post(p.url + "/api/lobby/play-now", json=body, timeout=30)
+        assert r.status_code == 200, r.text
+        got.append(r.json())
+
+    for _round in range(3):
+        got.clear()
+        threads = [
+            threading.Thread(target=press, args=pn) for pn in zip(site, ("Ann", "Bob"), strict=True)
+        ]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        assert len(got) == 2
+        _made.extend(g["id"] for g in got)
+        assert got[0]["id"] == got[1]["id"]
+        assert sorted(g["seat"] for g in got) == [0, 1]
+        view = httpx.get(f"{site[1].url}/api/tables/{got[0]['id']}", timeout=10).json()
+        assert view["started"]
