@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # The page's browser libraries (three.js), pinned in package-lock.json, from the npm registry.
 NODE_STAMP := node_modules/.installed
 
-.PHONY: setup serve test lint typecheck unit bench clean
+.PHONY: setup serve test check lint typecheck unit bench clean
 
 setup: $(STAMP) $(NODE_STAMP)
 
@@ -38,6 +38,12 @@ unit: $(STAMP) $(NODE_STAMP)
 	  echo "NOTE: the browser tests (tests/web) were SKIPPED: Chromium is not installed."
 
 test: lint typecheck unit
+
+# The quick round while working (under a minute): all but the slow kinds of test — browser,
+# real processes, physics, long computations (tests/conftest.py marks them); `make test`
+# runs everything, as CI does.
+check: $(STAMP)
+	$(BIN)/python -m pytest -m "not slow and not browser and not process and not physics and not long"
 
 bench: $(STAMP)
 	$(BIN)/python -m pytest -m slow

@@ -7,11 +7,12 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 from typing import Any
 
 import httpx
+
+from ..eventually import eventually
 
 
 def free_port() -> int:
@@ -52,15 +53,16 @@ class ServeProcess:
 
     def wait_up(self) -> None:
         assert self.proc is not None
-        for _ in range(600):
+        proc = self.proc
+
+        def up() -> bool:
+            assert proc.poll() is None, self.log.read_text()
             try:
-                if httpx.get(self.url + "/healthz", timeout=1).status_code == 200:
-                    return
+                return httpx.get(self.url + "/healthz", timeout=1).status_code == 200
             except httpx.TransportError:
-                pass
-            assert self.proc.poll() is None, self.log.read_text()
-            time.sleep(0.05)
-        raise AssertionError("the server did not come up:\n" + self.log.read_text())
+                return False
+
+        eventually(up, timeout=60, interval=0.05, what="the server coming up")
 
     def start(self) -> None:
         self.launch()

@@ -9,6 +9,7 @@ from fastapi.testclient import TestClient
 
 import vertex
 
+from ..eventually import eventually
 from .conftest import new_table, recv_until, take, two_player_table
 
 
@@ -81,8 +82,7 @@ def test_undo_against_a_computer_takes_back_its_reply_too(client: TestClient) ->
     tid = new_table(client, seats=seats, undo=True, options={"rows": 3, "cols": 3})["id"]
     ann = take(client, tid, 0, "Ann")
     play(client, tid, ann, "a1-b1")
-    while view(client, tid)["state"]["to_move"] != [0]:
-        time.sleep(0.01)
+    eventually(lambda: view(client, tid)["state"]["to_move"] == [0])
     assert act(client, tid, ann, "undo-request").status_code == 200  # nobody else to ask
     v = view(client, tid)
     assert v["state"]["ply"] == 0 and v["state"]["to_move"] == [0]
@@ -132,8 +132,7 @@ def test_a_seat_left_by_a_player_goes_to_a_computer(client: TestClient) -> None:
     seats = view(client, tid)["seats"]
     assert seats[0]["kind"] == "ai" and seats[0]["level"] == 1
     assert play(client, tid, ann, "a1-b1").json()["error"]["code"] == "bad-token"
-    while view(client, tid)["state"]["to_move"] != [1]:  # the computer plays seat 0
-        time.sleep(0.01)
+    eventually(lambda: view(client, tid)["state"]["to_move"] == [1])  # the computer plays seat 0
     assert view(client, tid)["state"]["ply"] >= 1
 
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from fastapi.testclient import TestClient
 
 from vertex.server import Limits, create_app
 
+from ..eventually import eventually
 from .conftest import make_settings, new_table, take
 
 
@@ -36,10 +36,5 @@ def test_a_start_with_many_open_tables_loads_none_of_them_until_asked(tmp_path: 
         move = client.get(f"/api/tables/{vs}").json()["state"]["legal_moves"][0]
         r = client.post(f"/api/tables/{vs}/moves", json={"token": solo, "move": move})
         assert r.status_code == 200, r.text
-        for _ in range(500):
-            state = client.get(f"/api/tables/{vs}").json()["state"]
-            if state["ply"] >= 2:
-                break
-            time.sleep(0.01)
-        assert state["ply"] >= 2
+        eventually(lambda: client.get(f"/api/tables/{vs}").json()["state"]["ply"] >= 2)
         assert client.get("/healthz").json()["loaded"] == 2  # and nothing else

@@ -10,6 +10,7 @@ import pytest
 
 from vertex.server.leases import LEASES, LocalLeases, RedisLeases
 
+from ..eventually import eventually_async
 from .test_scaleout import REDIS, _reachable
 
 pytestmark = pytest.mark.skipif(bool(_reachable()), reason=_reachable() or "")
@@ -30,15 +31,20 @@ def test_one_owner_a_table_and_a_take_over_when_it_dies() -> None:
         try:
             assert await a.acquire(tid) and a.owns(tid)
             assert not await b.acquire(tid) and not b.owns(tid)
-            await asyncio.sleep(1.0)  # a renews: still a's
+            # a renews: still a's once its first lease would have run out (a renewal made
+            # after that moment pushed the expiry a whole ttl past the first one)
+            first = await a.redis.zscore(LEASES, tid)
+
+            async def renewed_past_the_first_lease() -> bool:
+                score = await a.redis.zscore(LEASES, tid)
+                return score is not None and score >= first + a.ttl_ms
+
+            await eventually_async(renewed_past_the_first_lease, what="a renewal")
             assert a.owns(tid) and not b.owns(tid) and tid not in gained
             assert a._task is not None
             await a.stop_renewing()  # a dies: no more renewals, nothing released
-            for _ in range(100):
-                if b.owns(tid):
-                    break
-                await asyncio.sleep(0.05)
-            assert b.owns(tid) and tid in gained  # b took it over, within seconds
+            await eventually_async(lambda: b.owns(tid), what="b taking the table over")
+            assert tid in gained  # b took it over, within seconds
             await a._renew_all()  # a, were it to wake, learns at its next renewal it lost it
             assert not a.owns(tid) and tid in lost
             assert not await a.acquire(tid)  # and cannot have it back while b lives

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 import pytest
@@ -12,6 +11,7 @@ from fastapi.testclient import TestClient
 import vertex
 from vertex.core import Rng, State, game_class, game_ids
 
+from ..eventually import eventually
 from .conftest import new_table, recv_until, take, two_player_table
 
 SMALL: dict[str, dict[str, Any]] = {
@@ -122,17 +122,17 @@ def test_a_human_against_a_computer(client: TestClient) -> None:
     with client.websocket_connect(f"/ws/tables/{tid}?token={token}") as ws:
         snap = recv_until(ws, lambda m: m["t"] == "snapshot")
         assert snap["seat"] == 0 and snap["table"]["started"]
-        while True:
-            view = client.get(f"/api/tables/{tid}").json()
+        while True:  # each round is a move of Ann's (or a stale one, the computer being quick)
+            view = eventually(
+                lambda: client.get(f"/api/tables/{tid}").json(),
+                until=lambda v: v["result"] is not None or v["state"]["to_move"] == [0],
+            )
             if view["result"] is not None:
                 break
-            if view["state"]["to_move"] == [0]:
-                move = view["state"]["legal_moves"][0]
-                ws.send_json({"t": "move", "move": move, "v": view["version"]})
-                reply = recv_until(ws, lambda m: m["t"] in ("ack", "error"))
-                assert reply["t"] == "ack" or reply["code"] == "stale", reply
-            else:
-                time.sleep(0.01)
+            move = view["state"]["legal_moves"][0]
+            ws.send_json({"t": "move", "move": move, "v": view["version"]})
+            reply = recv_until(ws, lambda m: m["t"] in ("ack", "error"))
+            assert reply["t"] == "ack" or reply["code"] == "stale", reply
     assert vertex.replay(client.get(f"/api/tables/{tid}/record").json()).is_over
 
 

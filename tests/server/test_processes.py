@@ -26,6 +26,7 @@ from websockets.sync.client import ClientConnection, connect
 
 import vertex
 
+from ..eventually import eventually
 from .serve import ServeProcess
 from .test_scaleout import PG, REDIS, _reachable
 
@@ -314,11 +315,10 @@ def test_two_processes_racing_the_same_move_accept_exactly_one(site: tuple[Proc,
             t.join()
         assert sorted(results) == [200, 409]
         for p in (a, b):
-            for _ in range(200):  # the loser's process hears of the winner's move at once
-                moves = httpx.get(f"{p.url}/api/tables/{tid}/record").json()["moves"]
-                if moves:
-                    break
-                time.sleep(0.01)
+            # the loser's process hears of the winner's move at once
+            moves = eventually(
+                lambda p=p, tid=tid: httpx.get(f"{p.url}/api/tables/{tid}/record").json()["moves"]
+            )
             assert len(moves) == 1
 
 

@@ -4,7 +4,6 @@ and the game goes on with every accepted move in place."""
 from __future__ import annotations
 
 import json
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +14,7 @@ from websockets.sync.client import connect
 
 import vertex
 
+from ..eventually import eventually
 from .serve import ServeProcess
 
 
@@ -97,6 +97,8 @@ def test_kill_9_mid_game_and_the_game_goes_on(server: Server) -> None:
     final = vertex.replay(httpx.get(f"{server.url}/api/tables/{tid}/record").json())
     assert final.is_over and final.history[: len(accepted)] == state.history
     # the computer seat came back too: it answers its human again
-    while (v2 := httpx.get(f"{server.url}/api/tables/{vs}").json())["state"]["to_move"] != [0]:
-        time.sleep(0.02)
+    v2 = eventually(
+        lambda: httpx.get(f"{server.url}/api/tables/{vs}").json(),
+        until=lambda v: v["state"]["to_move"] == [0],
+    )
     assert v2["state"]["ply"] >= 2

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import threading
-import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -19,6 +18,7 @@ from fastapi.testclient import TestClient
 import vertex
 from vertex.server import Limits, Settings, create_app
 
+from ..eventually import eventually
 from .conftest import recv_until
 from .test_verticality import run_out
 
@@ -180,14 +180,12 @@ def test_an_aim_taken_by_one_worker_drops_on_the_worker_with_the_clock(
     r = b.post(f"/api/tables/{tid}/aims", json={"token": ann, "move": "pyramid x=-7 y=4 rot=15"})
     assert r.status_code == 200, r.text
     held = a.app.state.hub.tables[tid]  # type: ignore[attr-defined]
-    while held.held_aim(0) is None:  # the aim crosses over the bus, privately
-        time.sleep(0.01)
+    eventually(lambda: held.held_aim(0) is not None)  # the aim crosses over the bus, privately
     run_out(a, tid, (0, 1))
-    for _ in range(500):  # b learns of a's events over the bus, a moment later
-        rec = b.get(f"/api/tables/{tid}/record").json()
-        if len(rec["moves"]) == 2:
-            break
-        time.sleep(0.01)
+    # b learns of a's events over the bus, a moment later
+    rec = eventually(
+        lambda: b.get(f"/api/tables/{tid}/record").json(), until=lambda r: len(r["moves"]) == 2
+    )
     assert rec["moves"][0]["seat"] == 0 and rec["moves"][0]["move"] == "pyramid x=-7 y=4 rot=15"
     assert len(rec["moves"]) == 2
 
@@ -198,11 +196,9 @@ def test_presence_is_one_for_the_site(workers: tuple[TestClient, TestClient]) ->
     with a.websocket_connect(f"/ws/tables/{tid}?token={ann}") as ws:
         recv_until(ws, lambda m: m["t"] == "snapshot")
         # Ann is connected to a: b shows her there, and will not let Bob hand her seat over
-        for _ in range(500):
-            seats = b.get(f"/api/tables/{tid}").json()["seats"]
-            if seats[0]["connected"]:
-                break
-            time.sleep(0.01)
+        seats = eventually(
+            lambda: b.get(f"/api/tables/{tid}").json()["seats"], until=lambda s: s[0]["connected"]
+        )
         assert [s["connected"] for s in seats] == [True, False]
         body = {"token": bob, "action": "hand-over", "seat": 0, "level": 1}
         r = b.post(f"/api/tables/{tid}/actions", json=body)
@@ -211,11 +207,10 @@ def test_presence_is_one_for_the_site(workers: tuple[TestClient, TestClient]) ->
             recv_until(ws_b, lambda m: m["t"] == "snapshot")
             # Bob on b: Ann's socket on a hears that he came
             recv_until(ws, lambda m: m["t"] == "presence" and m["connected"] == [True, True])
-    for _ in range(500):  # both gone
-        seats = a.get(f"/api/tables/{tid}").json()["seats"]
-        if not any(s["connected"] for s in seats):
-            break
-        time.sleep(0.01)
+    seats = eventually(  # both gone
+        lambda: a.get(f"/api/tables/{tid}").json()["seats"],
+        until=lambda seats: not any(s["connected"] for s in seats),
+    )
     assert [s["connected"] for s in seats] == [False, False]
     # now Ann is away, Bob may hand her seat to a computer
     r = b.post(f"/api/tables/{tid}/actions", json={**body})

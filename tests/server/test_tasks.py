@@ -10,18 +10,20 @@ from vertex.server.tasks import stop_task
 def test_a_loop_that_outlives_one_cancellation_is_stopped() -> None:
     async def go() -> list[str]:
         seen: list[str] = []
+        running = asyncio.Event()
 
         async def stubborn() -> None:
             while True:
                 try:
-                    await asyncio.sleep(0.05)
+                    running.set()
+                    await asyncio.Event().wait()  # works until cancelled
                 except asyncio.CancelledError:
                     if seen:  # the second time: it gives in
                         raise
                     seen.append("swallowed")  # a library turned it into an error; loop on
 
         task = asyncio.create_task(stubborn())
-        await asyncio.sleep(0.01)
+        await running.wait()
         await stop_task(task)
         assert task.done() and task.cancelled()
         await stop_task(None)  # nothing to stop

@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from tests.eventually import eventually
 from vertex.server import Settings, create_app
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -76,11 +77,8 @@ class LiveServer:
 
     def __enter__(self) -> LiveServer:
         self.thread.start()
-        for _ in range(500):
-            if self.server.started:
-                return self
-            threading.Event().wait(0.01)
-        raise RuntimeError("the test server did not start")
+        eventually(lambda: self.server.started, timeout=60, what="the test server starting")
+        return self
 
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True

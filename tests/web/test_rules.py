@@ -154,7 +154,7 @@ def test_unknown_game_gets_a_clear_404_page(server: Any, context_factory: Any) -
     assert page.inner_text("h1") == "No such game"
     assert "“chess”" in page.inner_text(".notice")
     links = page.eval_on_selector_all(".rules-game-list a", "els => els.map(a => a.pathname)")
-    assert links == [f"/rules/{g}" for g in NAMES]
+    assert links == [f"/rules/{g['id']}" for g in server.get("/api/games")]  # the server's
     switch(page, "it")
     assert page.inner_text("h1") == "Gioco non trovato"
     shot(page, "rules-missing")
@@ -194,9 +194,24 @@ def test_rules_fit_a_phone(server: Any, context_factory: Any, game: str) -> None
 
 
 @pytest.mark.parametrize("game", list(NAMES))
-def test_rules_desktop_screenshots(server: Any, context_factory: Any, game: str) -> None:
+def test_rules_on_a_desktop_show_every_picture_inside_the_column(
+    server: Any, context_factory: Any, game: str
+) -> None:
     page = context_factory(locale="en-US").new_page()
     open_rules(page, server.url, game)
-    switch(page, "en" if game != "dots-and-triangles" else "it")
+    code = "en" if game != "dots-and-triangles" else "it"
+    switch(page, code)
     page.wait_for_selector("[data-rules][data-pictures]")
+    assert page.inner_text("h1") == NAMES[game][0 if code == "en" else 1]
+    drawn = int(page.get_attribute("[data-rules]", "data-pictures") or "0")
+    boxes = page.eval_on_selector_all(
+        "figure[data-drawn] svg",
+        "els => els.map(e => { const r = e.getBoundingClientRect(); "
+        "return [r.left, r.right, r.width, r.height]; })",
+    )
+    assert drawn > 0 and len(boxes) == drawn  # every game's page has its pictures
+    width = page.viewport_size["width"]
+    for left, right, w, h in boxes:
+        assert left >= 0 and right <= width and w > 40 and h > 20, (game, left, right, w, h)
+    assert no_sideways_scroll(page)
     shot(page, f"rules-{game}-desktop")

@@ -241,6 +241,8 @@ class DotsState(State):
         names = board.line_names
         dot_names = board.dot_names
         return {
+            # the page's board module (web/js/boards/dots/) and the shape it draws
+            "renderer": "dots",
             "kind": board.kind,
             "dots": [
                 {"name": n, "x": round(x, 4), "y": round(y, 4)}

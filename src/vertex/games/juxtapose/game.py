@@ -492,6 +492,7 @@ class JuxtaposeState(State):
     def _board(self) -> dict[str, Any]:
         sliding = self.phase == "slide"
         return {
+            "renderer": "juxtapose",  # the page's board module (web/js/boards/juxtapose/)
             "kind": "juxtapose",
             "size": SIZE,
             "squares": [_square_view(sq, self.squares[sq]) for sq in range(SIZE * SIZE)],

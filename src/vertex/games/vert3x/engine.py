@@ -334,6 +334,8 @@ class Vert3xState(State):
                 for piece in _bits(mask):
                     claims.append({"owner": t, **units.view(piece)})
         return {
+            # the page's board module (web/js/boards/vert3x/) and the shape it draws
+            "renderer": "vert3x",
             "kind": board.kind,
             "rules": game.options.rules,
             "dots": [

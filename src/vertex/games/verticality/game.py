@@ -37,6 +37,7 @@ from vertex.games.verticality.rules import (
 )
 from vertex.games.verticality.tower import MM, Tower
 from vertex.physics import Keyframes, Pose
+from vertex.physics.pieces import CARD_LENGTH, CARD_THICKNESS, CARD_WIDTH, PYRAMIDS
 
 STEP_NAMES = ("pyramid 1", "pyramid 2", "pyramid 3", "card")
 SIZE_ORDER = ("S", "M", "L")
@@ -354,7 +355,10 @@ class VerticalityState(State):
     def _board(self) -> dict[str, Any]:
         face = self.rolls[-1] if self.rolls else None
         return {
+            "renderer": "towers",  # the page's board module (web/js/boards/towers/)
             "kind": "towers",
+            # the real sizes (RULES.md §4), so the page draws nothing of its own measure
+            "sizes_mm": _sizes_mm(),
             "level": self.level,
             "step": self.step,
             "step_name": STEP_NAMES[self.step],
@@ -392,6 +396,20 @@ class VerticalityState(State):
         if seat not in self.to_move:
             raise IllegalMove(f"{seat_label(seat)} owes no piece now")
         return str(plan_aim(self, seat))
+
+
+def _sizes_mm() -> dict[str, dict[str, float]]:
+    """Pyramid (base, height) and card (width, length, thickness) sizes in mm, for the page."""
+    out = {
+        size: {"base": _r(spec.base / MM, 2), "height": _r(spec.height / MM, 2)}
+        for size, spec in PYRAMIDS.items()
+    }
+    out["card"] = {
+        "width": _r(CARD_WIDTH / MM, 2),
+        "length": _r(CARD_LENGTH / MM, 2),
+        "thickness": _r(CARD_THICKNESS / MM, 2),
+    }
+    return out
 
 
 def _tower_view(seat: int, tower: Tower) -> dict[str, Any]:

@@ -1,8 +1,7 @@
 // The small pictures on the game cards. Each game's own picture module draws its preview (the
 // server's state of a small example game) — the board's static drawing only, not the whole
-// interactive board (boards/index.js loadPreview); a kind without one (Verticality's towers:
-// its module brings the 3-D view), or a module that fails, gets a simple drawing made here
-// from the same state.
+// interactive board (boards/index.js loadPreview); a board without one, or a module that
+// fails, gets a simple drawing made here from the same state.
 import { s } from "./dom.js";
 import { loadPreview } from "./boards/index.js";
 import { seatColor } from "./seats.js";
@@ -24,7 +23,6 @@ export async function picture(preview) {
 
 export function fallback(preview) {
   const board = (preview && preview.board) || {};
-  if (board.kind === "towers") return towers(board);
   if (Array.isArray(board.squares)) return squares(board);
   if (Array.isArray(board.dots) && board.dots.every((d) => Number.isFinite(d.x))) return dots(board);
   return blank();
@@ -40,51 +38,7 @@ function blank() {
   return svg;
 }
 
-// ---- Verticality: a little tower on a table ----
-// Side view at real proportions (mm): large pyramids 25.4 × 44.45, medium 19.84 × 34.93,
-// small 14.29 × 25.4; cards 88.9 long (drawn a little thicker than 0.3 mm so they show).
-const PYRAMIDS = [[25.4, 44.45], [19.84, 34.93], [14.29, 25.4]];
-const CARD = { w: 88.9, t: 2.4 };
-const PIECE_COLORS = ["#D55E00", "#0072B2", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"];
-
-function towers(board) {
-  // One tower per seat in the example (at most three fit), each built to the same height: the
-  // towers are empty at the start, so this is an illustration of where the game goes.
-  const count = Math.max(1, Math.min(3, (board.towers || []).length || 1));
-  const gap = 14;
-  const width = count * CARD.w + (count + 1) * gap;
-  const tableY = 150;
-  const svg = frame(width, tableY + 14);
-  svg.append(s("rect", { x: 0, y: tableY, width, height: 10, rx: 3, fill: "#8a5a33" }));
-  for (let i = 0; i < count; i += 1) {
-    const cx = gap + CARD.w / 2 + i * (CARD.w + gap);
-    let floor = tableY;
-    // Two finished levels (three pyramids and a card), then a level being built.
-    for (let level = 0; level < 3; level += 1) {
-      const [base, height] = PYRAMIDS[level];
-      const spots = level < 2 ? [-1, 0, 1] : [-1, 1];
-      for (const [k, spot] of spots.entries()) {
-        const x = cx + spot * (CARD.w / 2 - base / 2 - 4);
-        const color = PIECE_COLORS[(i + level * 3 + k) % PIECE_COLORS.length];
-        svg.append(s("path", {
-          d: `M${x - base / 2} ${floor} L${x} ${floor - height} L${x + base / 2} ${floor} Z`,
-          fill: color, stroke: "#1d232a", "stroke-width": 1.2, "stroke-linejoin": "round",
-        }));
-      }
-      floor -= height;
-      if (level < 2) {
-        svg.append(s("rect", {
-          x: cx - CARD.w / 2, y: floor - CARD.t, width: CARD.w, height: CARD.t,
-          fill: "#fffdf7", stroke: "#1d232a", "stroke-width": 1,
-        }));
-        floor -= CARD.t;
-      }
-    }
-  }
-  return svg;
-}
-
-// ---- boards of squares (Juxtapose) ----
+// ---- boards of squares ----
 const PYRAMID_COLORS = { red: "#D55E00", yellow: "#E69F00", green: "#009E73", blue: "#0072B2", purple: "#9E4F82" };
 
 function squares(board) {

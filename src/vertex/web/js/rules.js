@@ -1,39 +1,33 @@
 // The rules page /rules/{game}: a game's rules in plain words, with small pictures drawn by
 // the same board modules as the tables, from positions the server plays with the real engine
-// (GET /api/rules/{game}/diagrams). The words live in js/boards/<renderer>/rules-<game>.js, with the
-// layout of the page (which sections, paragraphs, lists, pictures and options, in order).
+// (GET /api/rules/{game}/diagrams). The words live in js/boards/<renderer>/rules-<game>.js,
+// beside the game's board, with the layout of the page (which sections, paragraphs, lists,
+// pictures and options, in order) and any pictures of its own (`art`). The games are the
+// server's (GET /api/games): this page knows none of them.
 import { api } from "./api.js";
-import { loadPreview } from "./boards/index.js";
+import { loadPreview, rendererOf } from "./boards/index.js";
 import { h } from "./dom.js";
 import { mountHeader } from "./header.js";
 import { addCatalog, has, lang, loadCatalogs, num, onLangChange, t } from "./i18n.js";
-import { ART } from "./boards/towers/towers-rules-art.js";
 import { addCoordinates } from "./rules-coords.js";
 
 // The option labels and values of the new-table form (the lobby's words), so an option is
 // called the same on the form and here; this page's catalogs fill in what they lack.
 await loadCatalogs("games", "options", "rules");
 
-// Where each game's rules text lives (its board's folder).
-const RULES_FOLDER = {
-  "dots-and-boxes": "dots", "dots-and-triangles": "dots", figures: "dots", vert3x: "vert3x",
-  juxtapose: "juxtapose", verticality: "towers",
-};
-export const GAMES = [
-  "dots-and-boxes", "dots-and-triangles", "figures", "vert3x", "juxtapose", "verticality",
-];
 // The sections every game has, in this order (a game may add its own, e.g. history).
 const SECTIONS = ["play", "win", "options", "decisions", "notation", "here", "history"];
 
 const root = document.querySelector("[data-rules]");
 const gameId = pathGame();
-let content = null; // {layout, meta, diagrams} once loaded
+let games = []; // the server's games (GET /api/games), once loaded
+let content = null; // {layout, art, meta, diagrams}, {missing} or {error} once loaded
 let scrolled = false; // a #section in the address is scrolled to once, not on every redraw
 let drawing = []; // the pictures of the current render, being drawn
 let renders = 0;
 
 function render() {
-  if (!GAMES.includes(gameId)) return renderMissing();
+  if (content && content.missing) return renderMissing();
   if (!content) {
     root.replaceChildren(h("p", { class: "rules-loading", text: t("rules.loading") }));
     return;
@@ -109,9 +103,9 @@ function figure(id, captionKey, key) {
   const art = h("div", { class: "rules-art" });
   const fig = h("figure", { class: "rules-figure", "data-diagram": id },
     art, h("figcaption", { id: capId }, inline(t(key(captionKey)))));
-  const local = ART[gameId] && ART[gameId][id];
+  const local = content.art && content.art[id];
   if (local) {
-    art.append(hideArt(local(t)));
+    art.append(hideArt(local(t, content.meta.preview)));
     fig.dataset.drawn = "";
     return fig;
   }
@@ -141,8 +135,6 @@ function picturesDrawn(then) {
 }
 
 async function drawBoard(state, art, fig) {
-  // The 3-D view has no flat picture (and brings three.js): Verticality has its own art.
-  if (state.board && state.board.kind === "towers") return;
   let svg = null;
   try {
     const mod = await loadPreview(state); // the board's picture only, not the board
@@ -240,11 +232,21 @@ function inline(text) {
   return out;
 }
 
+/** A game's name in the page's language (the server's English name where none is known). */
+function gameName(game) {
+  const k = `rules.name.${game.id}`;
+  return has(k) ? t(k) : game.name;
+}
+
+function gameLinks(list) {
+  return list.map((g) =>
+    h("li", {}, h("a", { href: `/rules/${encodeURIComponent(g.id)}`, text: gameName(g) })));
+}
+
 function otherGames() {
   return h("nav", { class: "rules-others", "aria-labelledby": "others-title" },
     h("h2", { id: "others-title", text: t("rules.others") }),
-    h("ul", {}, GAMES.filter((g) => g !== gameId).map((g) =>
-      h("li", {}, h("a", { href: `/rules/${g}`, text: t(`rules.name.${g}`) })))));
+    h("ul", {}, gameLinks(games.filter((g) => g.id !== gameId))));
 }
 
 function renderMissing() {
@@ -252,8 +254,7 @@ function renderMissing() {
   root.replaceChildren(
     h("h1", { "data-missing": "", text: t("rules.missing.title") }),
     h("p", { class: "notice", text: t("rules.missing.text", { id: gameId || "—" }) }),
-    h("ul", { class: "rules-game-list" }, GAMES.map((g) =>
-      h("li", {}, h("a", { href: `/rules/${g}`, text: t(`rules.name.${g}`) })))),
+    h("ul", { class: "rules-game-list" }, gameLinks(games)),
     h("p", {}, h("a", { class: "button", href: "/", text: t("rules.lobby") })),
   );
 }
@@ -268,15 +269,22 @@ function renderError(err) {
 
 async function load() {
   try {
-    const [mod, games, diagrams] = await Promise.all([
-      import(`./boards/${RULES_FOLDER[gameId]}/rules-${gameId}.js`),
-      api.games(),
+    games = await api.games();
+    const meta = games.find((g) => g.id === gameId);
+    // The rules text sits in the game's board folder, named after the game.
+    const renderer = meta && rendererOf(meta.preview);
+    if (!renderer) {
+      content = { missing: true };
+      render();
+      return;
+    }
+    const [mod, diagrams] = await Promise.all([
+      import(`./boards/${renderer}/rules-${meta.id}.js`),
       api.get(`/api/rules/${encodeURIComponent(gameId)}/diagrams`),
     ]);
     addCatalog(mod.default);
-    const meta = games.find((g) => g.id === gameId) || {};
-    content = { layout: mod.layout, meta: { schema: meta.options, defaults: meta.defaults },
-      diagrams };
+    content = { layout: mod.layout, art: mod.art || null, diagrams,
+      meta: { schema: meta.options, defaults: meta.defaults, preview: meta.preview } };
   } catch (err) {
     content = { error: err };
   }
@@ -287,4 +295,4 @@ mountHeader();
 document.documentElement.lang = lang();
 onLangChange(render);
 render();
-if (GAMES.includes(gameId)) load();
+load();

@@ -94,10 +94,7 @@ export function amPlaying(model) {
   return Boolean(seat && seat.kind === "human");
 }
 
-/** Can this game be ended by agreement? The view says so when the server sends the flag;
- * until then only Vert3x can (RULES.md §2). */
+/** Can this game be ended by agreement? The table view says (RULES.md §2). */
 export function canEndByAgreement(model) {
-  const view = model.view;
-  if (typeof view.can_end_by_agreement === "boolean") return view.can_end_by_agreement;
-  return view.game === "vert3x";
+  return model.view.can_end_by_agreement === true;
 }

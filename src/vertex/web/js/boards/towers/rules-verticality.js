@@ -1,5 +1,6 @@
 // The rules of Verticality (RULES.md §4), the layout of its rules page and the words of its
 // pictures (towers-rules-art.js draws them: there is no board module for a 3-D world).
+export { art } from "./towers-rules-art.js";
 const P = "rules.verticality.";
 
 export const layout = {

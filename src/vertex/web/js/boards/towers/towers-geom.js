@@ -3,12 +3,20 @@
 // aims. The server's frame is z-up with x to the right and y away from the player; the 3-D
 // view is y-up, so a point (x, y, z) of a tower is drawn at (ox + x, z, oz − y).
 
-export const PYRAMIDS = {
-  S: { base: 14.29, height: 25.4 },
-  M: { base: 19.84, height: 34.93 },
-  L: { base: 25.4, height: 44.45 },
-};
-export const CARD = { width: 63.5, length: 88.9, thickness: 0.3 };
+// The pieces' sizes (mm) are the server's (`board.sizes_mm`): `useSizes(board)` fills these
+// before anything is drawn, so the page holds no measure of its own.
+export const PYRAMIDS = {}; // S, M, L -> {base, height}
+export const CARD = {}; // {width, length, thickness}
+
+/** Take the piece sizes of a towers board view (`board.sizes_mm`). */
+export function useSizes(board) {
+  const sizes = board && board.sizes_mm;
+  if (!sizes) return;
+  for (const [kind, size] of Object.entries(sizes)) {
+    if (kind === "card") Object.assign(CARD, size);
+    else PYRAMIDS[kind] = { base: size.base, height: size.height };
+  }
+}
 /** Aims farther than this from a base's centre (mm) are off the table area (notation.py). */
 export const BASE_HALF = 150;
 export const STEPS_PER_LEVEL = 4;

@@ -11,7 +11,7 @@ import { createAimer } from "./towers-aim.js";
 import { happenings } from "./towers-events.js";
 import { createForm } from "./towers-form.js";
 import {
-  STEPS_PER_LEVEL, apexOf, cardBelow, parseAim, pyramidsOf, startAim,
+  STEPS_PER_LEVEL, apexOf, cardBelow, parseAim, pyramidsOf, startAim, useSizes,
 } from "./towers-geom.js";
 import { attachInput, TOUCH_LIFT_PX } from "./towers-input.js";
 import { createPanel, stepWords } from "./towers-panel.js";
@@ -242,6 +242,7 @@ export function createBoard(host, options) {
     state = nextState;
     ctx = nextCtx;
     board = state.board;
+    useSizes(board);
     const seat = ctx.mySeat;
     const due = board.due || [];
     const placed = board.placed || [];
@@ -389,3 +390,4 @@ export function createBoard(host, options) {
 }
 
 export { stepWords };
+export { renderPreview } from "./towers-preview.js"; // alone: boards/index.js loadPreview
