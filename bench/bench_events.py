@@ -27,6 +27,7 @@ import sys
 import time
 from typing import Any
 
+from vertex.server import views
 from vertex.server.events import StoredEvent
 from vertex.server.repository import _sent
 from vertex.server.table import Table
@@ -71,8 +72,8 @@ def run(game: str, options: dict[str, Any], games: int) -> dict[str, float]:
             ev = table.move(seat, move, 1.0)
             table.apply(ev)
             t1 = time.perf_counter()
-            msg = table.message(ev)
-            text = dumps(table.for_viewer(msg, None))
+            msg = views.message(table, ev)
+            text = dumps(views.for_viewer(msg, None, table.sealed()))
             t2 = time.perf_counter()
             sent = _sent(table, ev, base)
             patched = dumps(sent.for_deltas())

@@ -50,25 +50,30 @@ def _watch(port: int, tid: str, n: int, ready: Any, out: Any, stop: Any) -> None
         for i in range(0, n, 50):  # connect in bursts, not all at once
             socks += await asyncio.gather(
                 *(
-                    websockets.connect(url, max_size=None, open_timeout=120)
+                    websockets.connect(url, max_size=None, open_timeout=120, ping_interval=None)
                     for _ in range(min(50, n - i))
                 )
             )
         for ws in socks:
             json.loads(await ws.recv())  # the snapshot
         got: dict[int, list[float]] = {}
+        live = [n]  # sockets still open (one the server closed would never get the event)
 
         async def read(ws: Any) -> None:
-            async for raw in ws:
-                at = time.time()
-                if raw[:14] != '{"t":"event","':
-                    continue
-                v = json.loads(raw)["v"]
-                times = got.setdefault(v, [])
-                times.append(at)
-                if len(times) == n:
-                    out.put((v, max(times)))
-                    del got[v]
+            try:
+                async for raw in ws:
+                    at = time.time()
+                    if raw[:14] != '{"t":"event","':
+                        continue
+                    v = json.loads(raw)["v"]
+                    times = got.setdefault(v, [])
+                    times.append(at)
+                    if len(times) >= live[0]:
+                        out.put((v, max(times)))
+                        del got[v]
+            except websockets.ConnectionClosed:
+                pass
+            live[0] -= 1
 
         readers = [asyncio.create_task(read(ws)) for ws in socks]
         ready.put(n)
@@ -85,7 +90,9 @@ def _watch(port: int, tid: str, n: int, ready: Any, out: Any, stop: Any) -> None
 async def _play(port: int, tid: str, tokens: list[str], moves: int, outs: list[Any]) -> list[float]:
     lat: list[float] = []
     base = f"ws://127.0.0.1:{port}/ws/tables/{tid}?token="
-    players = [await websockets.connect(base + t, max_size=None) for t in tokens]
+    players = [
+        await websockets.connect(base + t, max_size=None, ping_interval=None) for t in tokens
+    ]
     state: dict[str, Any] = {}
     for ws in players:
         snap = json.loads(await ws.recv())
@@ -97,7 +104,7 @@ async def _play(port: int, tid: str, tokens: list[str], moves: int, outs: list[A
         move = state["legal_moves"][i * 7 % len(state["legal_moves"])]
         t0 = time.time()
         await players[seat].send(json.dumps({"t": "move", "move": move, "v": v, "id": i}))
-        lasts = [await loop.run_in_executor(None, q.get, True, 30) for q in outs]
+        lasts = [await loop.run_in_executor(None, q.get, True, 120) for q in outs]
         v = max(x[0] for x in lasts)
         lat.append((max(x[1] for x in lasts) - t0) * 1000)
         # the players' own messages: the new state (they take full states)

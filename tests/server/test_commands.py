@@ -10,6 +10,7 @@ import pytest
 from fastapi.testclient import TestClient
 
 from vertex.core import OptionsError, create_game
+from vertex.server import views
 from vertex.server.spec import TableSpec
 from vertex.server.table import Table
 
@@ -100,7 +101,7 @@ def test_an_old_stored_spec_loads_as_a_table_spec() -> None:
     spec = TableSpec.load(OLD_SPEC)
     assert spec.seats[1].level == 3 and spec.undo and spec.on_timeout == "lose"
     table = Table("table-0001", spec, 1.0)
-    assert table.settings() == {
+    assert views.settings(table) == {
         "undo": True,
         "clock": {"per_move": 20, "increment": 0},
         "on_timeout": "lose",

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from vertex.server import views
 from vertex.server.errors import ApiError
 from vertex.server.events import StoredEvent
 from vertex.server.spec import TableSpec
@@ -56,7 +57,7 @@ def test_event_messages_never_carry_the_token_hash() -> None:
     ev = table.take_seat(0, "Ann", "secret", 2.0)
     assert ev.data["_token"] == token_hash("secret")
     table.apply(ev)
-    msg = table.message(ev)
+    msg = views.message(table, ev)
     assert "_token" not in msg and token_hash("secret") not in str(msg)
     assert msg["seats"][0] == {"name": "Ann", "kind": "human", "level": None}
 

@@ -16,7 +16,7 @@ from sqlalchemy import create_engine, delete, update
 
 import vertex
 from vertex.games.verticality.plan import plan_aim
-from vertex.server import Settings, create_app
+from vertex.server import Settings, create_app, views
 from vertex.server.errors import ApiError
 from vertex.server.store import BestRow, Store, bests_t, tables_t
 from vertex.server.table import Table
@@ -127,24 +127,24 @@ def test_other_games_have_no_aims() -> None:
 
 def test_a_solo_result_is_a_personal_best_and_other_tables_are_not() -> None:
     table = seated(spec(players=1))
-    assert table.solo_best() is None  # not over
+    assert views.solo_best(table) is None  # not over
     for _ in range(4):  # level 1: three pyramids and the card, aimed calmly
         table.apply(table.move(0, planned(table, 0), table.last_at + 3.0))
     table.apply(table.resign(0, 130.0))
-    best = table.solo_best()
+    best = views.solo_best(table)
     assert best is not None
     assert (best.name, best.levels, best.table_id, best.at) == ("P0", 1, "table-0001", 130.0)
     # seed 7 rolls small pyramids: 25.40 mm tall, and the 0.3 mm card on their tips
     assert table.state.to_dict()["board"]["towers"][0]["pieces"][0]["kind"] == "S"
     assert best.height_mm == table.state.to_dict()["board"]["towers"][0]["height_mm"]
     assert best.height_mm == pytest.approx(25.7, abs=0.1)
-    assert seated(spec()).solo_best() is None  # two players
+    assert views.solo_best(seated(spec())) is None  # two players
     expired = seated(spec(players=1))
     expired.apply(expired.expire(200.0))
-    assert expired.solo_best() is None
+    assert views.solo_best(expired) is None
     computer = seated(spec(players=1, ai=(0,)))
     computer.apply(computer.resign(0, 101.0))
-    assert computer.solo_best() is None
+    assert views.solo_best(computer) is None
 
 
 def test_the_winner_building_on_alone_sets_a_personal_best() -> None:
@@ -161,9 +161,9 @@ def test_the_winner_building_on_alone_sets_a_personal_best() -> None:
         table.apply(table.move(1, off, at))
         at += 3.0
     assert table.state.to_move == (0,) and table.result is None  # seat 0 builds on alone
-    assert table.solo_best() is None
+    assert views.solo_best(table) is None
     table.apply(table.move(0, "stop", at))
-    best = table.solo_best()
+    best = views.solo_best(table)
     assert table.result is not None and table.state.winners == (0,)
     assert best is not None and (best.name, best.levels) == ("P0", 1)
     assert best.height_mm == table.state.result()["height_mm"][0] > 0

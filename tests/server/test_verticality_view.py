@@ -10,6 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 import vertex
+from vertex.server import views
 from vertex.server.table import Table
 
 from .conftest import new_table, recv_until, take
@@ -33,7 +34,7 @@ def seated(s: dict[str, Any], at: float = 100.0) -> Table:
 def play(table: Table, seat: int, move: str) -> dict[str, Any]:
     ev = table.move(seat, move, table.last_at + 3.0, cid=f"c{seat}")
     table.apply(ev)
-    return table.message(ev)
+    return views.message(table, ev)
 
 
 # ---- the table as pure logic ------------------------------------------------------------------
@@ -42,23 +43,27 @@ def test_an_aim_is_sealed_from_others_until_its_step_resolves() -> None:
     msg = play(table, 0, AIM)
     assert table.sealed() == {0}
     assert msg["move"] == AIM and msg["cid"] == "c0"  # what the mover (and the log) keeps
-    assert table.for_viewer(msg, 0) is msg
+    assert views.for_viewer(msg, 0, table.sealed()) is msg
     for viewer in (1, 2, None):
-        seen = table.for_viewer(msg, viewer)
+        seen = views.for_viewer(msg, viewer, table.sealed())
         assert seen["move"] is None and "cid" not in seen and seen["seat"] == 0
         assert seen["state"]["last_move"] == {"seat": 0, "move": None}
         assert seen["state"]["board"]["placed"] == [0]  # who has placed is no secret
     assert msg["move"] == AIM  # the message itself is left alone
     msg = play(table, 1, "pyramid x=-1 y=4 rot=0")
     assert table.sealed() == {0, 1}
-    assert table.for_viewer(msg, 1)["move"] == "pyramid x=-1 y=4 rot=0"
-    assert table.for_viewer(msg, 0)["move"] is None  # seat 0 may not see seat 1's either
-    assert table.for_viewer(table.view(0.0, viewer=1), 1)["state"]["last_move"]["move"]
-    assert table.view(0.0)["state"]["last_move"] == {"seat": 1, "move": None}
+    assert views.for_viewer(msg, 1, table.sealed())["move"] == "pyramid x=-1 y=4 rot=0"
+    assert (
+        views.for_viewer(msg, 0, table.sealed())["move"] is None
+    )  # seat 0 may not see seat 1's either
+    assert views.for_viewer(views.view(table, 0.0, viewer=1), 1, table.sealed())["state"][
+        "last_move"
+    ]["move"]
+    assert views.view(table, 0.0)["state"]["last_move"] == {"seat": 1, "move": None}
     msg = play(table, 2, "pyramid x=0 y=0 rot=0")  # the step resolves: nothing is sealed
     assert table.sealed() == frozenset()
     for viewer in (0, 1, 2, None):
-        assert table.for_viewer(msg, viewer) is msg
+        assert views.for_viewer(msg, viewer, table.sealed()) is msg
     assert msg["state"]["board"]["placed"] == [] and msg["state"]["board"]["step"] == 1
 
 
@@ -67,11 +72,11 @@ def test_the_record_leaves_out_the_step_under_way_and_still_replays() -> None:
     play(table, 0, AIM)
     play(table, 1, AIM)
     play(table, 0, "pyramid x=20 y=0 rot=0")
-    rec = table.record()
+    rec = views.record(table)
     assert [m.move for m in rec.moves] == [AIM, AIM]
     assert vertex.replay(rec).to_dict()["board"]["step"] == 1
     play(table, 1, "pyramid x=20 y=0 rot=0")
-    assert len(table.record().moves) == 4
+    assert len(views.record(table).moves) == 4
 
 
 def test_a_finished_table_hides_nothing() -> None:
@@ -79,14 +84,17 @@ def test_a_finished_table_hides_nothing() -> None:
     play(table, 0, AIM)
     table.apply(table.resign(1, 200.0))  # the game ends with seat 0's aim still in
     assert table.is_over and table.sealed() == frozenset()
-    assert table.view(0.0)["state"]["last_move"]["move"] == AIM
+    assert views.view(table, 0.0)["state"]["last_move"]["move"] == AIM
 
 
 def test_games_without_sealed_moves_send_the_same_message_to_all() -> None:
     dots = {"game": "dots-and-boxes", "options": {"rows": 2, "cols": 2}, "seed": 1}
     table = seated({**dots, "seats": [{"kind": "human"}, {"kind": "human"}]})
     msg = play(table, 0, "a1-b1")
-    assert table.for_viewer(msg, 1) is msg and table.for_viewer(msg, None) is msg
+    assert (
+        views.for_viewer(msg, 1, table.sealed()) is msg
+        and views.for_viewer(msg, None, table.sealed()) is msg
+    )
 
 
 def test_the_board_has_what_the_3d_view_draws() -> None:

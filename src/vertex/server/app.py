@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.websockets import WebSocketDisconnect
 
 from vertex.core import list_games
+from vertex.server import views
 from vertex.server.analysis import add_analysis_routes
 from vertex.server.conn import Conn, TokenBucket
 from vertex.server.errors import ApiError
@@ -232,7 +233,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "on_timeout": body.on_timeout,
         }
         table = await hub.create(game, seats, settings_, creator, body.listed)
-        return {"id": table.id, "url": f"/tables/{table.id}", "seats": table.public_seats()}
+        return {"id": table.id, "url": f"/tables/{table.id}", "seats": views.public_seats(table)}
 
     @app.get("/api/tables/{table_id}")
     async def view(table_id: TableId) -> dict[str, Any]:
@@ -281,7 +282,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         table_id: TableId, format: Literal["json", "text"] = "json"
     ) -> dict[str, Any] | PlainTextResponse:
         """The game record (replays with `vertex replay`); `?format=text`: one move a line."""
-        rec = (await hub.get(table_id)).record()
+        rec = views.record(await hub.get(table_id))
         if format == "text":
             return PlainTextResponse(rec.to_text())
         return rec.model_dump(mode="json")

@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from vertex.server import agreement, chat, rematch, takebacks
 from vertex.server.errors import ApiError
 from vertex.server.events import StoredEvent
 from vertex.server.messages import (
@@ -88,7 +89,7 @@ def _move(t: Table, c: Call[Move]) -> StoredEvent:
 
 async def _chat(port: Port, c: Call[Chat]) -> dict[str, Any]:
     text = check_text(c.msg.text, port.chat_chars, "chat")
-    return await event(lambda t, c: t.chat(c.seat, text, c.now))(port, c)
+    return await event(lambda t, c: chat.line(t, c.seat, text, c.now))(port, c)
 
 
 async def _hand_over(port: Port, c: Call[HandOver]) -> dict[str, Any]:
@@ -141,10 +142,10 @@ async def _rematch(port: Port, c: Call[Rematch]) -> dict[str, Any]:
         table = _checked(await port.get(c.tid, fresh=True), c)
         if table.rematch is not None:
             return {**ack(cid, table.v), "table": table.rematch}
-        table.rematch_cmd("", time.time())  # checks the game is over
-        new = await port.open(table.rematch_spec(secrets.randbits(32)), like=c.tid)
+        rematch.decide(table, "", time.time())  # checks the game is over
+        new = await port.open(rematch.spec(table, secrets.randbits(32)), like=c.tid)
         try:
-            ev = await port.submit_locked(table, lambda t: t.rematch_cmd(new.id, time.time()))
+            ev = await port.submit_locked(table, lambda t: rematch.decide(t, new.id, time.time()))
         except ApiError:
             # another process wrote the rematch first: theirs is the one
             if table.rematch is None:
@@ -158,10 +159,10 @@ HANDLERS: dict[type[Command], Handler] = {
     Aim: _aim,
     Resign: event(lambda t, c: t.resign(c.seat, c.now)),
     Rematch: _rematch,
-    UndoRequest: event(lambda t, c: t.undo_request_cmd(c.seat, c.now)),
-    UndoAccept: event(lambda t, c: t.undo_accept(c.seat, c.now)),
-    EndRequest: event(lambda t, c: t.end_request(c.seat, c.now)),
-    EndAccept: event(lambda t, c: t.end_accept(c.seat, c.now)),
+    UndoRequest: event(lambda t, c: takebacks.request(t, c.seat, c.now)),
+    UndoAccept: event(lambda t, c: takebacks.accept(t, c.seat, c.now)),
+    EndRequest: event(lambda t, c: agreement.request(t, c.seat, c.now)),
+    EndAccept: event(lambda t, c: agreement.accept(t, c.seat, c.now)),
     Chat: _chat,
     HandOver: _hand_over,
 }

@@ -1,19 +1,24 @@
-"""Table events: the kinds a table's log holds, and one fold function per kind.
+"""Table events: the event type, the kinds a table's log holds, and one fold per kind.
 
 A command (table.py) checks a request and returns the event that carries it out; `fold`
 applies an event to a table. The same fold rebuilds a table from its log, keeps the copies
-on other processes in step, and is the only place a table changes.
+on other processes in step, and is the only place a table changes: every helper that
+changes a table's state (a move played, a step back, the clocks, the end) is here.
+
+The folds see a table through `Folded`, the state the log folds into, so this module needs
+nothing of table.py (which imports it): no import cycle.
 """
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
-if TYPE_CHECKING:
-    from vertex.server.table import Table
+from vertex.core import AGREED_END, Game, State
+from vertex.server.spec import SeatKind
 
 
 @dataclass(frozen=True)
@@ -50,68 +55,183 @@ STATE_KINDS = frozenset(
 SEAT_KINDS = frozenset({Kind.SEAT, Kind.HAND_OVER})
 
 
-def _seat(t: Table, ev: StoredEvent) -> None:
+@dataclass
+class Seat:
+    kind: SeatKind
+    level: int | None = None
+    name: str | None = None
+    token: str | None = None  # sha256 of the seat token; never leaves the server
+
+    @property
+    def taken(self) -> bool:
+        return self.kind == "ai" or self.name is not None
+
+    def public(self) -> dict[str, Any]:
+        name = self.name if self.name is not None else None
+        if self.kind == "ai" and name is None:
+            name = f"Computer (level {self.level})"
+        return {"name": name, "kind": self.kind, "level": self.level}
+
+
+class Folded(Protocol):
+    """What the folds change: a table's state as its log says (table.Table is one)."""
+
+    id: str
+    game: Game[Any]
+    seed: int
+    seats: list[Seat]
+    clock: dict[str, float] | None
+    state: State
+    times: list[float]
+    v: int
+    last_at: float
+    started_at: float | None
+    result: dict[str, Any] | None
+    undo_request: tuple[int, int] | None
+    undo_accepts: set[int]
+    end_accepts: set[int]
+    rematch: str | None
+    chat_lines: deque[dict[str, Any]]
+    epoch: int
+    cids: dict[tuple[int, str], int]
+    due_since: dict[int, float]
+    aims: dict[int, tuple[tuple[int, int], str]]
+    bank: list[float]
+    #: The position a command worked out for the very event it returned (or None).
+    pending: tuple[StoredEvent, State] | None
+
+
+def apply_move(t: Folded, ev: StoredEvent) -> None:
+    d = ev.data
+    seat = d["seat"]
+    if t.pending is not None and t.pending[0] is ev:
+        new = t.pending[1]
+    else:
+        new = t.state.play(d["move"], seat=seat)
+    t.pending = None
+    t.times.extend([ev.at] * (len(new.history) - len(t.state.history)))
+    t.state = new
+    t.aims.pop(seat, None)
+    if "cid" in d:
+        t.cids[(seat, str(d["cid"]))] = ev.seq
+    t.undo_request, t.undo_accepts = None, set()
+    t.end_accepts = set()
+    clock_step(t, ev.at, seat)
+    if new.is_over:
+        finish(t, "game", ev.at)
+
+
+def go_back(t: Folded, ply: int, at: float) -> None:
+    state = t.game.initial_state(t.seed)
+    for seat, move in t.state.history[:ply]:
+        state = state.end_by_agreement() if seat is None else state.play(move, seat=seat)
+        assert seat is not None or move == AGREED_END
+    t.state = state
+    t.times = t.times[:ply]
+    t.undo_request, t.undo_accepts = None, set()
+    t.epoch += 1
+    t.aims = {}
+    t.due_since = {s: at for s in t.state.to_move}
+
+
+def check_start(t: Folded, at: float) -> None:
+    if t.started_at is None and all(s.taken for s in t.seats):
+        t.started_at = at
+        t.due_since = {s: at for s in t.state.to_move}
+
+
+def clock_step(t: Folded, at: float, mover: int | None) -> None:
+    """Charge the seats whose turn ended and start the clocks of the seats now due."""
+    due = set(t.state.to_move)
+    total = t.clock is not None and "total" in t.clock
+    for s, since in list(t.due_since.items()):
+        if s == mover or s not in due:
+            if total and t.clock is not None:
+                t.bank[s] -= at - since
+                if s == mover:
+                    t.bank[s] += float(t.clock.get("increment", 0))
+            del t.due_since[s]
+    for s in due:
+        t.due_since.setdefault(s, at)
+
+
+def finish(t: Folded, reason: str, at: float, loser: int | None = None) -> None:
+    if loser is None:
+        winners = list(t.state.winners)
+    else:
+        others = [s for s in range(len(t.seats)) if s != loser]
+        scores = t.state.scores
+        best = max(scores[s] for s in others) if len(others) > 1 else None
+        winners = [s for s in others if best is None or scores[s] == best]
+    t.result = {"reason": reason, "winners": winners}
+    if loser is not None:
+        t.result["seat"] = loser
+    t.due_since = {}
+    t.undo_request, t.undo_accepts, t.end_accepts = None, set(), set()
+
+
+def _seat(t: Folded, ev: StoredEvent) -> None:
     seat = t.seats[ev.data["seat"]]
     seat.name, seat.token = ev.data["name"], ev.data["_token"]
-    t.check_start(ev.at)
+    check_start(t, ev.at)
 
 
-def _move(t: Table, ev: StoredEvent) -> None:
-    t.apply_move(ev)
+def _move(t: Folded, ev: StoredEvent) -> None:
+    apply_move(t, ev)
 
 
-def _lost(t: Table, ev: StoredEvent) -> None:  # resign, timeout
-    t.finish(ev.kind, ev.at, loser=ev.data["seat"])
+def _lost(t: Folded, ev: StoredEvent) -> None:  # resign, timeout
+    finish(t, ev.kind, ev.at, loser=ev.data["seat"])
 
 
-def _undo_request(t: Table, ev: StoredEvent) -> None:
+def _undo_request(t: Folded, ev: StoredEvent) -> None:
     t.undo_request = (ev.data["seat"], ev.data["ply"])
     t.undo_accepts = set()
 
 
-def _undo_accept(t: Table, ev: StoredEvent) -> None:
+def _undo_accept(t: Folded, ev: StoredEvent) -> None:
     t.undo_accepts.add(ev.data["seat"])
 
 
-def _undo(t: Table, ev: StoredEvent) -> None:
-    t.go_back(ev.data["ply"], ev.at)
+def _undo(t: Folded, ev: StoredEvent) -> None:
+    go_back(t, ev.data["ply"], ev.at)
 
 
-def _end_request(t: Table, ev: StoredEvent) -> None:
+def _end_request(t: Folded, ev: StoredEvent) -> None:
     t.end_accepts.add(ev.data["seat"])
 
 
-def _end(t: Table, ev: StoredEvent) -> None:
+def _end(t: Folded, ev: StoredEvent) -> None:
     t.end_accepts = set()
     t.state = t.state.end_by_agreement()
     t.times.append(ev.at)
-    t.clock_step(ev.at, None)
-    t.finish("agreed", ev.at)
+    clock_step(t, ev.at, None)
+    finish(t, "agreed", ev.at)
 
 
-def _hand_over(t: Table, ev: StoredEvent) -> None:
+def _hand_over(t: Folded, ev: StoredEvent) -> None:
     n = ev.data["seat"]
     seat = t.seats[n]
     seat.kind, seat.level, seat.token = "ai", ev.data["level"], None
     t.aims.pop(n, None)
-    t.check_start(ev.at)
+    check_start(t, ev.at)
 
 
-def _rematch(t: Table, ev: StoredEvent) -> None:
+def _rematch(t: Folded, ev: StoredEvent) -> None:
     t.rematch = ev.data["table"]
 
 
-def _expired(t: Table, ev: StoredEvent) -> None:
+def _expired(t: Folded, ev: StoredEvent) -> None:
     t.result = {"reason": "expired", "winners": []}
     t.due_since = {}
 
 
-def _chat(t: Table, ev: StoredEvent) -> None:
+def _chat(t: Folded, ev: StoredEvent) -> None:
     d = ev.data
     t.chat_lines.append({"seat": d["seat"], "name": d["name"], "text": d["text"], "at": ev.at})
 
 
-FOLDS: dict[Kind, Callable[[Table, StoredEvent], None]] = {
+FOLDS: dict[Kind, Callable[[Folded, StoredEvent], None]] = {
     Kind.SEAT: _seat,
     Kind.MOVE: _move,
     Kind.RESIGN: _lost,
@@ -129,7 +249,7 @@ FOLDS: dict[Kind, Callable[[Table, StoredEvent], None]] = {
 assert set(FOLDS) == set(Kind), "every event kind has its fold"
 
 
-def fold(table: Table, ev: StoredEvent) -> None:
+def fold(table: Folded, ev: StoredEvent) -> None:
     """Apply one event (the next version) to the table."""
     if ev.seq != table.v + 1:
         raise ValueError(f"table {table.id}: event {ev.seq} after version {table.v}")

@@ -24,7 +24,7 @@ from dataclasses import asdict
 from typing import Any
 
 from vertex.core import Game, OptionsError, create_game, game_ids
-from vertex.server import commands
+from vertex.server import commands, views
 from vertex.server.autoplay import Autoplay
 from vertex.server.conn import Conn
 from vertex.server.errors import ApiError, bad_options
@@ -117,7 +117,7 @@ class Hub:
 
     async def view(self, tid: str, viewer: int | None = None) -> dict[str, Any]:
         table = await self.repo.get(tid)
-        return table.view(time.time(), await self.connected(tid), viewer)
+        return views.view(table, time.time(), await self.connected(tid), viewer)
 
     async def connected(self, tid: str) -> list[bool]:
         table = self.repo.tables.get(tid)
@@ -239,7 +239,7 @@ class Hub:
                 missed = self.repo.since(table, since, conn.seat, conn.deltas)
             if missed is None or since is None or since > table.v:
                 snap = {"t": "snapshot", "v": table.v, "seat": conn.seat}
-                snap["table"] = table.view(time.time(), before, conn.seat)
+                snap["table"] = views.view(table, time.time(), before, conn.seat)
                 conn.send(dumps(snap))
             else:
                 conn.send(dumps({"t": "resume", "since": since, "v": table.v, "seat": conn.seat}))

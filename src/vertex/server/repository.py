@@ -21,6 +21,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from vertex.core import Game
+from vertex.server import views
 from vertex.server.bus import LocalBus, RedisBus
 from vertex.server.deltas import Patch, diff
 from vertex.server.errors import ApiError, not_found
@@ -196,7 +197,7 @@ class Repository:
 
     async def status_changed(self, table: Table) -> None:
         # The result before the status: a table marked over has its solo best kept already.
-        best = table.solo_best()
+        best = views.solo_best(table)
         if best is not None:
             await self.store.add_best(best)
         await self.store.set_status(table.id, table.status)
@@ -238,7 +239,7 @@ class Repository:
         if not kept or kept[0].msg["v"] != since + 1 or kept[-1].msg["v"] != table.v:
             return None
         return [
-            table.for_viewer(m.for_deltas() if deltas else m.msg, viewer, m.sealed) for m in kept
+            views.for_viewer(m.for_deltas() if deltas else m.msg, viewer, m.sealed) for m in kept
         ]
 
     def spawn(self, coro: Awaitable[Any]) -> None:
@@ -268,7 +269,7 @@ def _sent(
     """An applied event's message, with its state as a patch when one can be trusted: the
     state before and after had nothing sealed (a hidden move would make the clients' bases
     differ)."""
-    msg = table.message(ev)
+    msg = views.message(table, ev)
     sealed = table.sealed()
     trusted = "state" in msg and base is not None and not base[1] and not sealed
     return Sent(msg, sealed, base[0] if trusted and base is not None else None)

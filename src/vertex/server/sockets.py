@@ -15,6 +15,7 @@ import json
 import logging
 from typing import Any
 
+from vertex.server import views
 from vertex.server.bus import LocalBus, RedisBus
 from vertex.server.conn import Conn, text_frame
 from vertex.server.presence import LocalPresence, RedisPresence
@@ -74,7 +75,7 @@ class Sockets:
             made = frames.get(key)
             if made is None:
                 msg = sent.for_deltas() if conn.deltas else sent.msg
-                text = dumps(table.for_viewer(msg, key[0], sent.sealed))
+                text = dumps(views.for_viewer(msg, key[0], sent.sealed))
                 made = frames[key] = (text, text_frame(text))
             conn.send_frame(*made)
 

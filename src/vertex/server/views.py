@@ -1,0 +1,137 @@
+"""What each viewer sees of a table: the view (a snapshot), an event's message, the record.
+
+Who may see what is decided when a message is made: `Sent.sealed` (repository.py) stamps
+the seats whose move was sealed then, and `for_viewer` hides those moves from everyone but
+their own seat; sockets.py sends one text per kind of viewer. No token, nor a hash of one,
+is in anything here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from vertex.core.record import Record
+from vertex.server.analysable import refusal
+from vertex.server.events import SEAT_KINDS, STATE_KINDS, StoredEvent
+from vertex.server.store import BestRow
+from vertex.server.table import Table
+
+
+def public_seats(t: Table, connected: list[bool] | None = None) -> list[dict[str, Any]]:
+    out = []
+    for n, seat in enumerate(t.seats):
+        view = seat.public()
+        view["connected"] = seat.kind == "ai" or bool(connected and connected[n])
+        out.append(view)
+    return out
+
+
+def settings(t: Table) -> dict[str, Any]:
+    return {"undo": t.undo_allowed, "clock": t.clock, "on_timeout": t.on_timeout}
+
+
+def view(
+    t: Table, now: float, connected: list[bool] | None = None, viewer: int | None = None
+) -> dict[str, Any]:
+    """What `viewer` (a seat, None: anyone) may see: no token, no hash of one, and no
+    sealed move of another seat (`for_viewer`)."""
+    view = {
+        "id": t.id,
+        "game": t.game.id,
+        "name": t.game.name,
+        "can_end_by_agreement": t.game.can_end_by_agreement,
+        # does the analysis (perfect play) cover this game? The page offers it only then
+        "analysable": refusal(t.game) is None,
+        "options": t.game.options_dict(),
+        "seats": public_seats(t, connected),
+        "version": t.v,
+        "settings": settings(t),
+        "started": t.started,
+        "result": t.result,
+        "clocks": t.clocks(now),
+        "requests": requests(t),
+        "rematch": t.rematch,
+        "chat": list(t.chat_lines),
+        "state": t.state.to_dict(),
+    }
+    return for_viewer(view, viewer, t.sealed())
+
+
+def for_viewer(msg: dict[str, Any], viewer: int | None, sealed: frozenset[int]) -> dict[str, Any]:
+    """A message (or a view) as `viewer` may see it: other seats' sealed moves without
+    their text (`move: null`). The very same dict when nothing is hidden from `viewer`.
+    `sealed`: the seats sealed when the message was made (stamped on it: repository.Sent)."""
+    hidden = sealed - {viewer}
+    if not hidden:
+        return msg
+    out = dict(msg)
+    if out.get("kind") == "move" and out.get("seat") in hidden:
+        out["move"] = None
+        out.pop("cid", None)
+    state = out.get("state")
+    if isinstance(state, dict):
+        last = state.get("last_move")
+        if last is not None and last["seat"] in hidden:  # a sealed entry ends the history
+            out["state"] = {**state, "last_move": {**last, "move": None}}
+    return out
+
+
+def requests(t: Table) -> dict[str, Any]:
+    """Open requests: who asked to take a move back (and who agreed), who agreed to end."""
+    return {
+        "undo": None if t.undo_request is None else t.undo_request[0],
+        "undo_accepts": sorted(t.undo_accepts),
+        "end": sorted(t.end_accepts),
+    }
+
+
+def message(t: Table, ev: StoredEvent) -> dict[str, Any]:
+    """The socket message for an event that was just applied. Every message carries the
+    open requests and the rematch, so a client copies them rather than working them out."""
+    msg: dict[str, Any] = {"t": "event", "v": ev.seq, "kind": ev.kind, "at": ev.at}
+    msg.update({k: v for k, v in ev.data.items() if not k.startswith("_")})
+    msg["requests"] = requests(t)
+    msg["rematch"] = t.rematch
+    if ev.kind in STATE_KINDS or (ev.kind == "seat" and t.started_at == ev.at):
+        msg["state"] = t.state.to_dict()
+        msg["result"] = t.result
+        msg["clocks"] = t.clocks(ev.at)
+    if ev.kind in SEAT_KINDS:
+        msg["seats"] = [s.public() for s in t.seats]
+        msg["started"] = t.started
+    return msg
+
+
+def record(t: Table) -> Record:
+    seats = [{"name": s.public()["name"], "kind": s.kind} for s in t.seats]
+    rec = t.state.record(seats=seats, times=t.times)
+    sealed = len(t.sealed())
+    if sealed:  # the step under way: its aims are nobody else's business yet
+        rec.moves = rec.moves[:-sealed]
+    if t.result is not None:
+        rec.result = {
+            "is_over": True,
+            "scores": list(t.state.scores),
+            "winners": t.result["winners"],
+            "reason": t.result["reason"],
+        }
+    return rec
+
+
+def solo_best(t: Table) -> BestRow | None:
+    """A finished game's result for its player's personal-best list (`State.personal_best`:
+    Verticality's solo games).
+
+    Only a person's game counts (a seat handed to a computer does not), and only one that
+    ended in play (the tower fell, the player stopped or ran out of time), not an expiry.
+    """
+    if t.result is None:
+        return None
+    best = t.state.personal_best()
+    if best is None:
+        return None
+    n = best.seat
+    seat = t.seats[n]
+    if t.result["reason"] == "expired" or seat.kind != "human" or seat.name is None:
+        return None
+    return BestRow(seat.name, best.levels, best.height_mm, t.id, t.last_at)
