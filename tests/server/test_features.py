@@ -193,3 +193,25 @@ def test_a_game_step_clock_drops_the_pieces_nobody_placed(client: TestClient) ->
         auto = [recv_until(ws, lambda m: m["t"] == "event") for _ in range(2)]
     assert sorted(m["seat"] for m in auto) == [0, 1]
     assert all(m["kind"] == "move" and m["auto"] for m in auto)
+
+
+def test_the_result_names_a_seat_handed_to_the_computer(client: TestClient) -> None:
+    tid, _ann, bob = two_player_table(client)
+    assert act(client, tid, bob, "hand-over", seat=0, level=1).status_code == 200
+    while view(client, tid)["state"]["to_move"] != [1]:  # the computer plays seat 0
+        time.sleep(0.01)
+    assert act(client, tid, bob, "resign").status_code == 200
+    result = view(client, tid)["result"]
+    assert result == {"reason": "resign", "winners": [0], "seat": 1, "handed": [0]}
+
+
+def test_the_result_names_a_seat_the_computer_moved_for_when_time_ran_out(
+    client: TestClient,
+) -> None:
+    tid, ann, bob = two_player_table(client, clock={"total": 0.2, "increment": 0.0})
+    with client.websocket_connect(f"/ws/tables/{tid}?token={ann}&since=2") as ws:
+        ev = recv_until(ws, lambda m: m["t"] == "event")
+    assert ev["kind"] == "move" and ev["auto"] is True
+    assert act(client, tid, bob, "resign").status_code == 200
+    result = view(client, tid)["result"]
+    assert result["reason"] == "resign" and result["auto"] == [0] and "handed" not in result

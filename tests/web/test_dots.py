@@ -128,6 +128,13 @@ def tab_to_board(page: Any) -> int:
     raise AssertionError("Tab never reached the board")
 
 
+def assertive(page: Any, text: str) -> None:
+    page.wait_for_function(
+        "t => document.querySelector('[data-announce=assertive]')?.textContent.includes(t)",
+        arg=text,
+    )
+
+
 def polite(page: Any, text: str) -> None:
     page.wait_for_function(
         "t => document.querySelector('[data-announce=polite]')?.textContent.includes(t)",
@@ -181,7 +188,11 @@ def test_figures_by_keyboard_alone_with_the_side_menu(server: Any, context_facto
                 if bad:
                     walk_to(page, board, i)
                     page.keyboard.press(f"Shift+{side_key(board, i, bad[0])}")
-                    polite(page, "cannot be drawn now")
+                    # said at once, with the server's reason, and kept in [data-refusal]
+                    assertive(page, f"{bad[0]} cannot be drawn: it touches no drawn line")
+                    assert board["blocked"][bad[0]] == {"reason": "untouched"}
+                    assert page.get_attribute("[data-refusal]", "data-code") == "untouched"
+                    assert "touches no drawn line or border" in page.inner_text("[data-refusal]")
                     assert version(page) == view["version"]
                     refused += 1
                     break
@@ -206,6 +217,8 @@ def test_figures_by_keyboard_alone_with_the_side_menu(server: Any, context_facto
             for line, disabled, text in listed:
                 assert (disabled == "true") == (line not in legal), (line, disabled)
                 assert f"side ({line})" in text
+                # a closed entry says why (the touch rule)
+                assert (disabled == "true") == ("touches no drawn line" in text), text
             for _ in range(len(listed)):
                 if page.evaluate("document.activeElement?.dataset?.line") == move:
                     break
@@ -580,3 +593,52 @@ def test_new_lines_animate_unless_reduced_motion(server: Any, context_factory: A
     calm.evaluate(watch)
     assert calm.locator('[data-line][data-drawn="drawn"]').count() == 2
     assert calm.evaluate("document.querySelectorAll('.dots-enter, .dots-pop').length") == 0
+
+
+# ---- refusals by mouse --------------------------------------------------------------------
+def test_a_refused_figures_line_says_why_on_hover_and_click_in_english_and_russian(
+    server: Any, context_factory: Any
+) -> None:
+    table = new_table(
+        server, "figures", {"rows": 3, "cols": 3}, [{"kind": "human"}, {"kind": "human"}]
+    )
+    tokens = {0: sit(server, table, 0, "Ann"), 1: sit(server, table, 1, "Bob")}
+    view = table_view(server, table)
+    seat = view["state"]["to_move"][0]
+    page = open_seat(context_factory, server, table, tokens[seat], seat)
+    wait_version(page, view["version"])
+    blocked = view["state"]["board"]["blocked"]
+    line = next(iter(sorted(blocked)))
+    assert blocked[line] == {"reason": "untouched"} and line not in view["state"]["legal_moves"]
+    assert page.is_hidden("[data-refusal]")
+    box = page.locator(f'[data-line="{line}"]').bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    # the mouse over it: the reason beside the line
+    page.mouse.move(x, y)
+    page.wait_for_selector(f'[data-line-tip][data-tip-line="{line}"]')
+    assert page.get_attribute("[data-line-tip]", "data-code") == "untouched"
+    assert "touches no drawn line or border" in page.inner_text("[data-line-tip]")
+    # a click on it: nothing is sent, the reason is shown and said
+    page.mouse.click(x, y)
+    assertive(page, f"{line} cannot be drawn: it touches no drawn line or border")
+    assert page.get_attribute("[data-refusal]", "data-code") == "untouched"
+    assert page.inner_text("[data-refusal]") == (
+        f"{line} cannot be drawn: it touches no drawn line or border (touch rule)."
+    )
+    assert version(page) == view["version"]
+    shot(page, "dots-refusal-desktop")
+    # in Russian
+    switch_lang(page, "ru")
+    page.mouse.move(x + 1, y)
+    page.mouse.click(x + 1, y)
+    page.wait_for_selector("[data-refusal]:has-text('правило касания')")
+    assert page.inner_text("[data-refusal]").startswith(f"Линию {line} провести нельзя")
+    # a line that may be drawn clears it
+    move = view["state"]["legal_moves"][0]
+    mbox = page.locator(f'[data-line="{move}"]').bounding_box()
+    assert mbox is not None
+    page.mouse.click(mbox["x"] + mbox["width"] / 2, mbox["y"] + mbox["height"] / 2)
+    wait_version(page, view["version"] + 1)
+    page.wait_for_selector("[data-refusal]", state="hidden")
+    assert page.errors == []

@@ -204,6 +204,10 @@ class State(ABC):
         when the table's game has ended: played out, resigned, stopped)."""
         return None
 
+    def _ending(self) -> tuple[str, dict[str, Any]]:
+        """What ended the game (asked once it is over): a code and its parameters."""
+        return "no-move", {}
+
     def _end_by_agreement(self) -> State:
         raise IllegalMove(f"{self.game.name} cannot be ended by agreement")
 
@@ -250,6 +254,21 @@ class State(ABC):
         clone.history = (*self.history, entry)
         return clone
 
+    def ending(self) -> dict[str, Any] | None:
+        """What ended the game, for words in the player's language: `code` and `params`, and
+        `rule`, how the winners were found ("most": the highest score, "fewest": misère, None
+        where the score does not decide). None while the game is on."""
+        if not self.is_over:
+            return None
+        if self.history and self.history[-1][1] == AGREED_END:
+            code, params = "agreed", dict[str, Any]()
+        else:
+            code, params = self._ending()
+        rule = None
+        if self.game.score_decides:
+            rule = "fewest" if self.game.lowest_score_wins else "most"
+        return {"code": code, "params": params, "rule": rule}
+
     def to_dict(self) -> dict[str, Any]:
         last = self.history[-1] if self.history else None
         return {
@@ -264,6 +283,7 @@ class State(ABC):
             "ply": len(self.history),
             "last_move": None if last is None else {"seat": last[0], "move": last[1]},
             "board": self._board(),
+            "ending": self.ending(),
         }
 
     def record(

@@ -99,6 +99,9 @@ class Folded(Protocol):
     bank: list[float]
     #: The position a command worked out for the very event it returned (or None).
     pending: tuple[StoredEvent, State] | None
+    #: Seats handed to the computer during play; seats the computer moved for (time ran out).
+    handed: set[int]
+    auto_moved: set[int]
 
 
 def apply_move(t: Folded, ev: StoredEvent) -> None:
@@ -114,6 +117,8 @@ def apply_move(t: Folded, ev: StoredEvent) -> None:
     t.aims.pop(seat, None)
     if "cid" in d:
         t.cids[(seat, str(d["cid"]))] = ev.seq
+    if d.get("auto"):
+        t.auto_moved.add(seat)
     t.undo_request, t.undo_accepts = None, set()
     t.end_accepts = set()
     clock_step(t, ev.at, seat)
@@ -166,6 +171,10 @@ def finish(t: Folded, reason: str, at: float, loser: int | None = None) -> None:
     t.result = {"reason": reason, "winners": winners}
     if loser is not None:
         t.result["seat"] = loser
+    if t.handed:
+        t.result["handed"] = sorted(t.handed)
+    if t.auto_moved - t.handed:
+        t.result["auto"] = sorted(t.auto_moved - t.handed)
     t.due_since = {}
     t.undo_request, t.undo_accepts, t.end_accepts = None, set(), set()
 
@@ -213,6 +222,8 @@ def _hand_over(t: Folded, ev: StoredEvent) -> None:
     n = ev.data["seat"]
     seat = t.seats[n]
     seat.kind, seat.level, seat.token = "ai", ev.data["level"], None
+    if t.started_at is not None:
+        t.handed.add(n)
     t.aims.pop(n, None)
     check_start(t, ev.at)
 

@@ -73,6 +73,10 @@ class Table:
         self.aims: dict[int, tuple[tuple[int, int], str]] = {}
         self.bank: list[float] = [float((self.clock or {}).get("total", 0))] * len(self.seats)
         self.pending: tuple[StoredEvent, State] | None = None
+        #: Seats handed to the computer during play, and seats the computer moved for when
+        #: their clock ran out: the result names them (the banner says who decided the game).
+        self.handed: set[int] = set()
+        self.auto_moved: set[int] = set()
         check_start(self, created_at)
 
     # ---- views ------------------------------------------------------------------------------

@@ -210,6 +210,9 @@ class DotsState(State):
             return ()
         return best_seats(self.scores, lowest=self.game.misere)
 
+    def _ending(self) -> tuple[str, dict[str, Any]]:
+        return "all-lines", {}
+
     def legal_moves(self) -> list[str]:
         return _names_of(self.open_lines(), self.game.board.line_names)
 
@@ -219,13 +222,17 @@ class DotsState(State):
         name = board.line_names[line]
         bit = 1 << line
         if self.game.predrawn & bit:
-            raise IllegalMove(f"line {name} is part of the border, drawn before play")
+            raise IllegalMove(
+                f"line {name} is part of the border, drawn before play", "border", {"line": name}
+            )
         if self.drawn & bit:
-            raise IllegalMove(f"line {name} is already drawn")
+            raise IllegalMove(f"line {name} is already drawn", "drawn", {"line": name})
         if self.game.touch_rule and not self.reach & bit:
             raise IllegalMove(
                 f"line {name} touches no drawn line: every new line must share a dot "
-                "with a line already drawn (touch rule)"
+                "with a line already drawn (touch rule)",
+                "untouched",
+                {"line": name},
             )
         return self.draw(line, name)
 
@@ -267,7 +274,17 @@ class DotsState(State):
             ],
             "symbols": list(self.game.seat_symbols(self.seed)),
             "order": list(self.order),
+            "blocked": self._blocked(),
         }
+
+    def _blocked(self) -> dict[str, dict[str, str]]:
+        """Undrawn lines the seat due may not draw, each with the rule's code (the page knows
+        no rules): `untouched`, the touch rule (Figures). {} when the game is over."""
+        if not self.game.touch_rule or self.is_over:
+            return {}
+        names = self.game.board.line_names
+        free = self.game.board.all_lines & ~self.drawn
+        return {names[i]: {"reason": "untouched"} for i in _bits(free & ~self.reach)}
 
 
 _new_state = object.__new__

@@ -489,6 +489,20 @@ class JuxtaposeState(State):
                 "may not slide (after a swap both swapped pyramids count)"
             )
 
+    def _ending(self) -> tuple[str, dict[str, Any]]:
+        if self.winner is not None:
+            lines = [
+                {
+                    "kind": "size" if line in SIZE_LINES else "colour",
+                    "squares": [SQUARE_NAMES[sq] for sq in line],
+                }
+                for line in self.lines
+            ]
+            return "line", {"seat": self.winner, "lines": lines}
+        if self.draw == "repetition":
+            return "repetition", {}
+        return "move-limit", {"limit": self.game.options.move_limit}
+
     def _board(self) -> dict[str, Any]:
         sliding = self.phase == "slide"
         return {

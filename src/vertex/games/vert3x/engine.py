@@ -309,6 +309,9 @@ class Vert3xState(State):
             )
         return f"line {name} cannot be drawn now"
 
+    def _ending(self) -> tuple[str, dict[str, Any]]:
+        return "no-line", {}
+
     def _end_by_agreement(self) -> Vert3xState:
         new = self._with_entry((None, AGREED_END))
         new.seat, new.skipped, new.ended = None, (), True

@@ -344,6 +344,30 @@ class VerticalityState(State):
         return False
 
     # ---- views ----------------------------------------------------------------------------
+    def _ending(self) -> tuple[str, dict[str, Any]]:
+        """`last-standing` (seat: the winner), `all-fell` (every tower left fell in one
+        step; winners: who finished the step before first), `solo` (the one tower fell),
+        `stopped` (the winner stopped building on alone), `shakes` (natural forces ran out
+        with towers standing). `falls`: how each fallen tower fell, in order."""
+        fallen = sorted(
+            (t.fell_at or 0, seat, t) for seat, t in enumerate(self.towers) if not t.standing
+        )
+        falls = [{"seat": seat, "step": at, **(t.fall or {})} for at, seat, t in fallen]
+        levels = [t.levels for t in self.towers]
+        base: dict[str, Any] = {"falls": falls, "levels": levels}
+        standing = self._standing()
+        if self.stopped:
+            return "stopped", {**base, "seat": self.won[0]}
+        if standing and (self.game.solo or self.building_on or len(standing) > 1):
+            return "shakes", {**base, "standing": list(standing)}  # natural forces ran out
+        if self.game.solo:
+            return "solo", {**base, "seat": 0}
+        if self.building_on:  # the winner built on alone until the tower fell
+            return "built-on", {**base, "seat": self.won[0]}
+        if standing:
+            return "last-standing", {**base, "seat": standing[0]}
+        return "all-fell", {**base, "winners": list(self.won)}
+
     def result(self) -> dict[str, Any]:
         out = super().result()
         out["levels"] = [t.levels for t in self.towers]

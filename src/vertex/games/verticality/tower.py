@@ -10,8 +10,8 @@ for a fallen one and a fallen piece is never missed:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import Literal
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
 
 from vertex.core.errors import IllegalMove
 from vertex.games.verticality.notation import Aim
@@ -64,6 +64,9 @@ class Tower:
     #: The last settle, for the page to animate, and what it came to.
     keyframes: Keyframes | None = None
     last_event: str = ""
+    #: How it fell, for words in the player's language: cause ("card" slid off, a pyramid
+    #: "tipped" or "dropped"), the level, and whether a shake (m/s²) or a second slide did it.
+    fall: dict[str, Any] | None = field(default=None, compare=False)
 
     # ---- what stands where -------------------------------------------------------------
     def pyramids_of(self, level: int) -> list[Piece]:
@@ -178,14 +181,16 @@ class Tower:
             levels = level if aim.piece == "card" else self.levels
             placed = replace(tower, levels=levels, last_event="placed")
             return replace(placed, built=placed.height()), "placed"
-        what, reason = failure
+        what, reason, cause, at_level = failure
         if what == "slid" and not self.mulligan_used:
             kept = settled[:-1]
             event = f"{reason}: mulligan used, place the card again"
             return replace(tower, pieces=kept, mulligan_used=True, last_event=event), "slid"
         if what == "slid":
             reason += " for the second time"
-        return replace(tower, standing=False, fell_at=step_no, last_event=reason), "fell"
+        fall = {"cause": cause, "level": at_level, "twice": what == "slid", "shaken": None}
+        fallen = replace(tower, standing=False, fell_at=step_no, last_event=reason, fall=fall)
+        return fallen, "fell"
 
     def shake(self, strength: float, step_no: int) -> Tower:
         """Natural forces: sway the table with `strength` (m/s²) and see what still stands."""
@@ -196,32 +201,35 @@ class Tower:
         if failure is None:
             return replace(tower, last_event=f"withstood a shake of {strength:g} m/s²")
         event = f"shaken at {strength:g} m/s²: {failure[1]}"
-        return replace(tower, standing=False, fell_at=step_no, last_event=event)
+        fall = {"cause": failure[2], "level": failure[3], "twice": False, "shaken": strength}
+        return replace(tower, standing=False, fell_at=step_no, last_event=event, fall=fall)
 
-    def failure(self, top_card_level: int | None) -> tuple[str, str] | None:
-        """("fell" | "slid", reason) for the first piece out of place, or None.
+    def failure(self, top_card_level: int | None) -> tuple[str, str, str, int] | None:
+        """("fell" | "slid", reason, cause, level) for the first piece out of place, or None.
 
         `top_card_level` names the card just placed: if it alone is off, that is a slide (the
         mulligan case); any other card off takes the pyramids on it down, a fall.
         """
-        slid: tuple[str, str] | None = None
+        slid: tuple[str, str, str, int] | None = None
         for p in self.pieces:
             if p.kind == "card":
                 reason = self._card_off(p)
                 if reason is None:
                     continue
                 if p.level == top_card_level:
-                    slid = ("slid", f"the level-{p.level} card {reason}")
+                    slid = ("slid", f"the level-{p.level} card {reason}", "card", p.level)
                 else:
-                    return ("fell", f"the level-{p.level} card {reason}")
+                    return ("fell", f"the level-{p.level} card {reason}", "card", p.level)
             else:
                 tilt = tilt_deg(p.pose)
                 if tilt > FALL_TILT:
-                    return ("fell", f"a level-{p.level} pyramid tipped over ({tilt:.0f}°)")
+                    why = f"a level-{p.level} pyramid tipped over ({tilt:.0f}°)"
+                    return ("fell", why, "tipped", p.level)
                 if p.level > 1:
                     support = self.surface_z(p.level, p.pose[0], p.pose[1])
                     if p.pose[2] < support - DROP_TOL:
-                        return ("fell", f"a level-{p.level} pyramid dropped below its level")
+                        why = f"a level-{p.level} pyramid dropped below its level"
+                        return ("fell", why, "dropped", p.level)
         return slid
 
     def _card_off(self, card: Piece) -> str | None:

@@ -6,7 +6,8 @@ import { loadBoard } from "./boards/index.js";
 import { remembered } from "./store.js";
 
 /**
- * Fill `host` with the board for `state`. opts: {onMove(move), names(seat), sendAim(move)}.
+ * Fill `host` with the board for `state`. opts: {onMove(move), names(seat), sendAim(move),
+ * refuse(code, text): a refusal the board explains}.
  * Returns {board, text: bool}.
  */
 export async function mountBoard(host, state, opts) {
@@ -21,7 +22,7 @@ export async function mountBoard(host, state, opts) {
   // The move form is loaded only for the games that need it.
   const make = text ? await import("./table-textboard.js") : mod;
   const board = make.createBoard(host, {
-    onMove: opts.onMove, announce, names: opts.names, sendAim: opts.sendAim,
+    onMove: opts.onMove, announce, names: opts.names, sendAim: opts.sendAim, refuse: opts.refuse,
   });
   return { board, text };
 }

@@ -4,6 +4,7 @@
 import { addSheet, announce, h } from "./dom.js";
 import { loadCatalogs, num, t } from "./i18n.js";
 import { seatColor, seatSymbol } from "./seats.js";
+import { endingSentences } from "./table-ending.js";
 import { nameList, seatName } from "./table-text.js";
 
 await Promise.all([
@@ -25,19 +26,10 @@ function resultHeadline(view) {
   return who;
 }
 
-/** Why the game ended, in a sentence. */
+/** Why the game ended, in sentences. */
 function resultReason(view) {
-  const result = view.result;
-  const loser = result.seat !== undefined ? seatName(view, result.seat) : "";
-  switch (result.reason) {
-    case "resign": return t("table.reason.resign", { name: loser });
-    case "timeout": return t("table.reason.timeout", { name: loser });
-    case "agreed": return t("table.reason.agreed");
-    case "expired": return t("table.reason.expired");
-    default: return t("table.reason.game");
-  }
+  return endingSentences(view).join(" ");
 }
-
 
 export function createResult(host) {
   host.hidden = true;
@@ -53,6 +45,7 @@ export function createResult(host) {
       const result = view.result;
       host.hidden = false;
       host.dataset.result = result.reason;
+      host.dataset.ending = view.state.ending?.code || "";
       host.dataset.winners = (result.winners || []).join(",");
       const scores = view.state.scores || [];
       const mine = model.mySeat;

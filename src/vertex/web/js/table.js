@@ -13,6 +13,7 @@ import { loadCatalogs, onLangChange, t } from "./i18n.js";
 import { remembered } from "./store.js";
 import { TableSocket } from "./socket.js";
 import { createTouchSetting, mountBoard } from "./table-board.js";
+import { createRefusal } from "./table-refusal.js";
 import { createChat } from "./table-chat.js";
 import { clocksStamp, startTicking } from "./table-clocks.js";
 import { createInfo } from "./table-info.js";
@@ -116,6 +117,7 @@ async function build(view) {
   const resultHost = h("section", { class: "result-banner", "aria-live": "off" });
   const boardHost = h("div", { class: "board-host", id: "board", tabindex: "-1" });
   const touchHost = h("div", { class: "board-settings" });
+  const refusalHost = h("div", { class: "refusal-host" });
   const seatsHost = h("section", { class: "panel seats" });
   const actionsHost = h("section", { class: "panel actions" });
   const chatHost = h("section", { class: "panel chat" });
@@ -125,7 +127,7 @@ async function build(view) {
   main.replaceChildren(h("div", { class: "table-layout" },
     h("div", { class: "table-main" },
       h("div", { class: "table-head" }, titleHost, connectionEl),
-      statusHost, resultHost, boardHost, touchHost),
+      statusHost, resultHost, boardHost, refusalHost, touchHost),
     h("div", { class: "table-side" }, seatsHost, actionsHost, replayHost, chatHost, linksHost, infoHost)));
 
   const fail = (err) => showError(err);
@@ -145,6 +147,7 @@ async function build(view) {
     chat: createChat(chatHost, { send, fail }),
     links: createLinks(linksHost, tableId),
     touch: createTouchSetting(touchHost, () => render()),
+    refusal: createRefusal(refusalHost),
   };
   ui.seats = createSeats(seatsHost, {
     takeSeat,
@@ -155,6 +158,7 @@ async function build(view) {
     names: (n) => seatName(model.view, n),
     // games with aiming (Verticality): where the piece would go, checked, kept privately
     sendAim: (move) => socket.send({ t: "aim", move }),
+    refuse: (code, text) => ui.refusal.show(code, text),
   });
   board = mounted.board;
   touchHost.hidden = mounted.text;
@@ -387,9 +391,15 @@ async function showError(err, lead = null) {
   const detail = err.code === "illegal-move" ? err.message || "" : "";
   if (words) status.error(words.key, detail, true, words.vars);
   else status.error(lead || "table.error.refused", err.message || "");
+  // the reason for the last refusal, by its rule's code where the game names one
+  if (err.code !== "connection-lost" && ui.refusal) {
+    const text = words ? `${t(words.key, words.vars)} ${detail}` : `${t(lead || "table.error.refused")} ${err.message || ""}`;
+    ui.refusal.show(err.reason?.rule || err.code, text.trim());
+  }
 }
 
 function clearError() {
   errors += 1;
   if (ui.status.panel) ui.status.panel.clearError();
+  if (ui.refusal) ui.refusal.clear();
 }

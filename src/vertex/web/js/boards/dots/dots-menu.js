@@ -20,6 +20,7 @@ export function openMenu({ root, anchor, label, items, onPick, onClose, returnFo
       class: "dots-menuitem",
       "data-line": item.line,
       "aria-disabled": item.disabled ? "true" : null,
+      "data-code": item.code || null,
       text: item.label,
     }),
   );

@@ -6,6 +6,7 @@
 import { announce as sayDefault, coarsePointer, h, reducedMotion, s } from "../../dom.js";
 import { has, loadCatalogs, onLangChange, t } from "../../i18n.js";
 import { seatColor, seatInk, seatSymbol } from "../../seats.js";
+import { whyNot } from "./dots-why.js";
 import {
   buildModel, cellAt, closedBy, hitPolygon, nearestLine, neighbour, sameShape, sideForArrow,
 } from "./dots-geometry.js";
@@ -65,7 +66,9 @@ class DotsBoard {
       tabindex: "-1",
     });
     this.help = this.buildHelp();
-    this.root = h("div", { class: "dots-board", "data-board": "dots" }, this.svg, this.help);
+    // why the line under a mouse cannot be drawn (the server's reason), beside it
+    this.tip = h("div", { class: "dots-tip", "data-line-tip": "", hidden: true });
+    this.root = h("div", { class: "dots-board", "data-board": "dots" }, this.svg, this.tip, this.help);
     host.replaceChildren(this.root);
 
     const on = (ev, fn) => this.svg.addEventListener(ev, fn.bind(this));
@@ -440,6 +443,50 @@ class DotsBoard {
     (this.options.announce || sayDefault)(text, assertive);
   }
 
+  /** Why this browser may not draw `name` now ({code, text}), or null. */
+  why(name) {
+    return whyNot(this.state.board, name, {
+      drawn: this.lineState.get(name), legal: this.legal, canMove: this.ctx.canMove, sent: this.sent,
+    });
+  }
+
+  /** Say a refusal aloud and show it in the page's refusal line ([data-refusal]). */
+  refuse(why, said) {
+    this.say(said, true);
+    if (this.options.refuse) this.options.refuse(why.code, said);
+  }
+
+  /** The undrawable line a pointer means (the nearest within the hit radius), or null. */
+  closedLineAt(p, touch) {
+    const px = touch || coarsePointer() ? 44 : 24;
+    const radius = Math.max((px / 2) * p.upp, this.model.reach);
+    const names = this.model.lines.map((ln) => ln.name).filter((n) => !this.canDraw(n));
+    return nearestLine(this.model, p, names, radius);
+  }
+
+  showTip(ln, why) {
+    const tip = this.tip;
+    if (!ln) {
+      if (!tip.hidden) { tip.hidden = true; delete tip.dataset.tipLine; }
+      return;
+    }
+    if (tip.dataset.tipLine === ln.name && !tip.hidden) return;
+    tip.replaceChildren(h("strong", { text: ln.name }), h("span", { text: why.text }));
+    tip.dataset.tipLine = ln.name;
+    tip.dataset.code = why.code;
+    tip.hidden = false;
+    const m = this.svg.getScreenCTM();
+    if (!m) return;
+    const box = this.root.getBoundingClientRect();
+    const [a, b] = [ln.a, ln.b].map((q) => new DOMPoint(q.x, q.y).matrixTransform(m));
+    const w = tip.offsetWidth;
+    const left = Math.max(0, Math.min((a.x + b.x) / 2 - box.left - w / 2, box.width - w));
+    let top = Math.min(a.y, b.y) - box.top - tip.offsetHeight - 12;
+    if (top < 0) top = Math.max(a.y, b.y) - box.top + 12;
+    tip.style.left = `${Math.round(left)}px`;
+    tip.style.top = `${Math.round(top)}px`;
+  }
+
   canDraw(name) {
     return !this.sent && this.legal.has(name);
   }
@@ -495,9 +542,13 @@ class DotsBoard {
       this.syncOverlay();
     }
     this.svg.classList.toggle("over-line", Boolean(name));
+    // Over a line that cannot be drawn (while it is this player's turn): say why beside it.
+    const closed = !ln && p && this.ctx.canMove ? this.closedLineAt(p, false) : null;
+    this.showTip(closed, closed && this.why(closed.name));
   }
 
   onPointerLeave() {
+    this.showTip(null);
     if (this.hover) {
       this.hover = null;
       this.syncOverlay();
@@ -563,6 +614,12 @@ class DotsBoard {
       this.draw(ln.name);
       return;
     }
+    // Near a line that cannot be drawn, at this player's turn: say why.
+    const closed = this.ctx.canMove ? this.closedLineAt(p, touch) : null;
+    if (closed) {
+      const why = this.why(closed.name);
+      if (why) this.refuse(why, t("dots.say.why", { line: closed.name, why: why.text }));
+    }
     // Not near a line: the click puts the keyboard's cursor on that cell.
     const c = cellAt(this.model, p);
     if (c) this.moveCursor(c.index, e.pointerType === "mouse");
@@ -627,10 +684,16 @@ class DotsBoard {
     const vars = {
       side: t(`dots.side.${sd.name}`), Side: t(`dots.Side.${sd.name}`), line: sd.line,
     };
-    if (this.lineState.get(sd.line)) this.say(t("dots.say.drawn", vars));
-    else if (!this.ctx.canMove || this.sent) this.say(t("dots.say.wait"));
-    else if (!this.legal.has(sd.line)) this.say(t("dots.say.illegal", vars));
-    else this.draw(sd.line);
+    const why = this.why(sd.line);
+    if (!why) {
+      this.draw(sd.line);
+      return;
+    }
+    let said;
+    if (why.code === "drawn") said = t("dots.say.drawn", vars);
+    else if (why.code === "not-your-turn" || why.code === "waiting") said = t("dots.say.wait");
+    else said = t("dots.say.why", { line: sd.line, why: why.text });
+    this.refuse(why, said);
   }
 
   moveCursor(index, focus) {
@@ -690,11 +753,16 @@ class DotsBoard {
     const cellEl = this.cellEls[index];
     this.svg.classList.add("has-focus");
     this.placeRing();
-    const items = free.map((sd) => ({
-      line: sd.line,
-      label: t("dots.menu.item", { Side: t(`dots.Side.${sd.name}`), line: sd.line }),
-      disabled: !this.canDraw(sd.line),
-    }));
+    const items = free.map((sd) => {
+      const why = this.why(sd.line);
+      const vars = { Side: t(`dots.Side.${sd.name}`), line: sd.line };
+      return {
+        line: sd.line,
+        label: why ? t("dots.menu.itemWhy", { ...vars, why: why.text }) : t("dots.menu.item", vars),
+        disabled: Boolean(why),
+        code: why ? why.code : null,
+      };
+    });
     this.menu = openMenu({
       root: this.root,
       anchor: cellEl.getBoundingClientRect(),
