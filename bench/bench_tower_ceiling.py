@@ -1,6 +1,7 @@
 """Verticality: how high towers can get with the die's sizes, by search in the simulator.
 
-A solo game per table seed (the die's own sizes, a 10-level cap). At every step the search
+A solo game per table seed (the die's own sizes), to the end of the supply (30 levels) or to
+`--cap` levels (10 was the old cap). At every step the search
 takes many candidate aims (the planner's best layouts, orders, turns and gaps, from several
 settings: `candidate_aims`) and tries each in the simulator before placing one:
 
@@ -19,7 +20,7 @@ server's thinking budget of 0.5 s); ratio = mean levels / the search's (the goal
 at least 0.9 at normal tremor). All levels and tremors: `bench/bench_verticality.py`.
 
 Run: .venv/bin/python bench/bench_tower_ceiling.py [--seeds 40] [--tremors 0,0.45]
-     [--modes search,oracle,level4,level5] [--quick] [--jobs 2] [--think 8]
+     [--modes search,oracle,level4,level5] [--cap 0] [--quick] [--jobs 2] [--think 8]
 (each seed's result goes to stderr as it comes; s/tower is wall time × jobs / seeds)
 """
 
@@ -43,7 +44,8 @@ from vertex.games.verticality.plan import CAREFUL, Care, Planner, candidate_aims
 from vertex.games.verticality.tower import Tower
 from vertex.physics import SIZES
 
-LEVELS = 10
+#: The supply's end: 30 pyramids of each size, 3 a level.
+SUPPLY_LEVELS = 30
 #: The server's thinking budget for a computer move (settings.ai_budget_s).
 BUDGET_S = 0.5
 VALUE = {"placed": 1.0, "slid": 0.3, "fell": 0.0}
@@ -139,13 +141,13 @@ def oracle_step(state: VerticalityState, limit: int) -> VerticalityState:
     return best
 
 
-def tower_levels(seed: int, tremor: float, mode: str, limit: int, samples: int) -> int:
+def tower_levels(seed: int, tremor: float, mode: str, limit: int, samples: int, cap: int) -> int:
     game = vertex.create_game("verticality", players=1, tremor_mm=tremor)
     state = game.initial_state(seed=seed)
     assert isinstance(state, VerticalityState)
     rng = Rng.from_seed(seed, "ceiling-search")
     bot = player(game, int(mode[5:]), seed=0) if mode.startswith("level") else None
-    while not state.is_over and state.towers[0].levels < LEVELS:
+    while not state.is_over and state.towers[0].levels < cap:
         if bot is not None:
             after = state.play(bot.choose(state, 0, BUDGET_S), seat=0)
             assert isinstance(after, VerticalityState)
@@ -174,12 +176,16 @@ def main() -> None:
     parser.add_argument(
         "--think", type=int, default=0, help="then time level 5's moves on this many towers"
     )
+    parser.add_argument(
+        "--cap", type=int, default=0, help="stop towers at this many levels (0: the supply's end)"
+    )
     args = parser.parse_args()
+    cap = args.cap or SUPPLY_LEVELS
     if args.quick:
         args.seeds, args.candidates, args.samples = 6, 4, 1
     if args.seeds > 0:
         print(
-            f"ceiling: solo towers, the die's sizes, {LEVELS}-level cap, "
+            f"ceiling: solo towers, the die's sizes, to {cap} levels, "
             f"seeds {args.first}..{args.first + args.seeds - 1}, "
             f"{args.candidates} candidates a step, {args.samples} rollouts each (search)"
         )
@@ -194,7 +200,7 @@ def main() -> None:
             seeds = range(args.first, args.first + args.seeds)
             with ProcessPoolExecutor(max_workers=args.jobs) as pool:
                 runs = [
-                    pool.submit(tower_levels, s, tremor, mode, args.candidates, args.samples)
+                    pool.submit(tower_levels, s, tremor, mode, args.candidates, args.samples, cap)
                     for s in seeds
                 ]
                 got = []
@@ -205,26 +211,26 @@ def main() -> None:
                     )
             # CPU seconds a tower, whatever the number of jobs
             per = (time.perf_counter() - t) * args.jobs / args.seeds
-            fell = sum(1 for g in got if g < LEVELS)
+            fell = sum(1 for g in got if g < cap)
             mean = statistics.mean(got)
             if mode == "search":
                 ceiling = mean
             ratio = f"{mean / ceiling:.2f}" if ceiling else "-"
-            text = "".join(str(g) if g < LEVELS else "X" for g in got)
+            text = " ".join(str(g) if g < cap else "X" for g in got)
             print(
                 f"{mode:<8}{tremor:>7.2f}{fell:>6}{mean:>13.2f}{ratio:>7}{min(got):>5}"
                 f"{per:>9.1f}  {text}",
                 flush=True,
             )
     if args.seeds > 0:
-        print("levels: one character a seed, X = reached the cap")
+        print(f"levels: one number a seed, X = reached {cap} levels")
     if args.think:
-        think(args.think, float(args.tremors.split(",")[-1]))
+        think(args.think, float(args.tremors.split(",")[-1]), cap)
 
 
-def think(seeds: int, tremor: float) -> None:
+def think(seeds: int, tremor: float, cap: int) -> None:
     """CPU seconds a level-5 move takes (process time: what the machine's other work does not
-    inflate), by step of the level, over `seeds` towers to the cap."""
+    inflate), by step of the level, over `seeds` towers to `cap` levels."""
     game = vertex.create_game("verticality", players=1, tremor_mm=tremor)
     bot = player(game, 5, seed=0)
     bot.choose(game.initial_state(seed=0), 0, BUDGET_S)  # warm the layout caches
@@ -232,7 +238,7 @@ def think(seeds: int, tremor: float) -> None:
     for seed in range(seeds):
         state = game.initial_state(seed=seed)
         assert isinstance(state, VerticalityState)
-        while not state.is_over and state.towers[0].levels < LEVELS:
+        while not state.is_over and state.towers[0].levels < cap:
             t = time.process_time()
             move = bot.choose(state, 0, BUDGET_S)
             by_step[state.step].append(time.process_time() - t)

@@ -1,15 +1,16 @@
 """Verticality physics: placement-to-rest wall time, and how high the computer players build.
 
 1. Median wall time of one placement-to-rest (drop a pyramid, simulate until every body rests)
-   on 5- and 10-level towers: with a fresh model compile (what the game does, the piece list
-   being new each time) and with the compiled model cached.
-2. Solo towers of the computer players, levels 1–5, with the die's own sizes and a 10-level
-   cap, over many table seeds and tremor settings, side by side with the quick plan (a tight
+   on 5-, 10- and 30-level towers: with a fresh model compile (what the game does, the piece
+   list being new each time) and with the compiled model cached.
+2. Solo towers of the computer players, levels 1–5, with the die's own sizes, to the end of
+   the supply (30 levels: 90 pyramids, 3 a level) or to `--cap` levels (10 was the old cap),
+   over many table seeds and tremor settings, side by side with the quick plan (a tight
    triangle at each level's centre, the card on the tips, a calm hand: nothing weighed) as the
    peer. The ceiling these are measured against is `bench/bench_tower_ceiling.py`.
 
 Run: .venv/bin/python bench/bench_verticality.py [--towers 40] [--levels 1,2,3,4,5]
-     [--tremors 0,0.2,0.45,0.9] [--budget 0.5] [--no-timing] [--jobs 2]
+     [--tremors 0,0.2,0.45,0.9] [--budget 0.5] [--cap 0] [--no-timing] [--jobs 2]
 (s/tower is wall time × jobs / towers; placement-to-rest is timed before any job starts)
 """
 
@@ -29,7 +30,8 @@ from vertex.physics.geometry import apex, card_top_z
 from vertex.physics.pieces import CARD_THICKNESS
 
 MM = 1e-3
-LEVELS = 10
+#: The supply's end: 30 pyramids of each size, 3 a level.
+SUPPLY_LEVELS = 30
 
 
 def planned_tower(sizes: list[str]) -> tuple[list[str], list]:
@@ -50,14 +52,18 @@ def planned_tower(sizes: list[str]) -> tuple[list[str], list]:
     return kinds, poses
 
 
-def players_tower(seed: int) -> tuple[list[str], list, tuple[float, float, float]]:
-    """The 10-level tower the careful plan builds for `seed` (tremor 0), and its next aim."""
+def players_tower(seed: int, levels: int) -> tuple[list[str], list, tuple[float, float, float]]:
+    """The tower level 5 builds for `seed` (tremor 0) to `levels` levels, and the plan's next
+    aim (the level-5 player: the careful plan alone does not reach 30 on every seed)."""
     game = vertex.create_game("verticality", players=1, tremor_mm=0.0)
     state = game.initial_state(seed=seed)
     assert isinstance(state, VerticalityState)
-    while state.towers[0].levels < LEVELS:
-        after = state.play(str(plan_aim(state, 0)), seat=0)
-        assert isinstance(after, VerticalityState) and after.towers[0].standing
+    bot = player(game, 5, seed=0)
+    while state.towers[0].levels < levels and not state.is_over:
+        after = state.play(bot.choose(state, 0, 0.5), seat=0)
+        assert isinstance(after, VerticalityState)
+        if not after.towers[0].standing:
+            break  # as high as it stands: the bench says how high that is
         state = after
     aim = plan_aim(state, 0)
     tower = state.towers[0]
@@ -94,13 +100,13 @@ def placement_times(
     )
 
 
-def solo_levels(seed: int, tremor: float, level: int, budget: float) -> int:
-    """Levels a solo tower reaches (capped at LEVELS); level 0 is the quick plan."""
+def solo_levels(seed: int, tremor: float, level: int, budget: float, cap: int) -> int:
+    """Levels a solo tower reaches (to the supply's end, or `cap`); level 0 is the quick plan."""
     game = vertex.create_game("verticality", players=1, tremor_mm=tremor)
     state = game.initial_state(seed=seed)
     assert isinstance(state, VerticalityState)
     bot = player(game, level, seed=0) if level else None
-    while not state.is_over and state.towers[0].levels < LEVELS:
+    while not state.is_over and state.towers[0].levels < cap:
         if bot is None:
             move = str(plan_aim(state, 0, counterbalance=False))
         else:
@@ -120,7 +126,12 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=15)
     parser.add_argument("--no-timing", action="store_true", help="skip placement-to-rest")
     parser.add_argument("--jobs", type=int, default=1, help="towers built at once (processes)")
+    parser.add_argument(
+        "--cap", type=int, default=0, help="stop towers at this many levels (0: the supply's end)"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="the 30-level timing tower's seed")
     args = parser.parse_args()
+    cap = args.cap or SUPPLY_LEVELS
 
     if not args.no_timing:
         print("placement-to-rest (one pyramid dropped on a tower)")
@@ -134,14 +145,18 @@ def main() -> None:
             got = placement_times(kinds, poses, "S", (-b / 2, -b / 3, 0.0), args.repeats)
             fresh, cached, sim, ok = got
             print(f"{name:<36}{len(kinds) + 1:>7}{fresh:>10.1f}{cached:>11.1f}{sim:>8.3f}  {ok}")
-        kinds, poses, at = players_tower(0)
-        fresh, cached, sim, ok = placement_times(kinds, poses, "S", at, args.repeats)
-        name = "10 levels, the plan's (seed 0)"
-        print(f"{name:<36}{len(kinds) + 1:>7}{fresh:>10.1f}{cached:>11.1f}{sim:>8.3f}  {ok}")
+        for height in (10, SUPPLY_LEVELS):
+            kinds, poses, at = players_tower(args.seed, height)
+            fresh, cached, sim, ok = placement_times(kinds, poses, "S", at, args.repeats)
+            built = sum(1 for k in kinds if k == "card")
+            name = f"{built} levels, level 5's (seed {args.seed})"
+            print(f"{name:<36}{len(kinds) + 1:>7}{fresh:>10.1f}{cached:>11.1f}{sim:>8.3f}  {ok}")
         print()
 
     print(
-        f"solo towers, the die's sizes, {LEVELS}-level cap, seeds 0..{args.towers - 1}, "
+        f"solo towers, the die's sizes, to {cap} levels"
+        f"{' (the supply' + chr(39) + 's end)' if cap == SUPPLY_LEVELS else ' (a cap)'}, "
+        f"seeds 0..{args.towers - 1}, "
         f"thinking budget {args.budget:g} s; ratio = mean levels / the quick plan's"
     )
     print(
@@ -155,22 +170,22 @@ def main() -> None:
             t = time.perf_counter()
             with ProcessPoolExecutor(max_workers=args.jobs) as pool:
                 runs = [
-                    pool.submit(solo_levels, s, tremor, level, args.budget)
+                    pool.submit(solo_levels, s, tremor, level, args.budget, cap)
                     for s in range(args.towers)
                 ]
                 got = [run.result() for run in runs]
             per = (time.perf_counter() - t) * args.jobs / args.towers
             mean = statistics.mean(got)
             peer = mean if peer is None else peer
-            fell = sum(1 for g in got if g < LEVELS)
+            fell = sum(1 for g in got if g < cap)
             name = "quick plan" if level == 0 else f"level {level}"
-            text = "".join(str(g) if g < LEVELS else "X" for g in got)
+            text = " ".join(str(g) if g < cap else "X" for g in got)
             ratio = mean / peer if peer else float("nan")
             print(
                 f"{name:<12}{tremor:>7.2f}{fell:>6}{mean:>13.2f}{ratio:>7.2f}{per:>9.1f}  {text}",
                 flush=True,
             )
-    print("levels: one character a seed, X = reached the cap")
+    print(f"levels: one number a seed, X = reached {cap} levels")
 
 
 if __name__ == "__main__":

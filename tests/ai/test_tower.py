@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import math
+from pathlib import Path
 
 import pytest
 
@@ -86,3 +88,23 @@ def test_wrong_game_or_seat_is_refused() -> None:
     state = game.initial_state(seed=1).play("pyramid x=0 y=0 rot=0", seat=0)
     with pytest.raises(IllegalMove):
         TowerPlayer(game, 3).choose(state, 0, 0.1)
+
+
+def test_level_5_places_a_21st_level_on_a_recorded_20_level_tower() -> None:
+    # A recorded solo tower (table seed 0, tremor 0): the 80 moves level 5 played to 20 levels.
+    # The engine replays them exactly; at that height every card carries up to 19 levels.
+    path = Path(__file__).parent / "data" / "tower20_seed0.json"
+    record = json.loads(path.read_text())
+    game = vertex.create_game("verticality", **record["options"])
+    state = game.initial_state(seed=record["seed"])
+    for move in record["moves"]:
+        state = state.play(move, seat=0)
+    tower = state.towers[0]  # type: ignore[attr-defined]
+    assert tower.standing and tower.levels == 20 and len(tower.pieces) == 80
+    assert tower.built / 1e-3 == pytest.approx(742.48, abs=0.01)  # the known height (mm)
+    assert (state.level, state.step, state.size) == (21, 0, "M")  # type: ignore[attr-defined]
+    bot = player(game, 5, seed=0)
+    for _ in range(4):
+        state = state.play(bot.choose(state, 0, 0.5), seat=0)
+        assert state.towers[0].standing  # type: ignore[attr-defined]
+    assert state.towers[0].levels == 21 and state.level == 22  # type: ignore[attr-defined]

@@ -22,6 +22,9 @@ ALLOWED_IDS: dict[tuple[str, str], str] = {
     ("server/app.py", "/api/verticality/bests"): (
         "the public URL of the personal-best lists: an API path, not a rule switch"
     ),
+    ("server/bests.py", "/api/verticality/board"): (
+        "the public URL of the bests board (the personal-best lists' page view): an API path"
+    ),
     ("terminal/play.py", "game id, e.g. dots-and-boxes"): "an example in a --help text",
     ("terminal/juxtapose.py", "juxtapose"): (
         "a board kind (the view's `board.kind`, by which the page picks its board modules too), "

@@ -1,7 +1,8 @@
 """The Verticality 3-D table (js/boards/towers/towers*.js) on the real table page: pieces placed by
 dragging in the 3-D view (mouse) and by tapping (touch, 360 px), by keys alone, and by the
 text form where there is no WebGL; the server's refusal shown on the ghost; both towers drawn;
-a mulligan, a fall played back and the result; solo play with its personal best.
+a mulligan, a fall played back and the result; solo play with its personal best; the bests
+board ("How tall can you build?") on the rules page, with its links to the replays.
 
 Tables use `tremor_mm: 0` and `step_seconds: 0`, so where a piece lands is known and no clock
 runs; the aims that make a card slide or a tower fall were found with the engine (they hold
@@ -15,6 +16,7 @@ from typing import Any
 
 import pytest
 
+import vertex
 from tests.web.conftest import (
     PHONE,
     LiveServer,
@@ -24,6 +26,7 @@ from tests.web.conftest import (
     version,
     wait_version,
 )
+from vertex.games.verticality.plan import plan_aim
 
 SIZES = {"S": 14.29, "M": 19.84, "L": 25.40}
 CARD_HALF = (31.75, 44.45)
@@ -419,3 +422,74 @@ def test_without_webgl_the_form_aims_and_places_by_keyboard(
     assert "1 piece" in (page.text_content("[data-towers-description]") or "")
     shot(page, "verticality-no-webgl-desktop")
     assert not errors
+
+
+# ---- "How tall can you build?": the bests board ------------------------------------------------
+def solo_game(server: LiveServer, name: str, levels: int) -> tuple[str, str]:
+    """A solo table where `name` completes `levels` levels with the plan (tremor 0), then
+    resigns: its (table id, seat token). The plan is worked out on a local copy of the game
+    (the same seed replays the same towers)."""
+    opts = {"players": 1, "tremor_mm": 0.0, "step_seconds": 0}
+    tid = server.post("/api/tables", {"game": "verticality", "options": opts})["id"]
+    token = server.post(f"/api/tables/{tid}/seats/0", {"name": name})["token"]
+    state = vertex.replay(server.get(f"/api/tables/{tid}/record"))
+    for _ in range(4 * levels):
+        move = str(plan_aim(state, 0))  # type: ignore[arg-type]
+        server.post(f"/api/tables/{tid}/moves", {"token": token, "move": move})
+        state = state.play(move, seat=0)
+    server.post(f"/api/tables/{tid}/actions", {"token": token, "action": "resign"})
+    assert server.get(f"/api/tables/{tid}")["state"]["board"]["result"]["levels"] == [levels]
+    return tid, token
+
+
+def test_the_bests_board_lists_solo_towers_best_first_with_their_replays(
+    tmp_path: Any, context_factory: Any
+) -> None:
+    with LiveServer(tmp_path) as live:
+        games = {name: solo_game(live, name, n) for name, n in (("Bo", 0), ("Ann", 2), ("Cy", 1))}
+        # Ann opens her finished table; its panel links to the board.
+        context = context_factory()
+        page = context.new_page()
+        page.set_default_timeout(60_000)  # the three games' towers load slowly on a busy box
+        errors: list[str] = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        tid, token = games["Ann"]
+        page.goto(f"{live.url}/tables/{tid}#token={token}")
+        page.wait_for_selector("[data-towers-best]")
+        page.wait_for_selector("a[data-bests-link]")
+        page.click("a[data-bests-link]")
+        page.wait_for_url("**/rules/verticality#bests")
+        page.wait_for_selector("[data-bests-board][data-bests='3']")
+        rows = page.query_selector_all("table.bests-site tbody tr")
+        names = [r.query_selector("th").text_content() for r in rows]  # type: ignore[union-attr]
+        assert names == ["Ann", "Cy", "Bo"]
+        levels = [r.query_selector_all("td")[1].text_content() for r in rows]
+        assert levels == ["2", "1", "0"]
+        links = [
+            r.query_selector("a[data-replay-link]").get_attribute("href")  # type: ignore[union-attr]
+            for r in rows
+        ]
+        assert links == [f"/tables/{games[n][0]}#replay" for n in ("Ann", "Cy", "Bo")]
+        label = rows[0].query_selector("a").get_attribute("aria-label")  # type: ignore[union-attr]
+        assert label == "Replay Ann's tower of 2 levels"
+        # (a resigned game is not kept as this browser's own best: only one that ended in play)
+        assert page.is_visible("[data-own-best]")
+        computer = page.query_selector_all("table.bests-computer tbody tr")
+        assert [r.query_selector("th").text_content() for r in computer][:1] == [  # type: ignore[union-attr]
+            "Computer, level 1"
+        ]
+        shot(page, "verticality-bests-desktop")
+        # The link opens the table with its replay.
+        page.click("table.bests-site tbody tr:first-child a[data-replay-link]")
+        page.wait_for_selector("[data-replay]:not([hidden])")
+        page.wait_for_selector("[data-replay-status]")
+        assert page.url.endswith(f"/tables/{tid}")  # the #replay is used up
+        # In Russian on a phone, by keyboard: the links are reachable.
+        phone = context_factory(**PHONE).new_page()
+        phone.goto(f"{live.url}/rules/verticality#bests")
+        phone.wait_for_selector("[data-bests-board][data-bests='3']")
+        switch_lang(phone, "ru")
+        phone.wait_for_selector("table.bests-site caption:has-text('Лучшие одиночные башни')")
+        assert no_sideways_scroll(phone)
+        shot(phone, "verticality-bests-phone-ru")
+        assert not errors

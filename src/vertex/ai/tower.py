@@ -45,9 +45,14 @@ CARE: dict[int, Care] = {
     4: CAREFUL,
     5: CAREFUL,
 }
-#: Level 5 reckons one simulated trial at this long (s) to fit its trials in the budget; it
-#: counts from the budget alone, not the clock, so its choices replay.
+#: Level 5 reckons one simulated trial at this long (s) to fit its trials in the budget, or
+#: TRIAL_BODY_S a piece of the tower if that is more (a 30-level tower has 120 pieces); it
+#: counts from the budget and the tower alone, not the clock, so its choices replay.
 TRIAL_S = 0.05
+TRIAL_BODY_S = 0.0012
+#: A trial simulates at most this long (s): a drop that has not settled by then is judged
+#: where it is (a tower still falling after 0.5 s is seen tipping by then).
+TRIAL_CAP_S = 0.5
 #: ... tries at most this many of its best aims, this many times each at most.
 CANDIDATES = 3
 MAX_TRIALS = 3
@@ -75,6 +80,10 @@ class TowerPlayer:
             raise IllegalMove(f"seat {seat} owes no piece now")
         rng = Rng.from_seed(self.seed, "tower-player", seat, state.step_no, len(state.history))
         haste = HASTE[self.level]
+        if self.level == 5 and state.step == 0:
+            # the look-ahead ranks the plans itself (the plan alone only if it finds none)
+            ahead = self._looked_ahead(state, seat, budget_s)
+            return str(ahead or plan_aim(state, seat, care=CARE[5], haste=haste))
         if self.level == 1:
             plan = plan_aim(state, seat, counterbalance=False, haste=haste)
         else:
@@ -82,19 +91,17 @@ class TowerPlayer:
         if SLOP_MM[self.level] > 0:
             return str(self._sloppy(state, seat, plan, rng))
         if self.level == 5:
-            if state.step == 0:
-                return str(self._looked_ahead(state, seat, plan, budget_s))
             return str(self._tried(state, seat, plan, budget_s, rng))
         return str(plan)
 
-    def _looked_ahead(self, state: VerticalityState, seat: int, plan: Aim, budget_s: float) -> Aim:
+    def _looked_ahead(self, state: VerticalityState, seat: int, budget_s: float) -> Aim | None:
         """The first pyramid of the layout that, with what it leaves for the next level, is
         best, among as many layouts as the budget allows (counted from the budget alone)."""
         count = min(LOOKAHEAD, math.floor(budget_s * 0.6 / LOOK_S))
         if count < 2:
-            return plan
+            return None
         ranked = lookahead_aims(state, seat, CARE[5], count=count)
-        return ranked[0] if ranked else plan
+        return ranked[0] if ranked else None
 
     def _sloppy(self, state: VerticalityState, seat: int, plan: Aim, rng: Rng) -> Aim:
         slop = SLOP_MM[self.level]
@@ -119,22 +126,29 @@ class TowerPlayer:
         the next few aims by how often each stood (ties to the plan's order)."""
         sigma = state.game.options.tremor_mm
         # Trials from the budget alone (not the clock), so choices replay.
-        total = math.floor(budget_s * 0.6 / TRIAL_S)
+        tower = state.towers[seat]
+        trial_s = max(TRIAL_S, TRIAL_BODY_S * (len(tower.pieces) + 1))
+        total = math.floor(budget_s * 0.6 / trial_s)
         if total < 1:
             return plan
         trials = 1 if sigma == 0.0 else max(1, min(MAX_TRIALS, total // CANDIDATES))
-        tower = state.towers[seat]
+        tried = 0
         best, best_score = plan, -1.0
         candidates = [
             plan,
             *(a for a in candidate_aims(state, seat, count=CANDIDATES) if a != plan),
         ]
         for aim in candidates[:CANDIDATES]:
+            if tried + trials > max(total, trials):
+                break  # the budget is spent: the best so far
             score = 0.0
             for _ in range(trials):
                 noise, rng = tremor_sample(rng, sigma)
-                _, outcome = tower.place(state.level, state.size, aim, noise, state.step_no)
+                _, outcome = tower.place(
+                    state.level, state.size, aim, noise, state.step_no, cap_s=TRIAL_CAP_S
+                )
                 score += {"placed": 1.0, "slid": 0.3, "fell": 0.0}[outcome]
+                tried += 1
             if aim is plan and score >= trials / 2:
                 return plan
             if score > best_score:

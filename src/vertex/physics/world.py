@@ -83,8 +83,12 @@ class Settle:
     fell: bool  # a pyramid tipped past FALL_TILT_DEG (the settle stopped early)
 
 
-def settle(kinds: Sequence[Kind], poses: Sequence[Pose], shake: float = 0.0) -> Settle:
-    """Simulate the pieces from `poses` until they rest; `shake` (m/s²) sways the table first."""
+def settle(
+    kinds: Sequence[Kind], poses: Sequence[Pose], shake: float = 0.0, cap_s: float = CAP_S
+) -> Settle:
+    """Simulate the pieces from `poses` until they rest; `shake` (m/s²) sways the table first.
+    `cap_s` shortens the longest settle (a player's trial drop need not watch a slow fall to
+    its end)."""
     if len(kinds) != len(poses):
         raise ValueError("one pose per piece")
     if not kinds:
@@ -101,8 +105,8 @@ def settle(kinds: Sequence[Kind], poses: Sequence[Pose], shake: float = 0.0) -> 
 
     frames: list[np.ndarray] = [start.copy()]
     times: list[float] = [0.0]
-    frame_every = max(1, round(1.0 / (FPS * TIMESTEP)))
-    cap = round(CAP_S / TIMESTEP)
+    frame = 1  # the next keyframe: frame k is taken at step round(k / (FPS * TIMESTEP))
+    cap = round(min(cap_s, CAP_S) / TIMESTEP)
     shake_steps = round(SHAKE_S / TIMESTEP) if shake > 0 else 0
     still_needed = max(1, math.ceil(REST_S / (CHUNK * TIMESTEP)))
     still = 0
@@ -115,11 +119,19 @@ def settle(kinds: Sequence[Kind], poses: Sequence[Pose], shake: float = 0.0) -> 
             _apply_shake(data, masses, shake, steps * TIMESTEP)
         elif shake_steps and steps == shake_steps:
             data.xfrc_applied[:] = 0.0
-        mujoco.mj_step(model, data, nstep=CHUNK)
-        steps += CHUNK
-        if steps % frame_every == 0:
+        # Step to the end of the chunk, stopping on the way at every keyframe's step: the same
+        # steps as one call (mj_step is deterministic), frames exactly 1/FPS s apart.
+        end = steps + CHUNK
+        while (at := _frame_step(frame)) <= end:
+            if at > steps:
+                mujoco.mj_step(model, data, nstep=at - steps)
+                steps = at
             frames.append(data.qpos.reshape(n, 7).copy())
             times.append(steps * TIMESTEP)
+            frame += 1
+        if end > steps:
+            mujoco.mj_step(model, data, nstep=end - steps)
+            steps = end
         q = data.qpos.reshape(n, 7)
         if fell_at is None:
             up = 1.0 - 2.0 * (q[:, 4] ** 2 + q[:, 5] ** 2)
@@ -148,6 +160,10 @@ def settle(kinds: Sequence[Kind], poses: Sequence[Pose], shake: float = 0.0) -> 
         at_rest=at_rest,
         fell=fell_at is not None,
     )
+
+
+def _frame_step(k: int) -> int:
+    return round(k / (FPS * TIMESTEP))
 
 
 def _apply_shake(data: Any, masses: np.ndarray, strength: float, t: float) -> None:

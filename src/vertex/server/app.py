@@ -23,6 +23,7 @@ from starlette.websockets import WebSocketDisconnect
 from vertex.core import list_games
 from vertex.server import views
 from vertex.server.analysis import add_analysis_routes
+from vertex.server.bests import router as bests_router
 from vertex.server.conn import Conn, TokenBucket
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub, checked_game, dumps
@@ -310,6 +311,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def socket(ws: WebSocket, table_id: str) -> None:
         await _serve_socket(hub, ws, table_id)
 
+    app.include_router(bests_router)
     add_replay_routes(app, hub)
     add_lobby_routes(app, hub)
     add_analysis_routes(app, hub)

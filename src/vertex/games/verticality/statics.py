@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -52,17 +53,41 @@ class Support:
 
 
 def supports(tower: Tower, level: int) -> list[Support]:
-    """The cards below `level` that rest on three tips, lowest first, with their loads."""
+    """The cards below `level` that rest on three tips, lowest first, with their loads.
+
+    Each card carries itself and every piece of the levels above it: the loads are sums
+    over the levels from the top down, each piece's mass and centre worked out once (a
+    30-level tower has 120 pieces; the planner asks for these several times a move)."""
+    top = max((p.level for p in tower.pieces), default=0)
+    mass = [0.0] * (top + 2)  # mass[l]: the pieces of level l (g)
+    moment = [np.zeros(2) for _ in range(top + 2)]
+    cards: dict[int, Piece] = {}
+    pyramids: dict[int, list[Piece]] = {}
+    for p in tower.pieces:
+        m = _mass(p)
+        mass[p.level] += m
+        moment[p.level] = moment[p.level] + m * _com(p)
+        if p.kind == "card":
+            cards.setdefault(p.level, p)
+        else:
+            pyramids.setdefault(p.level, []).append(p)
     out = []
+    above_mass, above_moment = 0.0, np.zeros(2)
+    loads: dict[int, tuple[float, np.ndarray]] = {}
+    for j in range(top, 0, -1):
+        card = cards.get(j)
+        if card is not None:
+            m = _mass(card)
+            loads[j] = (above_mass + m, above_moment + m * _com(card))
+        above_mass += mass[j]
+        above_moment = above_moment + moment[j]
     for j in range(1, level):
-        card = tower.card_of(j)
-        pyramids = tower.pyramids_of(j)
-        if card is None or len(pyramids) != 3:
+        card = cards.get(j)
+        mates = pyramids.get(j, [])
+        if card is None or len(mates) != 3:
             continue
-        above = [p for p in tower.pieces if p.level > j or p is card]
-        mass = sum(_mass(p) for p in above)
-        moment = sum((_mass(p) * _com(p) for p in above), np.zeros(2))
-        out.append(Support.of(np.array([tip_xy(p) for p in pyramids]), mass, moment))
+        load_mass, load_moment = loads[j]
+        out.append(Support.of(np.array([tip_xy(p) for p in mates]), load_mass, load_moment))
     return out
 
 
@@ -80,11 +105,16 @@ def _mass(p: Piece) -> float:
 
 
 def _com(p: Piece) -> np.ndarray:
-    if p.kind == "card":
-        return np.array([p.pose[0] / MM, p.pose[1] / MM])
-    com, _ = shell_inertia(p.kind)
-    w = to_world(p.pose, com)
-    return np.array([w[0] / MM, w[1] / MM])
+    return np.array(_com_xy(p.kind, p.pose))
+
+
+@lru_cache(maxsize=4096)
+def _com_xy(kind: str, pose: tuple[float, ...]) -> tuple[float, float]:
+    if kind == "card":
+        return (pose[0] / MM, pose[1] / MM)
+    com, _ = shell_inertia(kind)
+    w = to_world(pose, com)  # type: ignore[arg-type]
+    return (w[0] / MM, w[1] / MM)
 
 
 def tip_xy(p: Piece) -> np.ndarray:

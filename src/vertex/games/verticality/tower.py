@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from vertex.core.errors import IllegalMove
 from vertex.games.verticality.notation import Aim
-from vertex.physics import PYRAMIDS, Keyframes, Kind, Pose, settle, tilt_deg, yaw_pose
+from vertex.physics import CAP_S, PYRAMIDS, Keyframes, Kind, Pose, settle, tilt_deg, yaw_pose
 from vertex.physics.geometry import (
     apex,
     card_footprint,
@@ -158,9 +158,16 @@ class Tower:
                 )
 
     def place(
-        self, level: int, size: str, aim: Aim, noise: tuple[float, float, float], step_no: int
+        self,
+        level: int,
+        size: str,
+        aim: Aim,
+        noise: tuple[float, float, float],
+        step_no: int,
+        cap_s: float = CAP_S,
     ) -> tuple[Tower, Outcome]:
-        """Drop the aimed piece (with the tremor `noise`: dx mm, dy mm, drot deg) and settle."""
+        """Drop the aimed piece (with the tremor `noise`: dx mm, dy mm, drot deg) and settle
+        (for at most `cap_s` simulated seconds: a player's trials look at less than the game)."""
         x = (aim.x + noise[0]) * MM
         y = (aim.y + noise[1]) * MM
         rot = aim.rot + noise[2]
@@ -173,7 +180,7 @@ class Tower:
             z = max(self.surface_z(level, cx, cy) for cx, cy in pyramid_footprint(size, flat))
             new = Piece(size, level, yaw_pose(x, y, z + DROP, rot))  # type: ignore[arg-type]
         pieces = (*self.pieces, new)
-        result = settle([p.kind for p in pieces], [p.pose for p in pieces])
+        result = settle([p.kind for p in pieces], [p.pose for p in pieces], cap_s=cap_s)
         settled = tuple(replace(p, pose=q) for p, q in zip(pieces, result.poses, strict=True))
         tower = replace(self, pieces=settled, keyframes=result.keyframes)
         failure = tower.failure(top_card_level=level if aim.piece == "card" else None)

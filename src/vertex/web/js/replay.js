@@ -214,6 +214,9 @@ export function createReplay(host, deps) {
 
   /** The board shows ply `k` (the same board instance, in no state to move). */
   function draw(k) {
+    // One step forward plays the move as it happened (a Verticality settle or fall, at the
+    // server's 30 keyframes a second); jumps and steps back just show the position.
+    const forwardOne = k === ply + 1;
     ply = k;
     panel.removeAttribute("aria-busy");
     failure.hidden = true;
@@ -221,7 +224,7 @@ export function createReplay(host, deps) {
     const board = deps.board();
     if (board) {
       board.update(got.state, {
-        mySeat: deps.model.mySeat ?? null, canMove: false, pending: null, animate: false, confirmTouch: false,
+        mySeat: deps.model.mySeat ?? null, canMove: false, pending: null, animate: forwardOne, confirmTouch: false,
       });
     }
     document.body.classList.add("replaying");

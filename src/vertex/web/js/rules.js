@@ -16,7 +16,7 @@ import { addCoordinates } from "./rules-coords.js";
 await loadCatalogs("games", "options", "rules");
 
 // The sections every game has, in this order (a game may add its own, e.g. history).
-const SECTIONS = ["play", "win", "options", "decisions", "notation", "here", "history"];
+const SECTIONS = ["play", "win", "bests", "options", "decisions", "notation", "here", "history"];
 
 const root = document.querySelector("[data-rules]");
 const gameId = pathGame();
@@ -91,9 +91,24 @@ function blocks(list, key) {
           inline(t(key(k))))));
       case "fig": return figure(args[0], args[1] || `fig.${args[0]}`, key);
       case "options": return optionList(args[0], key);
+      case "bests": return bestsBoard();
       default: return null;
     }
   });
+}
+
+/** Verticality's bests board ("How tall can you build?"), fetched with its module when the
+ * page shows it; `data-bests` on the host says it is drawn. */
+function bestsBoard() {
+  const host = h("div", { class: "bests-board", "data-bests-board": "" },
+    h("p", { class: "rules-loading", text: t("rules.loading") }));
+  import("./boards/towers/towers-bests.js")
+    .then((mod) => mod.mountBests(host))
+    .catch((err) => {
+      console.error("the bests board could not be loaded", err);
+      host.replaceChildren(h("p", { class: "notice error", text: t("common.error", { message: err.message }) }));
+    });
+  return host;
 }
 
 // ---- pictures ---------------------------------------------------------------------------

@@ -81,6 +81,11 @@ export function createReplay(host, deps) {
     askButton.hidden = !analysisOffered(view, deps.model.mySeat, st && { ply: st.ply || 0, state: st });
     // nothing to offer (a seated player at the start of a live game): no empty panel
     host.hidden = openButton.hidden && askButton.hidden;
+    // A link to a game's replay (the Verticality bests board's) ends in #replay: open it once.
+    if (!openButton.hidden && location.hash === "#replay") {
+      history.replaceState(history.state, "", location.pathname + location.search);
+      press((p) => p.open());
+    }
   }
 
   render();

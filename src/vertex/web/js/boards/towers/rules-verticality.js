@@ -12,6 +12,7 @@ export const layout = {
     ["h3", "falls.title"], ["p", "falls.1"], ["p", "falls.2"],
   ],
   win: [["p", "win.1"], ["h3", "solo.title"], ["p", "solo.1"], ["p", "solo.2"]],
+  bests: [["bests"]],
   options: [["options", ["players", "tremor_mm", "skyscraper", "step_seconds", "build_on"]]],
   decisions: [["p", "dec.intro"], ["decisions", [
     ["dec.tremor"], ["dec.fall"], ["dec.card"], ["dec.clock"], ["dec.die"], ["dec.forces"],

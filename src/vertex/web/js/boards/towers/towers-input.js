@@ -9,6 +9,8 @@ const ORBIT_PER_PX = 0.008;
 const TILT_PER_PX = 0.006;
 const KEY_ORBIT = Math.PI / 12;
 const KEY_TILT = 0.08;
+/** PageUp/PageDown (R/F) and the ▲▼ buttons move the view this far (mm) up or down the tower. */
+export const LIFT_MM = 80;
 
 /**
  * hooks: {scene, canAim(), aimAt(x, y), turn(deg), nudge(dx, dy) (mm, in the view's own
@@ -122,6 +124,8 @@ export function attachInput(canvas, hooks) {
       scene.orbitBy(0, k === "w" ? KEY_TILT : -KEY_TILT);
     } else if (k === "+" || k === "=" || k === "-" || k === "_") {
       scene.zoomBy(k === "+" || k === "=" ? 1 / 1.15 : 1.15);
+    } else if (k === "PageUp" || k === "PageDown" || k === "r" || k === "f") {
+      scene.liftBy(k === "PageUp" || k === "r" ? LIFT_MM : -LIFT_MM);
     } else if (k === "0" || k === "Home") {
       hooks.resetView();
     } else {

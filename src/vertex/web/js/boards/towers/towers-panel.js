@@ -211,6 +211,8 @@ export function createPanel({ onStop }) {
       data.length
         ? h("ol", { class: "towers-top" }, ...data.slice(0, 10).map((b) => h("li", { text: row(b) })))
         : h("p", { class: "hint", text: t("towers.bests.empty") }),
+      h("p", {}, h("a", { href: "/rules/verticality#bests", "data-bests-link": true,
+        text: t("towers.bests.link") })),
     );
   }
 

@@ -279,6 +279,7 @@ export function createScene(canvas, labels, { reducedMotion, ghostNote }) {
         staticPoses(tower, seat).forEach((pose, i) => setPose(s.pieces[i], pose));
       }
       s.wasStanding = tower.standing;
+      s.cards = tower.standing ? tower.pieces.filter((p) => p.kind === "card") : [];
       labelFor(s, seat, tower, names);
     });
     const surface = mySeat !== null && towers[mySeat] ? towers[mySeat] : towers[frontSeat];
@@ -286,6 +287,7 @@ export function createScene(canvas, labels, { reducedMotion, ghostNote }) {
     // Look a little past my tower, so it stands in front and the others show behind it.
     const past = towers.length > 1 ? 60 : 0;
     homeTarget = new THREE.Vector3(spots[frontSeat].x, Math.max(20, top + 15), spots[frontSeat].z - past);
+    // The view follows the top as the tower grows, unless the player moved it (⌂ follows again).
     if (!userMoved) orbit.goal = homeTarget.clone();
     if (animating) onAnim(true);
     invalidate();
@@ -407,6 +409,17 @@ export function createScene(canvas, labels, { reducedMotion, ghostNote }) {
     userMoved = true;
     orbit.azimuth += dAzimuth;
     orbit.elevation = Math.min(LIMITS.maxElevation, Math.max(LIMITS.minElevation, orbit.elevation + dElevation));
+    invalidate();
+  }
+
+  /** Look `dmm` higher (or lower) up the tower: the camera's target moves, between the table
+   * and a little above the tallest tower. */
+  function liftBy(dmm) {
+    userMoved = true;
+    const tallest = Math.max(0, ...seats.map((s) => s.height || 0));
+    const from = orbit.goal || orbit.target;
+    const y = Math.min(tallest + 40, Math.max(10, from.y + dmm));
+    orbit.goal = new THREE.Vector3(from.x, y, from.z);
     invalidate();
   }
 
@@ -547,7 +560,7 @@ export function createScene(canvas, labels, { reducedMotion, ghostNote }) {
       s.label.hidden = !show;
       s.label.style.transform = `translate(${x}px, ${y}px) translate(-50%, -50%)`;
     });
-    lastLabels = sig;
+    lastLabels = sig + placeLevelMarks(rect, host);
     if (ghostNote) {
       if (!ghost.note || !ghost.group.visible) {
         ghostNote.hidden = true;
@@ -567,6 +580,55 @@ export function createScene(canvas, labels, { reducedMotion, ghostNote }) {
     }
   }
 
+  // ---- level numbers beside the front tower ---------------------------------------------------
+  const marks = []; // one element a level, made as levels are built
+  const MARK_GAP_PX = 15; // numbers closer than this would overlap: show every 2nd, 5th, 10th
+  const MARK_OUT = Math.hypot(CARD.width, CARD.length) / 2 + 10;
+
+  function placeLevelMarks(rect, host) {
+    const s = seats[mine !== null && seats[mine] ? mine : front];
+    const cards = s ? s.cards || [] : [];
+    while (marks.length < cards.length) {
+      const el = document.createElement("div");
+      el.className = "towers-level";
+      el.setAttribute("aria-hidden", "true"); // the panel says the levels in words
+      labels.append(el);
+      marks.push(el);
+    }
+    // Beside the tower on the screen: out along the camera's right, at each card's height.
+    const seat = seats.indexOf(s);
+    const rx = Math.cos(orbit.azimuth);
+    const ry = Math.sin(orbit.azimuth);
+    const spotsOnScreen = cards.map((c) => {
+      const [x, y, z] = c.position_mm;
+      return project(seat, x + rx * MARK_OUT, y + ry * MARK_OUT, z);
+    });
+    let every = 1;
+    if (cards.length > 1) {
+      const span = Math.abs(spotsOnScreen[0].y - spotsOnScreen[spotsOnScreen.length - 1].y);
+      const gap = span / (cards.length - 1);
+      every = [1, 2, 5, 10].find((k) => gap * k >= MARK_GAP_PX) || 10;
+    }
+    let sig = `|${every}`;
+    marks.forEach((el, i) => {
+      const card = cards[i];
+      const p = spotsOnScreen[i];
+      const top = i === cards.length - 1;
+      const show = Boolean(card) && !p.behind && (card.level % every === 0 || top)
+        && p.y > rect.top && p.y < rect.bottom && p.x > rect.left && p.x < rect.right + 20;
+      el.hidden = !show;
+      if (!show) return;
+      const x = Math.round(p.x - host.left);
+      const y = Math.round(p.y - host.top);
+      if (el.textContent !== String(card.level)) el.textContent = String(card.level);
+      el.dataset.level = String(card.level);
+      el.classList.toggle("top", top);
+      el.style.transform = `translate(${x}px, ${y}px) translate(0, -50%)`;
+      sig += `${card.level}:${x},${y};`;
+    });
+    return sig;
+  }
+
   function invalidate() {
     if (!frame) frame = requestAnimationFrame(render);
   }
@@ -583,6 +645,7 @@ export function createScene(canvas, labels, { reducedMotion, ghostNote }) {
     quarter,
     orbitBy,
     zoomBy,
+    liftBy,
     resetView,
     tableView,
     get animating() { return animating > 0; },
@@ -596,6 +659,7 @@ export function createScene(canvas, labels, { reducedMotion, ghostNote }) {
       cancelAnimationFrame(frame);
       renderer.dispose();
       labels.replaceChildren();
+      marks.length = 0;
     },
   };
 }

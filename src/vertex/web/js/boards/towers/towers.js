@@ -13,7 +13,8 @@ import { createForm } from "./towers-form.js";
 import {
   STEPS_PER_LEVEL, apexOf, cardBelow, parseAim, pyramidsOf, startAim, useSizes,
 } from "./towers-geom.js";
-import { attachInput, TOUCH_LIFT_PX } from "./towers-input.js";
+import { attachInput, LIFT_MM, TOUCH_LIFT_PX } from "./towers-input.js";
+import { rememberTower } from "./towers-own.js";
 import { createPanel, stepWords } from "./towers-panel.js";
 import { createScene, webglAvailable } from "./towers-scene.js";
 
@@ -104,6 +105,8 @@ export function createBoard(host, options) {
     right: button("right", "⟳", () => scene.orbitBy(-Math.PI / 8, 0)),
     zoomIn: button("zoom-in", "+", () => scene.zoomBy(1 / 1.2)),
     zoomOut: button("zoom-out", "−", () => scene.zoomBy(1.2)),
+    up: button("up", "▲", () => scene.liftBy(LIFT_MM)),
+    down: button("down", "▼", () => scene.liftBy(-LIFT_MM)),
     table: button("table", "▦", () => scene.tableView()),
     reset: button("reset", "⌂", () => scene.resetView()),
   } : {};
@@ -330,9 +333,11 @@ export function createBoard(host, options) {
     }
   }
 
-  /** Solo and building on: my personal best and the top list (server: /api/verticality/bests). */
+  /** Solo and building on: my personal best and the top list (server: /api/verticality/bests);
+   * a finished solo tower of mine is also remembered as this browser's best. */
   function loadBests() {
     if (!(state.seats === 1 || board.build_on)) return;
+    keepOwnBest();
     const me = ctx.mySeat !== null ? name(ctx.mySeat) : null;
     const key = `${me}:${state.is_over}`;
     if (bestsFor === key) return;
@@ -344,6 +349,16 @@ export function createBoard(host, options) {
     fetchBoth();
     // The result is kept just after the last event goes out: ask again a moment later.
     if (state.is_over) setTimeout(fetchBoth, 1500);
+  }
+
+  function keepOwnBest() {
+    const seat = ctx.mySeat;
+    if (!state.is_over || seat === null || seat === undefined) return;
+    const solo = state.seats === 1 || (board.building_on && board.winner === seat);
+    if (!solo) return;
+    const table = decodeURIComponent(location.pathname.replace(/^\/tables\//, "").split("/")[0]);
+    rememberTower({ levels: board.result.levels[seat], height_mm: board.result.height_mm[seat],
+      table, at: Date.now() / 1000 });
   }
 
   function relabel() {
