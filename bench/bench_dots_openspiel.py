@@ -118,7 +118,7 @@ def core_uct_sims(n: int, seconds: float) -> float:
     start = ours_game(n).initial_state()
     assert isinstance(start, DotsState)
     t0 = time.perf_counter()
-    _, done, _ = uct_search(start, 10**8, seconds, seed=1)
+    _, done, _ = uct_search(start, 10**9, seconds, seed=1)
     return done / (time.perf_counter() - t0)
 
 

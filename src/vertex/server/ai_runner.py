@@ -30,6 +30,10 @@ def _choose_from_record(record_json: str, seat: int, level: int, budget_s: float
     return choose(replay(record_json), seat, level, budget_s)
 
 
+def _ready() -> None:
+    import vertex.ai  # noqa: F401  (loaded before the first move is asked for)
+
+
 class Thinker:
     def __init__(self, kind: str) -> None:
         self.kind = kind
@@ -39,6 +43,12 @@ class Thinker:
         if self._pool is None:
             self._pool = make_pool(self.kind, name="vertex-ai", threads=2)
         return self._pool
+
+    def warm(self) -> None:
+        """Start the worker process now (a fresh interpreter takes seconds to start, which
+        a table taken over from a dead owner should not wait for)."""
+        if self.kind == "process":
+            self._executor().submit(_ready)
 
     async def choose(self, state: State, seat: int, level: int, budget_s: float) -> str:
         loop = asyncio.get_running_loop()

@@ -26,6 +26,7 @@ from vertex.server.analysis import add_analysis_routes
 from vertex.server.bests import router as bests_router
 from vertex.server.conn import Conn, TokenBucket
 from vertex.server.errors import ApiError
+from vertex.server.faults import unavailable
 from vertex.server.hub import Hub, checked_game, dumps
 from vertex.server.lobby.routes import add_lobby_routes
 from vertex.server.messages import (
@@ -207,7 +208,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/healthz")
     async def healthz() -> dict[str, Any]:
-        return hub.health()
+        """The process is up; `status` is `degraded` while Redis or the database is away."""
+        return await hub.health()
+
+    @app.get("/readyz", responses={503: {"description": "Redis or the database is away"}})
+    async def readyz() -> JSONResponse:
+        """200 when this process can serve everything; 503 while Redis or the database is
+        unreachable (a load balancer sends new clients elsewhere meanwhile)."""
+        health = await hub.health()
+        keys = ("status", "database_up", "redis_up", "worker")
+        return JSONResponse({k: health[k] for k in keys}, status_code=200 if health["ok"] else 503)
 
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
@@ -416,6 +426,11 @@ async def _handle(hub: Hub, conn: Conn, data: str | bytes) -> dict[str, Any] | N
         return await hub.command(conn.table_id, conn.seat, conn.token, msg)
     except ApiError as exc:
         return error(exc, cid)
+    except Exception as exc:
+        away = unavailable(exc)
+        if away is None:
+            raise
+        return error(away, cid)
 
 
 # ---- errors and limits ------------------------------------------------------------------------
@@ -444,6 +459,9 @@ def _errors(app: FastAPI) -> None:
 
     @app.exception_handler(Exception)
     async def crash(_r: Request, exc: Exception) -> JSONResponse:
+        away = unavailable(exc)
+        if away is not None:
+            return JSONResponse(away.body(), status_code=away.status)
         log.error("request failed", exc_info=exc)
         body = {"error": {"code": "internal", "message": "the server failed; nothing changed"}}
         return JSONResponse(body, status_code=500)

@@ -173,9 +173,14 @@ class Autoplay:
                 return t.move(seat, random_move(state, seat), time.time())
 
         try:
-            await self.repo.submit(tid, make)
+            await self.repo.submit(tid, make, fence=self.leases.epoch(tid))
         except ApiError as exc:
+            self._refused(tid, exc)
             _line(event="computer-move-dropped", table=tid, why=exc.code)
+
+    def _refused(self, tid: str, exc: ApiError) -> None:
+        if exc.code == "not-owner":  # the store saw a later owner's write: it is theirs
+            self.leases.forfeit(tid)
 
     # ---- clocks -----------------------------------------------------------------------------
     def _set_timer(self, table: Table) -> None:
@@ -199,7 +204,9 @@ class Autoplay:
             return
         try:
             if table.on_timeout == "lose":
-                await self.repo.submit(tid, lambda t: t.timeout(seat, time.time()))
+                await self.repo.submit(
+                    tid, lambda t: t.timeout(seat, time.time()), fence=self.leases.epoch(tid)
+                )
                 return
             held = table.held_aim(seat)
             if held is not None and await self._timeout_move(tid, seat, v, held, aimed=True):
@@ -216,6 +223,7 @@ class Autoplay:
 
             await self._timeout_move(tid, seat, v, move)
         except ApiError as exc:
+            self._refused(tid, exc)
             _line(event="timeout-dropped", table=tid, why=exc.code)
 
     async def _timeout_move(
@@ -231,7 +239,7 @@ class Autoplay:
             return t.move(seat, move, time.time(), auto=True, aimed=aimed)
 
         try:
-            await self.repo.submit(tid, make)
+            await self.repo.submit(tid, make, fence=self.leases.epoch(tid))
         except ApiError as exc:
             if aimed and exc.code == "illegal-move":
                 return False

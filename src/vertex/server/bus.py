@@ -3,13 +3,20 @@
 One process needs no bus (its sockets hear events directly). Several workers share Redis
 pub/sub: a worker publishes each event it wrote; the others fold it into their copy of the
 table and pass it to their sockets.
+
+The bus is only a fast path: the log is the truth. The listener reconnects (with backoff)
+whenever its connection drops or goes silent, and after every (re)subscribe the hub checks
+the tables it holds against the log (`on_subscribed`), as it also does every few seconds; an
+event whose publishing failed is caught up that way by the others.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -18,18 +25,42 @@ from vertex.server.tasks import stop_task
 log = logging.getLogger("vertex.server")
 
 Handler = Callable[[str, dict[str, Any]], Awaitable[None]]
+Subscribed = Callable[[], Awaitable[None]]
 CHANNEL = "vertex:events"
 #: Redis connections one process uses at most for commands; more callers wait their turn
 #: (a burst of sockets connecting must not fail for want of a connection).
 REDIS_CONNECTIONS = 32
+#: A Redis command that has not answered in this long has failed (a hung connection must not
+#: hold a caller, or a lease renewal, for minutes).
+REDIS_TIMEOUT_S = 2.0
+#: The listener pings when it has heard nothing for this long, and reconnects when it has
+#: heard nothing for `SILENT_S` (a connection that hangs without closing).
+PING_S = 1.0
+SILENT_S = 3.0
+#: Reconnection waits: from the first to the longest, doubling.
+BACKOFF_S = (0.05, 2.0)
+#: Tries of one publish before it is left to the others' reconciliation.
+PUBLISH_TRIES = 3
 
 
 def redis_client(url: str) -> Any:
-    """An asyncio Redis client whose pool makes callers wait rather than fail."""
+    """An asyncio Redis client whose pool makes callers wait rather than fail.
+
+    Every call is bounded by the socket timeouts, never by cancelling it: a Redis call
+    cancelled midway (`asyncio.wait_for`) can keep its connection from the pool, and after a
+    long outage the pool had none left. No retries inside: each caller has its own.
+    """
     import redis.asyncio as aioredis
+    from redis.asyncio.retry import Retry
+    from redis.backoff import NoBackoff
 
     pool = aioredis.BlockingConnectionPool.from_url(
-        url, max_connections=REDIS_CONNECTIONS, timeout=30
+        url,
+        max_connections=REDIS_CONNECTIONS,
+        timeout=REDIS_TIMEOUT_S * 2,
+        socket_timeout=REDIS_TIMEOUT_S,
+        socket_connect_timeout=REDIS_TIMEOUT_S,
+        retry=Retry(NoBackoff(), 0),
     )
     return aioredis.Redis(connection_pool=pool)
 
@@ -37,31 +68,76 @@ def redis_client(url: str) -> Any:
 class LocalBus:
     """One process: nothing to carry."""
 
-    async def start(self, handler: Handler) -> None:
+    connected = True
+
+    async def start(self, handler: Handler, on_subscribed: Subscribed | None = None) -> None:
         return None
 
-    async def publish(self, table_id: str, event: dict[str, Any]) -> None:
-        return None
+    async def publish(self, table_id: str, event: dict[str, Any]) -> bool:
+        return True
 
     async def close(self) -> None:
         return None
 
 
 class RedisBus:
-    def __init__(self, url: str, origin: str) -> None:
+    def __init__(self, url: str, origin: str, site: str = "vertex") -> None:
         self.origin = origin
+        self.channel = f"{site}:events"
         self.redis = redis_client(url)
+        self.connected = False  # subscribed and hearing the channel now
+        self.subscribes = 0  # (re)subscriptions since the start
+        self.publish_failures = 0
         self._task: asyncio.Task[None] | None = None
 
-    async def start(self, handler: Handler) -> None:
-        pubsub = self.redis.pubsub()
-        await pubsub.subscribe(CHANNEL)
-        self._task = asyncio.create_task(self._listen(pubsub, handler), name="vertex-bus")
+    async def start(self, handler: Handler, on_subscribed: Subscribed | None = None) -> None:
+        self._task = asyncio.create_task(self._run(handler, on_subscribed), name="vertex-bus")
+
+    async def _run(self, handler: Handler, on_subscribed: Subscribed | None) -> None:
+        wait = BACKOFF_S[0]
+        while True:
+            pubsub = self.redis.pubsub()
+            try:
+                await pubsub.subscribe(self.channel)
+                self.connected = True
+                self.subscribes += 1
+                wait = BACKOFF_S[0]
+                if self.subscribes > 1:
+                    log.info(json.dumps({"event": "bus-resubscribed", "worker": self.origin}))
+                if on_subscribed is not None:
+                    # what was published while we were away is in the log: catch up from it
+                    await on_subscribed()
+                await self._listen(pubsub, handler)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if self.connected:
+                    log.warning(
+                        json.dumps({"event": "bus-lost", "worker": self.origin, "why": repr(exc)})
+                    )
+            finally:
+                self.connected = False
+                with contextlib.suppress(Exception):
+                    await pubsub.aclose()
+            await asyncio.sleep(wait)
+            wait = min(wait * 2, BACKOFF_S[1])
 
     async def _listen(self, pubsub: Any, handler: Handler) -> None:
-        async for item in pubsub.listen():
-            if item.get("type") != "message":
+        heard = time.monotonic()
+        pinged = heard
+        while True:
+            item = await pubsub.get_message(timeout=PING_S / 2)
+            now = time.monotonic()
+            if item is None:
+                if now - heard > SILENT_S:
+                    raise ConnectionError("the bus went silent")
+                if now - max(heard, pinged) > PING_S:
+                    pinged = now
+                    await pubsub.ping()
                 continue
+            heard = now
+            if item.get("type") != "message":
+                continue  # a pong or a subscription's confirmation: the line is alive
             try:
                 msg = json.loads(item["data"])
                 if msg.get("origin") == self.origin:
@@ -70,9 +146,29 @@ class RedisBus:
             except Exception:
                 log.exception("bus message dropped")
 
-    async def publish(self, table_id: str, event: dict[str, Any]) -> None:
-        msg = {"origin": self.origin, "table": table_id, "event": event}
-        await self.redis.publish(CHANNEL, json.dumps(msg, separators=(",", ":")))
+    async def publish(self, table_id: str, event: dict[str, Any]) -> bool:
+        """Publish with a few tries; False if Redis would not take it (the others catch the
+        event up from the log when they next reconcile)."""
+        msg = json.dumps(
+            {"origin": self.origin, "table": table_id, "event": event}, separators=(",", ":")
+        )
+        wait = BACKOFF_S[0]
+        for attempt in range(PUBLISH_TRIES):
+            try:
+                await self.redis.publish(self.channel, msg)
+                return True
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                if attempt == PUBLISH_TRIES - 1:
+                    self.publish_failures += 1
+                    log.warning(
+                        json.dumps({"event": "publish-failed", "table": table_id, "why": repr(exc)})
+                    )
+                    return False
+                await asyncio.sleep(wait)
+                wait *= 4
+        return False
 
     async def close(self) -> None:
         await stop_task(self._task)

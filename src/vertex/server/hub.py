@@ -19,13 +19,14 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from typing import Any
 
 from vertex.core import Game, OptionsError, create_game, game_ids
 from vertex.server import commands, views
 from vertex.server.autoplay import Autoplay
+from vertex.server.bus import RedisBus
 from vertex.server.conn import Conn
 from vertex.server.errors import ApiError, bad_options
 from vertex.server.events import Kind, StoredEvent
@@ -67,6 +68,10 @@ class Hub:
         self.lobby = Lobby(self)
         self._creating = asyncio.Lock()
         self._sweeper: asyncio.Task[None] | None = None
+        self._reconciler: asyncio.Task[None] | None = None
+        self.reconciled = 0  # tables found behind their log and caught up (not by the bus)
+        self._watcher: asyncio.Task[None] | None = None
+        self._redis_seen = time.monotonic()  # when Redis last answered a ping
 
     @property
     def tables(self) -> dict[str, Table]:
@@ -78,15 +83,21 @@ class Hub:
         """Start serving. No table is loaded here: each loads when first asked for, and the
         tables that need an owner are found through their leases (leases.py)."""
         await self.store.start()
-        await self.bus.start(self._on_bus)
+        await self.bus.start(self._on_bus, self.reconcile)
         await self.leases.start(self.autoplay.gained, self.autoplay.lost)
         await self.sockets.start()
         await self.lobby.start()
         await self._repair()
+        self.autoplay.thinker.warm()
         log.info(dumps({"event": "start", "worker": self.worker, "scaled": self.scaled}))
         self._sweeper = asyncio.create_task(self._sweep_loop(), name="vertex-sweeper")
+        if self.scaled:
+            self._reconciler = asyncio.create_task(self._reconcile_loop(), name="vertex-reconcile")
+            self._watcher = asyncio.create_task(self._redis_watch(), name="vertex-redis-watch")
 
     async def stop(self) -> None:
+        await stop_task(self._reconciler)
+        await stop_task(self._watcher)
         await stop_task(self._sweeper)
         await self.lobby.stop()
         await self.autoplay.close()
@@ -262,6 +273,35 @@ class Hub:
         return sum(c.seat is None for c in self.sockets.conns.get(tid, ()))
 
     # ---- housekeeping -----------------------------------------------------------------------
+    async def reconcile(self) -> None:
+        """Catch every table held here up to its log (after a (re)subscribe; periodically)."""
+        try:
+            behind = await self.repo.reconcile()
+        except Exception:  # the database is away too: the next round tries again
+            log.warning("reconciliation failed", exc_info=True)
+            return
+        if behind:
+            self.reconciled += behind
+            log.info(dumps({"event": "reconciled", "tables": behind, "worker": self.worker}))
+
+    async def _reconcile_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.reconcile_s)
+            await self.reconcile()
+
+    async def _redis_watch(self) -> None:
+        """Ping Redis a few times a second, for `/healthz` (which must answer at once)."""
+        assert isinstance(self.bus, RedisBus)
+        while True:
+            try:
+                await self.bus.redis.ping()
+                self._redis_seen = time.monotonic()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                pass
+            await asyncio.sleep(REDIS_SILENT_S / 4)
+
     async def _sweep_loop(self) -> None:
         while True:
             await asyncio.sleep(self.settings.sweep_interval_s)
@@ -287,9 +327,20 @@ class Hub:
             ):
                 self.repo.forget(tid)
 
-    def health(self) -> dict[str, Any]:
+    async def health(self) -> dict[str, Any]:
+        """What `/healthz` says: `degraded` while Redis (several processes) or the database
+        does not answer."""
+        database = await _probe(self.store.ping())
+        redis = not self.scaled or (
+            self.bus.connected and time.monotonic() - self._redis_seen < REDIS_SILENT_S
+        )
+        status = "ok" if database and redis else "degraded"
         return {
-            "ok": True,
+            "ok": status == "ok",
+            "status": status,
+            "database_up": database,
+            "redis_up": redis if self.scaled else None,
+            "reconciled": self.reconciled,
             "worker": self.worker,
             "tables": len(self.repo.tables),
             "loaded": self.repo.loaded_count,
@@ -301,6 +352,23 @@ class Hub:
             "limits": asdict(self.limits),
             "lobby": self.lobby.health(),
         }
+
+
+#: A health probe that takes longer than this has failed.
+PROBE_S = 1.0
+
+
+#: Redis counts as away when no ping has been answered for this long.
+REDIS_SILENT_S = 1.5
+
+
+async def _probe(call: Awaitable[Any]) -> bool:
+    # (for the database only: its calls run in threads, which a timeout here leaves alone)
+    try:
+        await asyncio.wait_for(call, PROBE_S)
+    except Exception:
+        return False
+    return True
 
 
 def checked_game(game_id: str, options: dict[str, Any]) -> Game[Any]:

@@ -5,6 +5,12 @@ table's owner holds a lease (`SET NX PX`), renews it while it lives, and gives i
 the game ends or the process stops. Every lease is also listed in a sorted set by expiry, so
 the others find a dead owner's tables and take them over within a few seconds, whether or
 not they hold a copy of the table.
+
+Fencing: an owner that cannot renew (Redis unreachable or hung) stops acting as owner before
+its lease can have run out (`owns` is false from then on, by its own clock), and every lease
+taken carries an epoch, higher than any before it for that table, that the owner's writes
+carry into the store (store.py refuses a write with an older epoch than it has seen): an
+owner that hung past its lease cannot write over its successor.
 """
 
 from __future__ import annotations
@@ -27,15 +33,23 @@ Lost = Callable[[str], None]
 LEASE = "vertex:lease:"
 LEASES = "vertex:leases"  # table id -> when its lease runs out (ms since 1970)
 
-# KEYS: lease key, leases zset. ARGV: me, ttl ms, table id. 1 if the lease is (now) ours.
+# KEYS: lease key, leases zset, epoch key. ARGV: me, ttl ms, table id.
+# The new epoch if the lease is newly ours, -1 if it was ours already, 0 if another's. The
+# epoch is the time in ms, or one more than the last one if that is later (a clock set back).
 _ACQUIRE = """
 local now = redis.call('TIME')
-local until_ms = now[1] * 1000 + math.floor(now[2] / 1000) + tonumber(ARGV[2])
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) or
-   redis.call('GET', KEYS[1]) == ARGV[1] then
+local now_ms = now[1] * 1000 + math.floor(now[2] / 1000)
+local until_ms = now_ms + tonumber(ARGV[2])
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
+  redis.call('ZADD', KEYS[2], until_ms, ARGV[3])
+  local epoch = math.max(now_ms, tonumber(redis.call('GET', KEYS[3]) or '0') + 1)
+  redis.call('SET', KEYS[3], tostring(epoch), 'PX', 2592000000)
+  return epoch
+end
+if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('PEXPIRE', KEYS[1], ARGV[2])
   redis.call('ZADD', KEYS[2], until_ms, ARGV[3])
-  return 1
+  return -1
 end
 return 0
 """
@@ -80,6 +94,12 @@ class LocalLeases:
     def owns(self, tid: str) -> bool:
         return tid in self.owned
 
+    def epoch(self, tid: str) -> int | None:
+        return None  # nobody else can own it: no fence
+
+    def forfeit(self, tid: str) -> None:
+        self.owned.discard(tid)
+
     async def acquire(self, tid: str) -> bool:
         self.owned.add(tid)
         return True
@@ -91,12 +111,22 @@ class LocalLeases:
         self.owned.clear()
 
 
+#: The share of a lease's time an owner acts on it after the renewal (or acquisition) began
+#: (its clock and Redis's may run at slightly different speeds; the rest is the margin).
+TRUSTED = 0.75
+
+
 class RedisLeases:
-    def __init__(self, url: str, me: str, ttl_s: float) -> None:
+    def __init__(self, url: str, me: str, ttl_s: float, site: str = "vertex") -> None:
         self.me = me
         self.ttl_ms = max(300, int(ttl_s * 1000))
         self.redis: Any = redis_client(url)
+        self.lease = LEASE.replace("vertex:", site + ":", 1)
+        self.leases = LEASES.replace("vertex:", site + ":", 1)
+        self.fence = f"{site}:lease-epoch:"
         self.owned: set[str] = set()
+        self._epochs: dict[str, int] = {}
+        self._until: dict[str, float] = {}  # monotonic time up to which we may act as owner
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
@@ -109,20 +139,49 @@ class RedisLeases:
         self._task = asyncio.create_task(self._loop(), name="vertex-leases")
 
     def owns(self, tid: str) -> bool:
-        return tid in self.owned
+        """Whether we own the table now and may act for it: a lease we could not renew in
+        time is not acted on, though nobody may have taken it yet."""
+        return tid in self.owned and time.monotonic() < self._until.get(tid, 0.0)
+
+    def epoch(self, tid: str) -> int | None:
+        """The epoch of our lease on `tid`, which our writes as its owner carry."""
+        return self._epochs.get(tid)
+
+    def forfeit(self, tid: str) -> None:
+        """The store refused our write as owner: a later owner has the table."""
+        self._drop(tid)
+        if self._lost is not None:
+            self._lost(tid)
+
+    def _drop(self, tid: str) -> None:
+        self.owned.discard(tid)
+        self._epochs.pop(tid, None)
+        self._until.pop(tid, None)
 
     async def acquire(self, tid: str) -> bool:
-        if tid in self.owned:
+        if self.owns(tid):
             return True
-        got = await self._acquire(keys=[LEASE + tid, LEASES], args=[self.me, self.ttl_ms, tid])
-        if got:
-            self.owned.add(tid)
-            log.info('{"event":"owner","table":"%s","worker":"%s"}', tid, self.me)
-        return bool(got)
+        began = time.monotonic()
+        got = int(
+            await self._acquire(
+                keys=[self.lease + tid, self.leases, self.fence + tid],
+                args=[self.me, self.ttl_ms, tid],
+            )
+        )
+        if got == 0 or (got == -1 and tid not in self._epochs):
+            return False
+        if got > 0:
+            self._epochs[tid] = got
+        self.owned.add(tid)
+        self._until[tid] = began + self.ttl_ms / 1000 * TRUSTED
+        log.info('{"event":"owner","table":"%s","worker":"%s"}', tid, self.me)
+        return True
 
     async def release(self, tid: str, final: bool = True) -> None:
-        self.owned.discard(tid)
-        await self._release(keys=[LEASE + tid, LEASES], args=[self.me, tid, "1" if final else "0"])
+        self._drop(tid)
+        await self._release(
+            keys=[self.lease + tid, self.leases], args=[self.me, tid, "1" if final else "0"]
+        )
 
     async def _loop(self) -> None:
         every = self.ttl_ms / 3000
@@ -140,23 +199,35 @@ class RedisLeases:
         mine = sorted(self.owned)
         if not mine:
             return
-        keys = [LEASES, *(LEASE + t for t in mine)]
+        keys = [self.leases, *(self.lease + t for t in mine)]
+        began = time.monotonic()
+        lapsed = {tid for tid in mine if not self.owns(tid)}
         kept = {
             k.decode() for k in await self._renew(keys=keys, args=[self.me, self.ttl_ms, *mine])
         }
         for tid in mine:
-            if tid not in kept and tid in self.owned:  # another process has it now
-                self.owned.discard(tid)
+            if tid not in self.owned:
+                continue
+            if tid not in kept:  # another process has it now, or it ran out
+                self._drop(tid)
                 if self._lost is not None:
                     self._lost(tid)
+                continue
+            self._until[tid] = began + self.ttl_ms / 1000 * TRUSTED
+            if tid in lapsed and self._gained is not None:
+                # we stopped acting while we could not renew, and nobody took it: go on
+                try:
+                    await self._gained(tid)
+                except Exception:
+                    log.exception("table %s could not be resumed", tid)
 
     async def _take_over(self) -> None:
         """Tables whose owner stopped renewing: take them (one process wins each)."""
         now_ms = int(time.time() * 1000)
-        due = await self.redis.zrangebyscore(LEASES, "-inf", now_ms, start=0, num=100)
+        due = await self.redis.zrangebyscore(self.leases, "-inf", now_ms, start=0, num=100)
         for raw in due:
             tid = raw.decode()
-            if tid in self.owned or not await self.acquire(tid):
+            if self.owns(tid) or not await self.acquire(tid):
                 continue
             log.info('{"event":"take-over","table":"%s","worker":"%s"}', tid, self.me)
             if self._gained is not None:

@@ -50,12 +50,13 @@ def one_process(settings: Settings) -> Parts:
 def shared_site(settings: Settings, redis_url: str) -> Parts:
     """One of several processes of one site: the store in PostgreSQL, the rest in Redis."""
     worker = secrets.token_hex(6)
+    site = settings.site  # every Redis name of the site starts with it
     return Parts(
         Store(settings.database_url),
-        RedisBus(redis_url, worker),
-        RedisLeases(redis_url, worker, settings.lease_s),
-        RedisPresence(redis_url, worker, settings.presence_s),
-        RedisQuotas(redis_url),
+        RedisBus(redis_url, worker, site),
+        RedisLeases(redis_url, worker, settings.lease_s, site),
+        RedisPresence(redis_url, worker, settings.presence_s, site),
+        RedisQuotas(redis_url, site),
         worker,
         shared=True,
         bus_name="redis",

@@ -9,6 +9,9 @@ from __future__ import annotations
 
 import contextlib
 import multiprocessing
+import os
+import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
@@ -22,15 +25,41 @@ def make_pool(
     initializer: Callable[..., None] | None = None,
     initargs: tuple[Any, ...] = (),
 ) -> Executor:
-    """One worker process (`kind == "process"`) or `threads` threads named `name`."""
+    """One worker process (`kind == "process"`) or `threads` threads named `name`.
+
+    A worker process ends when the server does, even when the server is killed (`kill -9`
+    runs no clean-up): it watches its parent."""
     if kind == "process":
         ctx = multiprocessing.get_context("spawn")
         return ProcessPoolExecutor(
-            max_workers=1, mp_context=ctx, initializer=initializer, initargs=initargs
+            max_workers=1,
+            mp_context=ctx,
+            initializer=_start_worker,
+            initargs=(os.getpid(), initializer, initargs),
         )
     return ThreadPoolExecutor(
         max_workers=threads, thread_name_prefix=name, initializer=initializer, initargs=initargs
     )
+
+
+#: How often a worker process checks that the server that started it still lives.
+PARENT_CHECK_S = 0.5
+
+
+def _start_worker(
+    parent: int, initializer: Callable[..., None] | None, initargs: tuple[Any, ...]
+) -> None:
+    threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+    if initializer is not None:
+        initializer(*initargs)
+
+
+def _watch_parent(parent: int) -> None:
+    # An orphan is adopted by another process (its parent id changes): end at once, whatever
+    # the worker is in the middle of.
+    while os.getppid() == parent:
+        time.sleep(PARENT_CHECK_S)
+    os._exit(0)
 
 
 def kill_pool(pool: Executor) -> None:

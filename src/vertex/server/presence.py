@@ -37,8 +37,9 @@ class LocalPresence:
 
 
 class RedisPresence:
-    def __init__(self, url: str, me: str, ttl_s: float) -> None:
+    def __init__(self, url: str, me: str, ttl_s: float, site: str = "vertex") -> None:
         self.me = me
+        self.prefix = PRESENCE.replace("vertex:", site + ":", 1)
         self.ttl_s = ttl_s
         self.redis: Any = redis_client(url)
 
@@ -48,7 +49,7 @@ class RedisPresence:
 
     async def publish(self, tid: str, seats: Iterable[int]) -> None:
         seats = list(seats)
-        key = PRESENCE + tid
+        key = self.prefix + tid
         async with self.redis.pipeline(transaction=False) as pipe:
             if seats:
                 pipe.hset(key, self.me, self._field(seats))
@@ -63,8 +64,8 @@ class RedisPresence:
             return
         async with self.redis.pipeline(transaction=False) as pipe:
             for tid, seats in held.items():
-                pipe.hset(PRESENCE + tid, self.me, self._field(seats))
-                pipe.expire(PRESENCE + tid, int(self.ttl_s * 4) + 1)
+                pipe.hset(self.prefix + tid, self.me, self._field(seats))
+                pipe.expire(self.prefix + tid, int(self.ttl_s * 4) + 1)
             await pipe.execute()
 
     def _live(self, fields: dict[bytes, bytes], now: float) -> set[int]:
@@ -79,14 +80,18 @@ class RedisPresence:
 
     async def remote(self, tid: str) -> set[int]:
         """Seats connected at the other live processes."""
-        return self._live(await self.redis.hgetall(PRESENCE + tid), time.time())
+        try:
+            fields = await self.redis.hgetall(self.prefix + tid)
+        except Exception:  # Redis is away: the seats here are all we know of now
+            return set()
+        return self._live(fields, time.time())
 
     async def remote_many(self, tids: list[str]) -> dict[str, set[int]]:
         if not tids:
             return {}
         async with self.redis.pipeline(transaction=False) as pipe:
             for tid in tids:
-                pipe.hgetall(PRESENCE + tid)
+                pipe.hgetall(self.prefix + tid)
             got = await pipe.execute()
         now = time.time()
         return {tid: self._live(fields, now) for tid, fields in zip(tids, got, strict=True)}

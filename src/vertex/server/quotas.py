@@ -46,8 +46,8 @@ return 1
 """
 
 
-def _key(name: str, key: str) -> str:
-    return QUOTA + name + ":" + hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
+def _key(name: str, key: str, prefix: str = QUOTA) -> str:
+    return prefix + name + ":" + hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
 
 
 class LocalQuotas:
@@ -88,17 +88,20 @@ class LocalQuotas:
 
 
 class RedisQuotas:
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, site: str = "vertex") -> None:
+        self.prefix = QUOTA.replace("vertex:", site + ":", 1)
         self.redis: Any = redis_client(url)
         self._bucket = self.redis.register_script(_BUCKET)
         self._window = self.redis.register_script(_WINDOW)
 
     async def take_rate(self, name: str, key: str, rate: float, burst: int) -> bool:
-        return bool(await self._bucket(keys=[_key(name, key)], args=[rate, burst]))
+        return bool(await self._bucket(keys=[_key(name, key, self.prefix)], args=[rate, burst]))
 
     async def take_window(self, name: str, key: str, limit: int, window_s: float) -> bool:
         member = secrets.token_hex(8)
-        return bool(await self._window(keys=[_key(name, key)], args=[limit, window_s, member]))
+        return bool(
+            await self._window(keys=[_key(name, key, self.prefix)], args=[limit, window_s, member])
+        )
 
     async def close(self) -> None:
         await self.redis.aclose()

@@ -27,7 +27,7 @@ from vertex.server.deltas import Patch, diff
 from vertex.server.errors import ApiError, not_found
 from vertex.server.events import StoredEvent
 from vertex.server.spec import TableSpec
-from vertex.server.store import OPEN, Store, TableRow
+from vertex.server.store import OPEN, Fenced, Store, TableRow
 from vertex.server.table import Table
 
 _A = TypeVar("_A")
@@ -146,20 +146,25 @@ class Repository:
         return table
 
     # ---- the write path ---------------------------------------------------------------------
-    async def submit(self, tid: str, make: Callable[[Table], StoredEvent]) -> StoredEvent:
+    async def submit(
+        self, tid: str, make: Callable[[Table], StoredEvent], fence: int | None = None
+    ) -> StoredEvent:
         """Check, store, apply and broadcast one event, as the table's only writer here.
 
+        `fence`: the lease epoch of a write the table's owner makes (leases.py).
         Shielded: a client that goes away mid-command cannot leave the store and the table
         out of step.
         """
-        return await asyncio.shield(self._submit(tid, make))
+        return await asyncio.shield(self._submit(tid, make, fence))
 
-    async def _submit(self, tid: str, make: Callable[[Table], StoredEvent]) -> StoredEvent:
+    async def _submit(
+        self, tid: str, make: Callable[[Table], StoredEvent], fence: int | None
+    ) -> StoredEvent:
         async with self.lock(tid):
-            return await self.submit_locked(await self.get_locked(tid), make)
+            return await self.submit_locked(await self.get_locked(tid), make, fence)
 
     async def submit_locked(
-        self, table: Table, make: Callable[[Table], StoredEvent]
+        self, table: Table, make: Callable[[Table], StoredEvent], fence: int | None = None
     ) -> StoredEvent:
         for _attempt in range(5):
             try:
@@ -170,7 +175,11 @@ class Repository:
                 if not self.scaled or not await self.catch_up(table):
                     raise
                 continue
-            if await self.store.append(table.id, ev):
+            try:
+                stored = await self.store.append(table.id, ev, fence=fence)
+            except Fenced:
+                raise ApiError("not-owner", "another process runs this table now", 409) from None
+            if stored:
                 break
             # Another process wrote this version first: learn what it wrote, then re-check.
             await self.catch_up(table)
@@ -208,6 +217,23 @@ class Repository:
         for ev in events:
             await self.applied(table, ev, own=False)
         return bool(events)
+
+    async def reconcile(self) -> int:
+        """Bring every table held here up to its log (events the bus did not bring: a
+        process that was cut off from Redis, a publish that failed); the sockets and the
+        computer seats hear them as usual. The number of tables that were behind."""
+        held = {tid: t.v for tid, t in self.tables.items()}
+        if not held:
+            return 0
+        behind = 0
+        for tid, logged in (await self.store.versions(list(held))).items():
+            table = self.tables.get(tid)
+            if table is None or logged <= table.v:
+                continue
+            async with self.lock(tid):
+                if self.tables.get(tid) is table and await self.catch_up(table):
+                    behind += 1
+        return behind
 
     async def on_bus(self, tid: str, event: dict[str, Any]) -> None:
         """Another process wrote an event (or took an aim): bring our copy (if we hold one)

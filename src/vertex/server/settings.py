@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 
 DEFAULT_DATABASE = "sqlite:///vertex.db"
+_SITE = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
+
+
+def check_site(site: str) -> str:
+    """A site prefix for Redis names: short, and nothing that could be read as a separator."""
+    if not _SITE.match(site):
+        raise ValueError("VERTEX_SITE: 1-40 letters, digits, '.', '_' or '-'")
+    return site
 
 
 @dataclass(frozen=True)
@@ -53,6 +62,12 @@ class Settings:
     #: third. Presence (presence.py) of a dead process expires after `presence_s`.
     lease_s: float = 3.0
     presence_s: float = 3.0
+    #: Several processes: the prefix of every Redis key and channel of this site, so two
+    #: sites can share one Redis (pub/sub ignores the db number). `VERTEX_SITE`.
+    site: str = "vertex"
+    #: Several processes: how often each one checks the tables it holds against the log (an
+    #: event lost on the bus is caught up within this), besides after every (re)subscribe.
+    reconcile_s: float = 2.0
 
     @classmethod
     def from_env(cls, database_url: str | None = None, **overrides: object) -> Settings:
@@ -78,5 +93,8 @@ class Settings:
             "redis_prefix": os.environ.get("VERTEX_REDIS_PREFIX") or "vertex:",
             "limits": limits,
         }
+        site = os.environ.get("VERTEX_SITE")
+        if site:
+            values["site"] = check_site(site)
         values.update(overrides)
         return cls(**values)  # type: ignore[arg-type]

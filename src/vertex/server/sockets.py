@@ -110,8 +110,11 @@ class Sockets:
     async def changed(self, tid: str, n: int) -> None:
         """Our seats at `tid` changed: tell the other processes, and our sockets."""
         if self.shared:
-            await self.presence.publish(tid, self.local_seats(tid))
-            await self.bus.publish(tid, {"presence": True})
+            try:
+                await self.presence.publish(tid, self.local_seats(tid))
+                await self.bus.publish(tid, {"presence": True})
+            except Exception:  # Redis is away: the heartbeat publishes it when it is back
+                log.warning("presence for table %s not published", tid)
         await self.refresh(tid, n)
 
     async def refresh(self, tid: str, n: int | None = None) -> None:

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from sqlalchemy import (
+    BigInteger,
     Column,
     Float,
     Index,
@@ -82,7 +83,20 @@ bests_t = Table(
     Index("ix_vertex_bests_rank", "levels", "height_mm"),
 )
 
+#: Per table, the highest lease epoch (leases.py) an owner's write carried: a write with an
+#: older epoch comes from an owner whose lease was taken over, and is refused.
+fences_t = Table(
+    "vertex_fences",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("epoch", BigInteger, nullable=False),
+)
+
 OPEN, OVER, EXPIRED = "open", "over", "expired"
+
+
+class Fenced(Exception):
+    """An owner's write whose lease epoch is older than one the store has seen."""
 
 
 @dataclass(frozen=True)
@@ -112,7 +126,8 @@ class _Append:
     table_id: str
     event: StoredEvent
     status: str | None
-    done: asyncio.Future[bool]
+    done: asyncio.Future[bool | None]
+    fence: int | None = None  # the owner's lease epoch, for the owner's own writes
 
 
 def _dumps(value: Any) -> str:
@@ -332,15 +347,51 @@ class Store:
         with self.engine.connect() as conn:
             return [StoredEvent(r.seq, r.kind, json.loads(r.data), r.at) for r in conn.execute(q)]
 
-    async def append(self, table_id: str, ev: StoredEvent, status: str | None = None) -> bool:
+    async def append(
+        self,
+        table_id: str,
+        ev: StoredEvent,
+        status: str | None = None,
+        fence: int | None = None,
+    ) -> bool:
         """Write one event; False when its seq is taken already (another writer won).
 
-        `status` also updates the table's status in the same transaction.
+        `status` also updates the table's status in the same transaction. `fence`: the
+        writer's lease epoch (a write only the table's owner makes); raises `Fenced` when a
+        later owner has written already.
         """
         assert self._queue is not None, "Store.start() first"
-        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Append(table_id, ev, status, done))
-        return await done
+        done: asyncio.Future[bool | None] = asyncio.get_running_loop().create_future()
+        self._queue.put_nowait(_Append(table_id, ev, status, done, fence))
+        ok = await done
+        if ok is None:
+            raise Fenced(table_id)
+        return ok
+
+    async def versions(self, ids: Sequence[str]) -> dict[str, int]:
+        """The logged version (last seq) of each of these tables (absent: no event yet)."""
+        out: dict[str, int] = {}
+        ids = list(ids)
+        for i in range(0, len(ids), 500):
+            out.update(await self._run(self._reader, self._select_versions, ids[i : i + 500]))
+        return out
+
+    def _select_versions(self, ids: list[str]) -> dict[str, int]:
+        q = (
+            select(events_t.c.table_id, func.max(events_t.c.seq))
+            .where(events_t.c.table_id.in_(ids))
+            .group_by(events_t.c.table_id)
+        )
+        with self.engine.connect() as conn:
+            return {r[0]: int(r[1]) for r in conn.execute(q)}
+
+    async def ping(self) -> None:
+        """One round trip to the database (raises when it is unreachable)."""
+        await self._run(self._reader, self._ping)
+
+    def _ping(self) -> None:
+        with self.engine.connect() as conn:
+            conn.exec_driver_sql("SELECT 1")
 
     async def _write_loop(self) -> None:
         assert self._queue is not None
@@ -365,28 +416,48 @@ class Store:
                 if not item.done.done():
                     item.done.set_result(ok)
 
-    def _write_batch(self, batch: Sequence[_Append]) -> list[bool]:
+    def _write_batch(self, batch: Sequence[_Append]) -> list[bool | None]:
         # One multi-row INSERT for the whole batch, written as plain SQL: this thread holds
         # the GIL while it builds statements, and the event loop waits for the GIL meanwhile.
         # RETURNING names the rows that went in; a row whose (table_id, seq) is taken is
         # skipped and its writer told so.
         mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
-        values = ",".join([f"({mark},{mark},{mark},{mark},{mark})"] * len(batch))
-        sql = (
-            "INSERT INTO vertex_events (table_id, seq, kind, data, at) VALUES "
-            + values
-            + " ON CONFLICT (table_id, seq) DO NOTHING RETURNING table_id, seq"
-        )
-        params: list[Any] = []
-        for item in batch:
-            ev = item.event
-            params += [item.table_id, ev.seq, ev.kind, _dumps(ev.data), ev.at]
         with self.engine.begin() as conn:
-            written = {(r[0], r[1]) for r in conn.exec_driver_sql(sql, tuple(params))}
-            for item in batch:
+            # an owner's writes first pass the fence (in this transaction, so a later owner's
+            # write waits for it or it for the later one)
+            fenced = {id(i) for i in batch if i.fence is not None and not _fence(conn, i)}
+            going = [item for item in batch if id(item) not in fenced]
+            written: set[tuple[str, int]] = set()
+            if going:
+                values = ",".join([f"({mark},{mark},{mark},{mark},{mark})"] * len(going))
+                params: list[Any] = []
+                for item in going:
+                    ev = item.event
+                    params += [item.table_id, ev.seq, ev.kind, _dumps(ev.data), ev.at]
+                sql = (
+                    "INSERT INTO vertex_events (table_id, seq, kind, data, at) VALUES "
+                    + values
+                    + " ON CONFLICT (table_id, seq) DO NOTHING RETURNING table_id, seq"
+                )
+                written = {(r[0], r[1]) for r in conn.exec_driver_sql(sql, tuple(params))}
+            for item in going:
                 if item.status is not None and (item.table_id, item.event.seq) in written:
                     _touch(conn, item.table_id, item.event.at, item.status)
-        return [(item.table_id, item.event.seq) in written for item in batch]
+        return [
+            None if id(item) in fenced else (item.table_id, item.event.seq) in written
+            for item in batch
+        ]
+
+
+def _fence(conn: Connection, item: _Append) -> bool:
+    """Raise the table's fence to the write's lease epoch; False if it is higher already."""
+    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
+    sql = (
+        f"INSERT INTO vertex_fences (table_id, epoch) VALUES ({mark}, {mark}) "
+        "ON CONFLICT (table_id) DO UPDATE SET epoch = excluded.epoch "
+        "WHERE vertex_fences.epoch <= excluded.epoch RETURNING table_id"
+    )
+    return conn.exec_driver_sql(sql, (item.table_id, item.fence)).first() is not None
 
 
 def _touch(conn: Connection, table_id: str, at: float, status: str | None) -> None:

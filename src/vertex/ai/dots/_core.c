@@ -32,6 +32,7 @@ typedef unsigned __int128 u128;
 #define BUCKET 4
 #define LMEMO (1 << 14)
 #define LKEY 40
+#define UCT_NODES 4000000
 
 typedef struct {
     uint64_t k0, k1;
@@ -955,11 +956,14 @@ static PyObject *Core_uct(Core *self, PyObject *args, PyObject *kw) {
         return NULL;
     u128 drawn, reach;
     if (from_py(drawn_o, &drawn) || from_py(reach_o, &reach)) return NULL;
-    if (turn < 0 || turn > 1 || iterations < 1 || iterations > 50000000) {
-        PyErr_SetString(PyExc_ValueError, "turn is 0 or 1; iterations from 1 to 50,000,000");
+    if (turn < 0 || turn > 1 || iterations < 1) {
+        PyErr_SetString(PyExc_ValueError, "turn is 0 or 1; iterations at least 1");
         return NULL;
     }
-    UNode *tree = PyMem_RawMalloc(sizeof(UNode) * ((size_t)iterations + 1));
+    /* one node per iteration, at most UCT_NODES (about 400 MB); past that the tree stops
+     * growing and iterations only play out from its leaves */
+    int cap = iterations < UCT_NODES ? iterations + 1 : UCT_NODES;
+    UNode *tree = PyMem_RawMalloc(sizeof(UNode) * (size_t)cap);
     if (!tree) return PyErr_NoMemory();
     u128 free0 = self->all & ~drawn;
     if (self->touch) free0 &= reach;
@@ -977,7 +981,7 @@ static PyObject *Core_uct(Core *self, PyObject *args, PyObject *kw) {
         for (;;) {
             UNode *nd = &tree[at];
             if (nd->untried) {
-                if (used > iterations) break;
+                if (used >= cap) break;
                 int n = popc(nd->untried), pick = (int)(xorshift(&st) % (uint64_t)n);
                 u128 m = nd->untried;
                 while (pick--) m &= m - 1;

@@ -1,0 +1,108 @@
+"""Lease fencing: a stale owner's write is refused by the store, an owner that cannot renew
+stops acting in time, lease epochs only go up, and each site's names are its own."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+
+import pytest
+from fastapi.testclient import TestClient
+
+from vertex.server import Settings, create_app
+from vertex.server.errors import ApiError
+from vertex.server.events import StoredEvent
+from vertex.server.faults import unavailable
+from vertex.server.leases import RedisLeases
+from vertex.server.spec import TableSpec
+from vertex.server.store import Fenced, Store, TableRow
+
+from .test_scaleout import REDIS, _reachable
+from .test_table import SPEC
+
+redis_needed = pytest.mark.skipif(bool(_reachable()), reason=_reachable() or "")
+
+
+def test_the_store_refuses_a_write_from_an_owner_older_than_one_it_has_seen() -> None:
+    async def go() -> None:
+        store = Store("sqlite://")
+        await store.start()
+        try:
+            await store.create_table(TableRow("t1", "g", TableSpec.load(SPEC), "open", "me", 0, 0))
+            assert await store.append("t1", StoredEvent(1, "move", {}, 1.0), fence=100)
+            assert await store.append("t1", StoredEvent(2, "move", {}, 2.0), fence=200)  # new owner
+            with pytest.raises(Fenced):  # the old owner wakes up and writes: refused
+                await store.append("t1", StoredEvent(3, "move", {"old": True}, 3.0), fence=100)
+            assert await store.append("t1", StoredEvent(3, "move", {}, 3.0))  # a player's move
+            assert await store.append("t1", StoredEvent(4, "move", {}, 4.0), fence=200)
+            logged = await store.events("t1")
+            assert [e.seq for e in logged] == [1, 2, 3, 4]
+            assert all("old" not in e.data for e in logged)
+            assert await store.versions(["t1", "nothing"]) == {"t1": 4}
+        finally:
+            await store.close()
+
+    asyncio.run(go())
+
+
+@redis_needed
+def test_epochs_go_up_and_an_owner_that_cannot_renew_stops_acting() -> None:
+    async def go() -> None:
+        site = "t" + secrets.token_hex(5)
+        tid = "fence-" + secrets.token_hex(6)
+        a = RedisLeases(REDIS, "a", 0.6, site)
+        b = RedisLeases(REDIS, "b", 0.6, site)
+        try:
+            assert await a.acquire(tid)
+            first = a.epoch(tid)
+            assert first is not None and a.owns(tid)
+            # a renews nothing (its loop never started): it stops acting before the lease
+            # can run out in Redis, so nobody else can be acting yet
+            began = time.monotonic()
+            while a.owns(tid):
+                await asyncio.sleep(0.01)
+            assert time.monotonic() - began < 0.6
+            assert not await b.acquire(tid)  # still a's in Redis for a moment
+            await asyncio.sleep(0.7)
+            assert await b.acquire(tid)
+            second = b.epoch(tid)
+            assert second is not None and second > first
+            assert await a.redis.exists(f"vertex:lease:{tid}") == 0  # the site's own names
+            assert await a.redis.exists(f"{site}:lease:{tid}") == 1
+        finally:
+            for leases in (a, b):
+                await leases.release(tid)
+                await leases.redis.delete(f"{site}:lease-epoch:{tid}")
+                await leases.close()
+
+    asyncio.run(go())
+
+
+def test_outages_answer_503_with_a_code_and_other_failures_do_not() -> None:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+    from redis.exceptions import TimeoutError as RedisTimeoutError
+
+    for exc in (RedisConnectionError("down"), RedisTimeoutError("slow")):
+        away = unavailable(exc)
+        assert isinstance(away, ApiError) and away.status == 503
+        assert away.code == "unavailable"
+    assert unavailable(ValueError("a bug")) is None
+
+
+def test_a_request_during_an_outage_gets_503_not_500(tmp_path: object) -> None:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    app = create_app(Settings(database_url="sqlite://", ai_executor="thread"))
+    hub = app.state.hub
+
+    async def down(*_a: object, **_k: object) -> bool:
+        raise RedisConnectionError("Redis is away")
+
+    with TestClient(app, raise_server_exceptions=False) as client:
+        hub.quotas.take_window = down  # what creating a table needs from Redis
+        r = client.post("/api/tables", json={"game": "dots-and-boxes"})
+        assert r.status_code == 503, r.text
+        assert r.json()["error"]["code"] == "unavailable"
+        health = client.get("/healthz").json()
+        assert health["status"] == "ok" and client.get("/readyz").status_code == 200
