@@ -91,23 +91,23 @@ function blocks(list, key) {
           inline(t(key(k))))));
       case "fig": return figure(args[0], args[1] || `fig.${args[0]}`, key);
       case "options": return optionList(args[0], key);
-      case "bests": return bestsBoard();
+      case "section": return extraSection(args[0]);
       default: return null;
     }
   });
 }
 
-/** Verticality's bests board ("How tall can you build?"), fetched with its module when the
- * page shows it; `data-bests` on the host says it is drawn. */
-function bestsBoard() {
-  const host = h("div", { class: "bests-board", "data-bests-board": "" },
+/** A section the game's rules module draws itself (e.g. Verticality's bests board): its
+ * `sections[name](host)` fills the host, fetching what it needs. */
+function extraSection(name) {
+  const mount = content.sections && content.sections[name];
+  if (!mount) return null;
+  const host = h("div", { class: `rules-section-${name}` },
     h("p", { class: "rules-loading", text: t("rules.loading") }));
-  import("./boards/towers/towers-bests.js")
-    .then((mod) => mod.mountBests(host))
-    .catch((err) => {
-      console.error("the bests board could not be loaded", err);
-      host.replaceChildren(h("p", { class: "notice error", text: t("common.error", { message: err.message }) }));
-    });
+  Promise.resolve(mount(host)).catch((err) => {
+    console.error(`the section ${name} could not be loaded`, err);
+    host.replaceChildren(h("p", { class: "notice error", text: t("common.error", { message: err.message }) }));
+  });
   return host;
 }
 
@@ -298,7 +298,7 @@ async function load() {
       api.get(`/api/rules/${encodeURIComponent(gameId)}/diagrams`),
     ]);
     addCatalog(mod.default);
-    content = { layout: mod.layout, art: mod.art || null, diagrams,
+    content = { layout: mod.layout, art: mod.art || null, sections: mod.sections || null, diagrams,
       meta: { schema: meta.options, defaults: meta.defaults, preview: meta.preview } };
   } catch (err) {
     content = { error: err };

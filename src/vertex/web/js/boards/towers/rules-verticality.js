@@ -1,6 +1,16 @@
 // The rules of Verticality (RULES.md §4), the layout of its rules page and the words of its
 // pictures (towers-rules-art.js draws them: there is no board module for a 3-D world).
 export { art } from "./towers-rules-art.js";
+
+/** Sections this page draws itself: the bests board ("How tall can you build?"), loaded with
+ * its module when shown; `data-bests` on its host says it is drawn. */
+export const sections = {
+  bests: (host) => {
+    host.classList.add("bests-board");
+    host.dataset.bestsBoard = "";
+    return import("./towers-bests.js").then((mod) => mod.mountBests(host));
+  },
+};
 const P = "rules.verticality.";
 
 export const layout = {
@@ -12,7 +22,7 @@ export const layout = {
     ["h3", "falls.title"], ["p", "falls.1"], ["p", "falls.2"],
   ],
   win: [["p", "win.1"], ["h3", "solo.title"], ["p", "solo.1"], ["p", "solo.2"]],
-  bests: [["bests"]],
+  bests: [["section", "bests"]],
   options: [["options", ["players", "tremor_mm", "skyscraper", "step_seconds", "build_on"]]],
   decisions: [["p", "dec.intro"], ["decisions", [
     ["dec.tremor"], ["dec.fall"], ["dec.card"], ["dec.clock"], ["dec.die"], ["dec.forces"],
