@@ -48,10 +48,10 @@ def _forget_rows(ids: list[str]) -> None:
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Proc, Proc]]:
     _forget_rows([])
     logs = tmp_path_factory.mktemp("lobby-site")
-    prefix = f"vertex-test-{secrets.token_hex(4)}:"  # this run's lobby channel and locks
+    site = f"vertex-test-{secrets.token_hex(4)}"  # this run's Redis names (channels, locks)
     a, b = Proc(logs / "a.log"), Proc(logs / "b.log")
     for p in (a, b):
-        p.env.update(VERTEX_REDIS_PREFIX=prefix, VERTEX_LISTED_PER_ADDRESS="50")
+        p.env.update(VERTEX_SITE=site, VERTEX_LISTED_PER_ADDRESS="50")
         p.env["VERTEX_TABLES_PER_HOUR"] = "1000"
         p.start()
     try:

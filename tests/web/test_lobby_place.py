@@ -214,3 +214,20 @@ def test_being_told_in_the_background(server: Any, context_factory: Any) -> None
     page.wait_for_function("!document.documentElement.dataset.alerted")
     assert page.title() == title
     assert page.errors == []
+
+
+def test_a_finished_listed_table_opens_into_its_replay(server: Any, context_factory: Any) -> None:
+    body = {"game": "dots-and-boxes", "options": {"rows": 2, "cols": 2}, "listed": True}
+    tid = server.post("/api/tables", body)["id"]
+    ann = server.post(f"/api/tables/{tid}/seats/0", {"name": "Ann"})["token"]
+    bob = server.post(f"/api/tables/{tid}/seats/1", {"name": "Bob"})["token"]
+    server.post(f"/api/tables/{tid}/moves", {"token": ann, "move": "a1-b1"})
+    server.post(f"/api/tables/{tid}/actions", {"token": bob, "action": "resign"})
+    page = lobby_page(context_factory(), server)
+    link = page.locator(f'[data-lobby-finished] [data-lobby-table="{tid}"] a')
+    link.wait_for()
+    assert link.get_attribute("href") == f"/tables/{tid}#replay"
+    link.click()
+    page.wait_for_selector("[data-replay]:not([hidden])")
+    page.wait_for_selector("[data-replay-status]")
+    assert page.errors == []

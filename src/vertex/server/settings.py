@@ -39,8 +39,6 @@ class Settings:
     database_url: str = DEFAULT_DATABASE
     #: Redis for the cross-worker event bus; None runs everything in one process.
     redis_url: str | None = None
-    #: What the lobby's Redis channel and keys start with (runs sharing a Redis differ).
-    redis_prefix: str = "vertex:"
     limits: Limits = field(default_factory=Limits)
     #: Thinking time given to a computer seat per move.
     ai_budget_s: float = 0.5
@@ -90,7 +88,6 @@ class Settings:
         values: dict[str, object] = {
             "database_url": url,
             "redis_url": redis_url,
-            "redis_prefix": os.environ.get("VERTEX_REDIS_PREFIX") or "vertex:",
             "limits": limits,
         }
         site = os.environ.get("VERTEX_SITE")

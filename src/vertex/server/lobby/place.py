@@ -48,7 +48,7 @@ class Lobby:
         self.listed_most = settings.limits.listed_per_address
         self.shared: LocalShared | RedisShared
         if settings.redis_url is not None:
-            self.shared = RedisShared(settings.redis_url, settings.redis_prefix, hub.worker)
+            self.shared = RedisShared(settings.redis_url, settings.site + ":", hub.worker)
         else:
             self.shared = LocalShared()
         self.rows = LobbyRows(hub.store)

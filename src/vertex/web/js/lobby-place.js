@@ -122,8 +122,9 @@ export class LobbyPlace {
         h("span", { class: "entry-text" }, ...info, seatList(e),
           h("span", { class: "entry-meta", text: t("place.watching", { n: e.watching || 0 }) }))));
     }
+    // a finished table opens straight into its replay (the table page opens it on #replay)
     return h("li", attrs,
-      h("a", { class: "entry-link", href, "data-action": "replay-table",
+      h("a", { class: "entry-link", href: `${href}#replay`, "data-action": "replay-table",
         "aria-label": t("place.replay-of", { game: title }) },
       h("span", { class: "entry-text" }, ...info, seatList(e),
         h("span", { class: "entry-meta", text: resultInWords(e) }))));
