@@ -185,6 +185,8 @@ def test_saved_versions_and_the_phone(server: Any, context_factory: Any) -> None
     assert settled(page) == "ok"
     assert page.input_value("#opt-overrules") == "2"
     assert page.is_checked("#opt-shape_bonus")
+    note = page.locator("[data-shared-note]").inner_text()
+    assert "Friday" in note and "shared link" not in note  # a saved version, not a link
     page.select_option("#opt-shape", "custom")
     page.wait_for_selector("[data-designer-panel]:not([hidden])")
     page.click("[data-designer-from]")  # the hexagon of side 2: 24 triangles

@@ -65,7 +65,7 @@ export class NewTableForm {
   }
 
   /** Take the options and seats of a shared link or a saved version as set by the person. */
-  fill({ options, seats, broken }) {
+  fill({ options, seats, broken, saved }) {
     this.touched = new Set();
     this.raw = new Map();
     this.local = new Map();
@@ -88,8 +88,10 @@ export class NewTableForm {
     }
     if (Array.isArray(seats)) this.seatValues = [...seats];
     const unknown = Object.keys(this.extra);
+    // a saved version picked from this browser says so, not "opened from a shared link"
+    const fine = saved ? { key: "share.picked", vars: { name: saved } } : { key: "share.opened" };
     this.sharedNote = unknown.length
-      ? { key: "share.unknown", vars: { names: unknown.join(", ") } } : { key: "share.opened" };
+      ? { key: "share.unknown", vars: { names: unknown.join(", ") } } : fine;
   }
 
   /** Fill the form again (a saved version picked) and check it. */
@@ -386,14 +388,15 @@ export class NewTableForm {
     }
     this.sharedBox.hidden = false;
     let text = t(note.key, { ...(note.vars || {}), words: versionWords(this.game.id, this.values()) || this.game.name });
-    if (note.key === "share.opened" && this.problem) text = t("share.bad", { message: this.problem.message });
+    const fine = note.key === "share.opened" || note.key === "share.picked";
+    if (fine && this.problem) text = t("share.bad", { message: this.problem.message });
     const parts = [h("span", { text })];
     if (Object.keys(this.extra).length) {
       parts.push(" ", h("button", { type: "button", "data-drop-unknown": "", text: t("share.drop"),
         onclick: () => { this.extra = {}; this.sharedNote = null; this.scheduleCheck(); } }));
     }
     this.sharedBox.replaceChildren(...parts);
-    this.sharedBox.classList.toggle("bad", note.key !== "share.opened" || Boolean(this.problem));
+    this.sharedBox.classList.toggle("bad", !fine || Boolean(this.problem));
   }
 
   invalid() {

@@ -136,7 +136,7 @@ export function shareGroup(form) {
   }
   pick.addEventListener("change", () => {
     const entry = saved(game).find((v) => v.name === pick.value);
-    if (entry) form.load({ options: entry.options || {}, seats: entry.seats || null });
+    if (entry) form.load({ options: entry.options || {}, seats: entry.seats || null, saved: entry.name });
   });
   const save = h("button", { type: "button", "data-version-save": "", text: t("share.save"), onclick: () => {
     const name = nameInput.value.trim().slice(0, NAME_CHARS)
