@@ -25,6 +25,7 @@ import pytest
 from websockets.sync.client import ClientConnection, connect
 
 import vertex
+from tests.eventually import eventually
 
 from .proxy import FaultyProxy
 from .serve import ServeProcess
@@ -210,10 +211,11 @@ def test_a_process_cut_off_from_redis_loses_no_event_and_no_move(
             mover = next((c for c in (ann, bob) if c.due()), None)
             if mover is not None:
                 mover.move()
-            elif ann.result is not None:
+                time.sleep(0.3)  # a person's pace: the game must outlast the outages
+            elif ann.result is not None and until is not None:
                 return
             else:
-                time.sleep(0.02)
+                time.sleep(0.02)  # (an outage lasts its time even once the game is over)
 
     def all_caught_up(within: float) -> None:
         deadline = time.monotonic() + within
@@ -252,8 +254,14 @@ def test_a_process_cut_off_from_redis_loses_no_event_and_no_move(
         waits[(fault, seconds)] = computer_moves_soon(within=15)
         print(fault, seconds, time.time(), waits[(fault, seconds)], outages[(fault, seconds)])
         all_caught_up(within=10)
-    play(120)  # to the end of the game
+    play(120, until=lambda: ann.result is not None)  # to the end of the game
     all_caught_up(within=10)
+    # healthy again once Redis is back (a loaded box may still show a late probe's timeout)
+    eventually(
+        lambda: health.seen and health.seen[-1][1:] == ("ok", 200),
+        timeout=20,
+        what="/healthz ok and /readyz 200 after the outages",
+    )
     health.stopping.set()
     health.join(10)
 
@@ -270,7 +278,6 @@ def test_a_process_cut_off_from_redis_loses_no_event_and_no_move(
     for key in (("drop", 10.0), ("pause", 13.0)):
         began, ended = outages[key]
         assert ("degraded", 503) in health.said(began, ended), (key, health.seen)
-    assert health.seen[-1][1:] == ("ok", 200)
     # the computer seat went on within seconds of each recovery (a lease taken over meanwhile
     # or resumed, its owner's copy caught up)
     print("computer after recovery (s):", waits)
