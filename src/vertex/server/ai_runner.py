@@ -1,7 +1,9 @@
 """Computer seats: choose a move away from the event loop.
 
-A worker process (default) or a thread asks `vertex.ai.player(game, level)` for a move. A
-process gets the record and replays it, so nothing but JSON crosses the boundary.
+Worker processes (default) or threads ask `vertex.ai.player(game, level)` for a move. A
+process gets the record and replays it, so nothing but JSON crosses the boundary. The pool
+has a worker per core (`Settings.ai_workers`), shared fairly between the addresses that
+opened the tables (fair.py): one address's many tables cannot hold every worker.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from concurrent.futures import Executor
 from typing import Any
 
 from vertex.core import Rng, State, replay
+from vertex.server.fair import FairShare
 from vertex.server.pools import make_pool
 
 
@@ -35,28 +38,39 @@ def _ready() -> None:
 
 
 class Thinker:
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, workers: int, per_address: int) -> None:
         self.kind = kind
+        self.workers = workers
+        self.share = FairShare(workers, per_address)
         self._pool: Executor | None = None
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            self._pool = make_pool(self.kind, name="vertex-ai", threads=2)
+            self._pool = make_pool(
+                self.kind, name="vertex-ai", threads=self.workers, workers=self.workers
+            )
         return self._pool
 
     def warm(self) -> None:
-        """Start the worker process now (a fresh interpreter takes seconds to start, which
+        """Start the worker processes now (a fresh interpreter takes seconds to start, which
         a table taken over from a dead owner should not wait for)."""
         if self.kind == "process":
-            self._executor().submit(_ready)
+            pool = self._executor()
+            for _ in range(self.workers):
+                pool.submit(_ready)
 
-    async def choose(self, state: State, seat: int, level: int, budget_s: float) -> str:
+    async def choose(
+        self, state: State, seat: int, level: int, budget_s: float, address: str = ""
+    ) -> str:
+        """The move, once `address` (who opened the table) has its turn at a worker."""
         loop = asyncio.get_running_loop()
         args: tuple[Any, ...]
-        if self.kind == "process":
-            args = (state.record().to_json(), seat, level, budget_s)
-            return await loop.run_in_executor(self._executor(), _choose_from_record, *args)
-        return await loop.run_in_executor(self._executor(), choose, state, seat, level, budget_s)
+        async with self.share.turn(address):
+            if self.kind == "process":
+                args = (state.record().to_json(), seat, level, budget_s)
+                return await loop.run_in_executor(self._executor(), _choose_from_record, *args)
+            args = (state, seat, level, budget_s)
+            return await loop.run_in_executor(self._executor(), choose, *args)
 
     def close(self) -> None:
         if self._pool is not None:

@@ -53,6 +53,8 @@ class Table:
             # where the game says (Aiming.default_aim), which the "computer" timeout plays.
             self.clock, self.on_timeout = {"per_move": step}, "computer"
         self.created_at = created_at
+        #: The address that opened the table (its computer seats think in its share, fair.py).
+        self.creator = ""
         self.state: State = self.game.initial_state(self.seed)
         self.times: list[float] = []
         self.v = 0
