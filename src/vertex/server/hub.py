@@ -31,7 +31,7 @@ from vertex.server.conn import Conn
 from vertex.server.errors import ApiError, bad_options
 from vertex.server.events import Kind, StoredEvent
 from vertex.server.lobby import Lobby
-from vertex.server.messages import Command
+from vertex.server.messages import Chat, Command
 from vertex.server.parts import Parts
 from vertex.server.repository import Repository, Sent
 from vertex.server.settings import Settings
@@ -155,19 +155,8 @@ class Hub:
                 params={"seats": game.seats, "got": len(seats)},
             )
         now = time.time()
-        per_hour = self.limits.tables_per_hour
-        refused = ApiError(
-            "too-many-tables",
-            f"at most {per_hour} new tables an hour from one address",
-            429,
-            params={"limit": per_hour},
-        )
         async with self._creating:
-            # the log counts across restarts; the shared window is exact across processes
-            if await self.store.count_created(creator, now - 3600) >= per_hour:
-                raise refused
-            if not await self.quotas.take_window("tables", creator, per_hour, 3600.0):
-                raise refused
+            await self._count_new_table(creator, now)
             spec = TableSpec(
                 game=game.id,
                 options=game.options_dict(),
@@ -182,6 +171,29 @@ class Hub:
                 table = await self.open_table(spec, creator, now, game)
                 await self.lobby.created(table, creator)
                 return table
+
+    async def _count_new_table(self, creator: str, now: float) -> None:
+        """One more table for `creator` this hour, or `too-many-tables` (hold `_creating`)."""
+        per_hour = self.limits.tables_per_hour
+        refused = ApiError(
+            "too-many-tables",
+            f"at most {per_hour} new tables an hour from one address",
+            429,
+            params={"limit": per_hour},
+        )
+        # the log counts across restarts; the shared window is exact across processes
+        if await self.store.count_created(creator, now - 3600) >= per_hour:
+            raise refused
+        if not await self.quotas.take_window("tables", creator, per_hour, 3600.0):
+            raise refused
+
+    async def open_rematch(self, spec: TableSpec, creator: str) -> Table:
+        """A rematch's table: a new table of the first one's creator, within their limit
+        (resign and rematch again and again must not make tables past it)."""
+        now = time.time()
+        async with self._creating:
+            await self._count_new_table(creator, now)
+            return await self.open_table(spec, creator, now)
 
     async def open_table(
         self, spec: TableSpec, creator: str, now: float, game: Game[Any] | None = None
@@ -201,10 +213,27 @@ class Hub:
 
     async def command(self, tid: str, seat: int, token: str, msg: Command) -> dict[str, Any]:
         """Carry out a seat's command (socket or HTTP); the reply for the sender."""
+        if isinstance(msg, Chat):
+            await self._chat_allowance(token)
         return await commands.run(self.port, tid, seat, token, msg)
 
+    async def _chat_allowance(self, token_hash: str) -> None:
+        """One chat line of a seat against its allowance, over all its sockets and HTTP, on
+        every process (each line is a permanent log row shown to everyone)."""
+        lim = self.limits
+        if not await self.quotas.take_rate(
+            "chat", token_hash, lim.chat_per_minute / 60, lim.chat_burst
+        ):
+            raise ApiError(
+                "rate-limited",
+                f"too many chat lines: at most {lim.chat_per_minute:g} a minute",
+                429,
+                params={"per_minute": lim.chat_per_minute},
+            )
+
     async def take_rate(self, token_hash: str) -> bool:
-        """One HTTP command of a seat against its allowance (shared by every process)."""
+        """One command of a seat against its allowance: HTTP and every socket of the seat,
+        on every process, draw on the same one."""
         lim = self.limits
         return await self.quotas.take_rate(
             "seat", token_hash, lim.messages_per_second, lim.message_burst
@@ -415,7 +444,7 @@ class TablesPort:
 
     async def open(self, spec: TableSpec, like: str) -> Table:
         row = await self._hub.store.table(like)
-        return await self._hub.open_table(spec, row.creator if row else "", time.time())
+        return await self._hub.open_rematch(spec, row.creator if row else "")
 
     async def connected(self, tid: str) -> list[bool]:
         table = await self._repo.get(tid)

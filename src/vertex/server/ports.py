@@ -34,7 +34,8 @@ class Port(Protocol):
         """The table, with its lock held; `fresh`: first read what other processes logged."""
 
     async def open(self, spec: TableSpec, like: str) -> Table:
-        """Open a new table (a rematch) for the creator of table `like`."""
+        """Open a new table (a rematch) for the creator of table `like`, counted against
+        their tables-an-hour limit (`too-many-tables`)."""
 
     async def connected(self, tid: str) -> list[bool]:
         """Which seats have a socket open, on any process."""
