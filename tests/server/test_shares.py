@@ -95,3 +95,82 @@ def test_the_sockets_of_one_seat_share_its_command_allowance(strict: TestClient)
     r = strict.post(f"/api/tables/{tid}/moves", json={"token": ann, "move": "a1-b1"})
     assert r.status_code == 429  # HTTP draws on the same allowance
     assert strict.get(f"/api/tables/{tid}").json()["version"] == 2  # nothing was played
+
+
+class Clock:
+    """The hub's time for the hand-over grace, moved by the test."""
+
+    def __init__(self) -> None:
+        self.now = 1_000_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def graced(tmp_path: Path) -> Iterator[tuple[TestClient, Clock]]:
+    clock = Clock()
+    app = create_app(make_settings(tmp_path, hand_over_grace_s=60.0))
+    with TestClient(app) as c:
+        app.state.hub.clock = clock
+        yield c, clock
+
+
+def test_an_absent_player_is_handed_over_only_after_the_grace(
+    graced: tuple[TestClient, Clock],
+) -> None:
+    client, clock = graced
+    tid, ann, bob = two_player_table(client)
+    with client.websocket_connect(f"/ws/tables/{tid}?token={ann}") as ws:
+        recv_until(ws, lambda m: m["t"] == "snapshot")
+        with client.websocket_connect(f"/ws/tables/{tid}?token={bob}") as ws_b:
+            recv_until(ws_b, lambda m: m["t"] == "snapshot")
+            recv_until(ws, lambda m: m["t"] == "presence" and m["connected"] == [True, True])
+        # Bob's page reloads: Ann is told how long until she may hand his seat over
+        gone = recv_until(ws, lambda m: m["t"] == "presence" and m["connected"] == [True, False])
+        assert gone["hand_over_in"] == [None, 60.0]
+        seats = client.get(f"/api/tables/{tid}").json()["seats"]
+        assert "hand_over_in" not in seats[0] and seats[1]["hand_over_in"] == 60.0
+
+        ws.send_json({"t": "hand-over", "seat": 1, "level": 1})
+        refused = recv_until(ws, lambda m: m["t"] in ("ack", "error"))
+        assert refused["code"] == "not-allowed"
+        assert refused["params"] == {"why": "grace", "seat": 1, "seconds": 60}
+        clock.now += 59.5
+        ws.send_json({"t": "hand-over", "seat": 1, "level": 1})
+        refused = recv_until(ws, lambda m: m["t"] in ("ack", "error"))
+        assert refused["params"] == {"why": "grace", "seat": 1, "seconds": 1}
+        assert client.get(f"/api/tables/{tid}").json()["seats"][1]["kind"] == "human"
+
+        clock.now += 0.5  # the grace is over
+        assert client.get(f"/api/tables/{tid}").json()["seats"][1]["hand_over_in"] == 0.0
+        ws.send_json({"t": "hand-over", "seat": 1, "level": 1})
+        assert recv_until(ws, lambda m: m["t"] in ("ack", "error"))["t"] == "ack"
+    seat = client.get(f"/api/tables/{tid}").json()["seats"][1]
+    assert (seat["kind"], seat["level"]) == ("ai", 1) and "hand_over_in" not in seat
+
+
+def test_a_player_who_comes_back_starts_a_new_grace_when_gone_again(
+    graced: tuple[TestClient, Clock],
+) -> None:
+    client, clock = graced
+    tid, ann, bob = two_player_table(client)
+
+    def hand_over() -> Any:
+        return act(client, tid, ann, "hand-over", seat=1, level=1)
+
+    assert hand_over().json()["error"]["params"]["seconds"] == 60  # never seen here: 60 s
+    clock.now += 50
+    with client.websocket_connect(f"/ws/tables/{tid}?token={bob}") as ws_b:
+        recv_until(ws_b, lambda m: m["t"] == "snapshot")
+        r = hand_over()
+        assert r.json()["error"]["params"]["why"] == "player-here"
+        clock.now += 50
+    assert hand_over().json()["error"]["params"]["seconds"] == 60  # gone again: from the start
+    # a seat's own player may hand it over at once, and a free seat has nobody to wait for
+    free = new_table(client)["id"]
+    token = take(client, free, 0, "Cy")
+    r = act(client, free, token, "hand-over", seat=1, level=1)
+    assert r.status_code == 200
+    clock.now += 59
+    assert act(client, tid, bob, "hand-over", level=1).status_code == 200

@@ -24,7 +24,7 @@ from dataclasses import asdict
 from typing import Any
 
 from vertex.core import Game, OptionsError, create_game, game_ids
-from vertex.server import commands, views
+from vertex.server import absence, commands, views
 from vertex.server.autoplay import Autoplay
 from vertex.server.bus import RedisBus
 from vertex.server.conn import Conn
@@ -63,6 +63,9 @@ class Hub:
         self.repo.listener = self._on_event
         self.repo.on_load = self._on_load
         self.sockets = Sockets(parts.presence, self.bus, settings.presence_s / 3, parts.shared)
+        self.sockets.absence = self.absence
+        #: The time the hand-over grace is measured in (tests move it: absence.py).
+        self.clock: Callable[[], float] = time.time
         self.autoplay = Autoplay(self.repo, self.leases, settings, self.worker)
         self.port = TablesPort(self)
         self.lobby = Lobby(self)
@@ -128,7 +131,15 @@ class Hub:
 
     async def view(self, tid: str, viewer: int | None = None) -> dict[str, Any]:
         table = await self.repo.get(tid)
-        return views.view(table, time.time(), await self.connected(tid), viewer)
+        here = await self.connected(tid)
+        return views.view(table, time.time(), here, viewer, self.absence(tid, here))
+
+    def absence(self, tid: str, here: list[bool]) -> list[float | None]:
+        """Per seat, the seconds before its absent player may be handed over (absence.py)."""
+        table = self.repo.tables.get(tid)
+        if table is None:
+            return [None for _ in here]
+        return absence.left(table, here, self.clock(), self.settings.hand_over_grace_s)
 
     async def connected(self, tid: str) -> list[bool]:
         table = self.repo.tables.get(tid)
@@ -279,7 +290,8 @@ class Hub:
                 missed = self.repo.since(table, since, conn.seat, conn.deltas)
             if missed is None or since is None or since > table.v:
                 snap = {"t": "snapshot", "v": table.v, "seat": conn.seat}
-                snap["table"] = views.view(table, time.time(), before, conn.seat)
+                away = self.absence(tid, before)
+                snap["table"] = views.view(table, time.time(), before, conn.seat, away)
                 conn.send(dumps(snap))
             else:
                 conn.send(dumps({"t": "resume", "since": since, "v": table.v, "seat": conn.seat}))
@@ -449,6 +461,10 @@ class TablesPort:
     async def connected(self, tid: str) -> list[bool]:
         table = await self._repo.get(tid)
         return await self._hub.sockets.connected(tid, len(table.seats))
+
+    async def absent(self, tid: str) -> tuple[list[bool], list[float | None]]:
+        here = await self.connected(tid)
+        return here, self._hub.absence(tid, here)
 
     async def share_aim(self, tid: str, aim: dict[str, Any]) -> bool:
         if not self._repo.scaled:

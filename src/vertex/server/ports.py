@@ -40,6 +40,10 @@ class Port(Protocol):
     async def connected(self, tid: str) -> list[bool]:
         """Which seats have a socket open, on any process."""
 
+    async def absent(self, tid: str) -> tuple[list[bool], list[float | None]]:
+        """Who is here, and the seconds before each absent player may be handed over
+        (absence.py)."""
+
     async def share_aim(self, tid: str, aim: dict[str, Any]) -> bool:
         """Tell the other processes a seat's aim (never a client); True if there are any."""
 
