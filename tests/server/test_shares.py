@@ -174,3 +174,20 @@ def test_a_player_who_comes_back_starts_a_new_grace_when_gone_again(
     assert r.status_code == 200
     clock.now += 59
     assert act(client, tid, bob, "hand-over", level=1).status_code == 200
+
+
+def test_the_seat_allowances_hold_in_this_process_while_the_shared_quotas_are_away(
+    strict: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from redis.exceptions import ConnectionError as RedisConnectionError
+
+    async def away(*_a: Any) -> bool:
+        raise RedisConnectionError("Redis is away")
+
+    hub = strict.app.state.hub  # type: ignore[attr-defined]
+    monkeypatch.setattr(hub.quotas, "take_rate", away)
+    tid, ann, _bob = two_player_table(strict)
+    r = strict.post(f"/api/tables/{tid}/moves", json={"token": ann, "move": "a1-b1"})
+    assert r.status_code == 200, r.text  # play goes on
+    codes = [act(strict, tid, ann, "chat", text="hi").status_code for _ in range(4)]
+    assert codes == [200, 200, 200, 429]  # and the seat's chat allowance still holds

@@ -52,12 +52,11 @@ class Thinker:
         return self._pool
 
     def warm(self) -> None:
-        """Start the worker processes now (a fresh interpreter takes seconds to start, which
-        a table taken over from a dead owner should not wait for)."""
+        """Start a worker process now (a fresh interpreter takes seconds to start, which a
+        table taken over from a dead owner should not wait for); the pool starts the others
+        when two moves are asked for at once."""
         if self.kind == "process":
-            pool = self._executor()
-            for _ in range(self.workers):
-                pool.submit(_ready)
+            self._executor().submit(_ready)
 
     async def choose(
         self, state: State, seat: int, level: int, budget_s: float, address: str = ""

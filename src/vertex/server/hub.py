@@ -30,9 +30,11 @@ from vertex.server.bus import RedisBus
 from vertex.server.conn import Conn
 from vertex.server.errors import ApiError, bad_options
 from vertex.server.events import Kind, StoredEvent
+from vertex.server.faults import unavailable
 from vertex.server.lobby import Lobby
 from vertex.server.messages import Chat, Command
 from vertex.server.parts import Parts
+from vertex.server.quotas import LocalQuotas
 from vertex.server.repository import Repository, Sent
 from vertex.server.settings import Settings
 from vertex.server.sockets import Sockets, dumps
@@ -59,6 +61,7 @@ class Hub:
         self.bus = parts.bus
         self.leases = parts.leases
         self.quotas = parts.quotas
+        self._own_quotas = LocalQuotas()  # for seats' allowances while Redis is away
         self.repo = Repository(self.store, self.bus, self.scaled)
         self.repo.listener = self._on_event
         self.repo.on_load = self._on_load
@@ -232,9 +235,7 @@ class Hub:
         """One chat line of a seat against its allowance, over all its sockets and HTTP, on
         every process (each line is a permanent log row shown to everyone)."""
         lim = self.limits
-        if not await self.quotas.take_rate(
-            "chat", token_hash, lim.chat_per_minute / 60, lim.chat_burst
-        ):
+        if not await self._seat_rate("chat", token_hash, lim.chat_per_minute / 60, lim.chat_burst):
             raise ApiError(
                 "rate-limited",
                 f"too many chat lines: at most {lim.chat_per_minute:g} a minute",
@@ -246,8 +247,22 @@ class Hub:
         """One command of a seat against its allowance: HTTP and every socket of the seat,
         on every process, draw on the same one."""
         lim = self.limits
-        return await self.quotas.take_rate(
-            "seat", token_hash, lim.messages_per_second, lim.message_burst
+        return await self._seat_rate("seat", token_hash, lim.messages_per_second, lim.message_burst)
+
+    async def _seat_rate(self, name: str, key: str, rate: float, burst: int) -> bool:
+        """A seat's allowance from the site's shared quotas; while Redis is away, from this
+        process's own (a Redis outage must not stop play: the limit then holds per process)."""
+        if self._redis_up():
+            try:
+                return await self.quotas.take_rate(name, key, rate, burst)
+            except Exception as exc:
+                if unavailable(exc) is None:
+                    raise
+        return await self._own_quotas.take_rate(name, key, rate, burst)
+
+    def _redis_up(self) -> bool:
+        return not self.scaled or (
+            self.bus.connected and time.monotonic() - self._redis_seen < REDIS_SILENT_S
         )
 
     async def _on_event(
@@ -285,18 +300,22 @@ class Hub:
                 await self.repo.catch_up(table)
             n = len(table.seats)
             before = await self.sockets.connected(tid, n)
+            away = self.absence(tid, before)
             missed = None
             if since is not None:
                 missed = self.repo.since(table, since, conn.seat, conn.deltas)
             if missed is None or since is None or since > table.v:
                 snap = {"t": "snapshot", "v": table.v, "seat": conn.seat}
-                away = self.absence(tid, before)
                 snap["table"] = views.view(table, time.time(), before, conn.seat, away)
                 conn.send(dumps(snap))
             else:
                 conn.send(dumps({"t": "resume", "since": since, "v": table.v, "seat": conn.seat}))
                 for msg in missed:
                     conn.send(dumps(msg))
+                # who is here now: a page that read the view and then resumed would miss
+                # a player who left in between (no event says so)
+                here = {"t": "presence", "connected": before, "hand_over_in": away}
+                conn.send(dumps(here))
             self.sockets.add(conn, n, before)
         await self.sockets.changed(tid, n)
         if conn.seat is None:
@@ -372,9 +391,7 @@ class Hub:
         """What `/healthz` says: `degraded` while Redis (several processes) or the database
         does not answer."""
         database = await _probe(self.store.ping())
-        redis = not self.scaled or (
-            self.bus.connected and time.monotonic() - self._redis_seen < REDIS_SILENT_S
-        )
+        redis = self._redis_up()
         status = "ok" if database and redis else "degraded"
         return {
             "ok": status == "ok",
