@@ -20,9 +20,9 @@ from vertex.server import Limits, Settings, create_app, turns
 
 from ..eventually import eventually
 from .conftest import recv_until
+from .pg import PG
 from .test_verticality import run_out
 
-PG = os.environ.get("VERTEX_TEST_POSTGRES", "postgresql+psycopg://127.0.0.1:5432/test")
 REDIS = os.environ.get("VERTEX_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 

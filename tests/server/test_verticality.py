@@ -4,7 +4,6 @@ personal bests, and a whole game of computer players through the API."""
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 import time
 from pathlib import Path
@@ -373,7 +372,8 @@ def test_a_best_lost_in_a_crash_is_kept_when_the_table_comes_back(settings: Sett
 
 def _postgres() -> str | None:
     """The scale-out tests' PostgreSQL, if one is reachable."""
-    url = os.environ.get("VERTEX_TEST_POSTGRES", "postgresql+psycopg://127.0.0.1:5432/test")
+    from .pg import PG as url
+
     try:
         import psycopg
 
