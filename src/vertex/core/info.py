@@ -37,6 +37,9 @@ class GameInfo:
     can_end_by_agreement: bool = False
     #: play() can take many milliseconds (a physics simulation): servers run it off the loop.
     slow_play: bool = False
+    #: The seats' symbols are dealt by lot at the table (Figures), not fixed by seat number:
+    #: the new-table form promises none.
+    symbols_by_lot: bool = False
 
     def describe(self) -> dict[str, Any]:
         """The game for `list_games()` and `GET /api/games`."""
@@ -50,6 +53,7 @@ class GameInfo:
                 "sudden_win": self.sudden_win,
                 "can_end_by_agreement": self.can_end_by_agreement,
                 "slow_play": self.slow_play,
+                "symbols_by_lot": self.symbols_by_lot,
             },
             "options": options_schema(self.options),
             "defaults": self.options().model_dump(mode="json"),
