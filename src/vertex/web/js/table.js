@@ -9,6 +9,7 @@ import { tell } from "./alerts.js";
 import { announce, h } from "./dom.js";
 import { errorWords, loadErrors } from "./errors.js";
 import { mountHeader } from "./header.js";
+import { onThemeChange } from "./theme.js";
 import { loadCatalogs, onLangChange, t } from "./i18n.js";
 import { remembered } from "./store.js";
 import { TableSocket } from "./socket.js";
@@ -58,6 +59,7 @@ async function boot() {
   socket.start({ token, since: token ? null : view.version });
   if (view.settings && view.settings.clock) startTicking(() => ui.seats.tick(model));
   onLangChange(() => render({ relabel: true }));
+  onThemeChange(() => render({ relabel: true })); // seat inks are the theme's
 }
 
 /** A seat link (#token=…) stores its token for this table and leaves the address bar. */
