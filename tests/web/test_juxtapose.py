@@ -226,7 +226,7 @@ def test_swaps_and_slides_by_mouse_and_keyboard(server: LiveServer, context_fact
     table.drops(BASE)  # 15 drops: seat 1 to move, d4 empty, Y2 on c4 moved last
     page = open_seat(context_factory, table, 1)
     wait_turn(page, "1")
-    assert page.inner_text(".jx-phase") == "Slide phase: move 0 of 200"
+    assert page.inner_text(".jx-phase") == "Slide phase: move 1 of 200"  # the one to make
     assert page.locator("[data-pyramid]").count() == 0
     assert "stash is empty" in page.inner_text("[data-stash]")
 
@@ -263,7 +263,7 @@ def test_swaps_and_slides_by_mouse_and_keyboard(server: LiveServer, context_fact
     assert (content(page, "b3"), content(page, "c4")) == ("Y2", "G3")
     assert squares_with(page, "data-last") == ["b3", "c4"]
     assert page.locator(".jx-overlay .jx-arrow").count() == 1  # the last move, drawn as an arrow
-    assert page.inner_text(".jx-phase") == "Slide phase: move 1 of 200"
+    assert page.inner_text(".jx-phase") == "Slide phase: move 2 of 200"
 
     table.play(table.safe("a1<>b1"))
     wait_version(page, v + 2)
@@ -312,7 +312,7 @@ def test_swaps_and_slides_by_mouse_and_keyboard(server: LiveServer, context_fact
     wait_version(page, v + 7)
     table.follow("c3>d3")
     assert (content(page, "c3"), content(page, "d3")) == (None, "G1")
-    assert page.inner_text(".jx-phase") == "Slide phase: move 7 of 200"
+    assert page.inner_text(".jx-phase") == "Slide phase: move 8 of 200"
     shot(page, "juxtapose-desktop")
     assert page.errors == []
 

@@ -52,17 +52,20 @@ MEASURE = """() => {
   for (const el of document.querySelectorAll("main *, header *")) {
     if (!el.offsetParent && el.tagName !== "BODY") continue;
     const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
-    if (!own || el.closest("svg, canvas, .towers-view, .jx-board, .swatch, [aria-hidden=true]")) continue;
+    const skip = "svg, canvas, .towers-view, .jx-board, .swatch, [aria-hidden=true]";
+    if (!own || el.closest(skip)) continue;
     const style = getComputedStyle(el);
     if (style.visibility === "hidden" || Number(style.opacity) < 1) continue;
     if (el.closest("button:disabled, [aria-disabled=true], option")) continue;
     const r = ratio(rgb(style.color).slice(0, 3), behind(el));
-    if (r < 4.5) worst.push([el.tagName + "." + el.className, el.textContent.trim().slice(0, 40), r]);
+    const what = el.tagName + "." + el.className;
+    if (r < 4.5) worst.push([what, el.textContent.trim().slice(0, 40), r]);
   }
   const board = probe("var(--board)");
   const cursor = probe("var(--focus)");
   const seats = [0, 1].map((n) => probe(["#0072B2", "#D55E00"][n]));
-  const inks = [...document.querySelectorAll(".swatch")].map((s) => rgb(getComputedStyle(s).backgroundColor).slice(0, 3));
+  const inks = [...document.querySelectorAll(".swatch")]
+    .map((s) => rgb(getComputedStyle(s).backgroundColor).slice(0, 3));
   return { dark: document.documentElement.dataset.dark, worst,
     seats: seats.map((s) => ratio(s, board)), cursorOnBoard: ratio(cursor, board),
     cursor, swatches: inks };

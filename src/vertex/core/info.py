@@ -40,6 +40,9 @@ class GameInfo:
     #: The seats' symbols are dealt by lot at the table (Figures), not fixed by seat number:
     #: the new-table form promises none.
     symbols_by_lot: bool = False
+    #: The game counts points; False: it is only won, lost or drawn (Juxtapose), and the
+    #: table shows no scores.
+    scored: bool = True
 
     def describe(self) -> dict[str, Any]:
         """The game for `list_games()` and `GET /api/games`."""
@@ -54,6 +57,7 @@ class GameInfo:
                 "can_end_by_agreement": self.can_end_by_agreement,
                 "slow_play": self.slow_play,
                 "symbols_by_lot": self.symbols_by_lot,
+                "scored": self.scored,
             },
             "options": options_schema(self.options),
             "defaults": self.options().model_dump(mode="json"),

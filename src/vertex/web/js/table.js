@@ -164,7 +164,7 @@ async function build(view) {
     refuse: (code, text) => (code === null ? ui.refusal.clear() : ui.refusal.show(code, text)),
   });
   board = mounted.board;
-  touchHost.hidden = mounted.text;
+  ui.touch.show(mounted.confirms);
   // The buttons only: what they open is fetched on the first press.
   ui.replay = createReplay(replayHost, {
     id: tableId, model, board: () => board, names: (n) => seatName(model.view, n), redraw: () => render(),
@@ -210,6 +210,9 @@ function render({ animate = false, relabel = false } = {}) {
   main.dataset.turn = turn(model).join(",");
   main.dataset.mySeat = model.mySeat === null ? "" : String(model.mySeat);
   main.dataset.pending = pending || "";
+  // a visitor who can sit down: on a phone the name box and "take seat" come first (table.css)
+  main.toggleAttribute("data-joining", model.mySeat === null && !view.state.is_over
+    && view.seats.some((s) => s.kind === "human" && !s.name));
   const replaying = ui.replay.active; // the board shows a replayed ply
   if (!replaying) board.update(view.state, {
     mySeat: model.mySeat,

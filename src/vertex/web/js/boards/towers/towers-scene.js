@@ -134,14 +134,18 @@ export function createScene(canvas, labels, { reducedMotion, ghostNote }) {
 
   const scene = new THREE.Scene();
   // the sky is the page's (--sky on the view behind the canvas): light or dark with the theme
-  const sky = () => new THREE.Color(getComputedStyle(canvas.parentElement || canvas).backgroundColor || SKY);
-  scene.background = sky();
-  scene.fog = new THREE.Fog(scene.background, 1800, 4200);
-  onThemeChange(() => {
-    scene.background = sky();
+  // (read when drawn: the view is in the page by then)
+  let skyKnown = false;
+  scene.background = new THREE.Color(SKY);
+  scene.fog = new THREE.Fog(SKY, 1800, 4200);
+  function paintSky() {
+    const host = canvas.parentElement;
+    if (skyKnown || !host || !host.isConnected) return;
+    scene.background = new THREE.Color(getComputedStyle(host).backgroundColor || SKY);
     scene.fog.color = scene.background;
-    invalidate();
-  });
+    skyKnown = true;
+  }
+  onThemeChange(() => { skyKnown = false; invalidate(); });
   const camera = new THREE.PerspectiveCamera(FOV, 1, 4, 6000);
 
   // A key light from the upper right and a dim fill from the left: the four faces of a
@@ -550,6 +554,7 @@ export function createScene(canvas, labels, { reducedMotion, ghostNote }) {
     const now = performance.now();
     for (const s of seats) if (s.anim) stepAnimation(s, now);
     placeCamera();
+    paintSky();
     renderer.render(scene, camera);
     placeLabels();
     if (animating || orbit.goal) invalidate();

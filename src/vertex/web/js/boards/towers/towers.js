@@ -373,7 +373,8 @@ export function createBoard(host, options) {
   function relabel() {
     helpSummary.textContent = t("towers.help.summary");
     helpList.replaceChildren(...["pointer", "touch", "keys", "camera", "tremor", "server"]
-      .map((k) => h("li", { text: t(`towers.help.${k}`) })));
+      .map((k) => h("li", { class: k === "keys" || k === "pointer" ? "keys-help" : null,
+        text: t(`towers.help.${k}`) })));
     notice.textContent = t("towers.noWebgl");
     controls.setAttribute("aria-label", t("towers.view.controls"));
     for (const [k, b] of Object.entries(tools)) {
