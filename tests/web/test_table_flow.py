@@ -112,3 +112,16 @@ def test_the_form_says_figures_are_dealt_by_lot_and_shows_no_figure_per_seat(
     page.wait_for_selector('form[data-new-table][data-for-game="dots-and-boxes"]')
     assert "dealt by lot" not in page.inner_text("form[data-new-table]")
     assert page.locator(".seat-row .swatch").first.inner_text() == "✕"
+
+
+def test_the_russian_rules_page_words_vert3x_scoring_in_russian(
+    server: LiveServer, context_factory: Any
+) -> None:
+    page = context_factory(locale="ru-RU").new_page()
+    page.goto(server.url + "/rules/vert3x")
+    page.wait_for_selector('[data-option="scoring"]')
+    text = page.inner_text('[data-option="scoring"]')
+    assert "Подсчёт треугольников" in text and "Контур" in text
+    for raw in ("outline", "powers", "units"):
+        assert raw not in text.replace("scoring", ""), raw
+    assert "Очки за линии" in page.inner_text('[data-option="line_points"]')
