@@ -45,6 +45,7 @@ MARKED: dict[str, tuple[str, ...]] = {
     ),
     "long": (
         "server/test_fuzz.py",
+        "server/test_openapi_fuzz.py",
         "games/test_perft.py::test_vert3x_perft_matches_the_brute_force",
         "lattice/test_caches.py::test_many_custom_boards_keep_memory_flat",
         "ai/test_players.py",
