@@ -112,6 +112,11 @@ class CreateTable(_Body):
         default=False,
         description="show the table in the lobby (`GET /api/lobby`); default: only its link",
     )
+    analysis: bool = Field(
+        default=False,
+        description="analysis allowed (a practice table): perfect-play analysis for anyone "
+        "during play; default: only once the game is over",
+    )
 
 
 class CheckOptions(_Body):
@@ -242,6 +247,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             "undo": body.undo,
             "clock": None if body.clock is None else body.clock.model_dump(exclude_none=True),
             "on_timeout": body.on_timeout,
+            "analysis": body.analysis,
         }
         table = await hub.create(game, seats, settings_, creator, body.listed)
         return {"id": table.id, "url": f"/tables/{table.id}", "seats": views.public_seats(table)}

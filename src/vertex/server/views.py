@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from vertex.core.record import Record
-from vertex.server.analysable import refusal
+from vertex.server.analysable import gate, refusal
 from vertex.server.events import SEAT_KINDS, STATE_KINDS, StoredEvent
 from vertex.server.store import BestRow
 from vertex.server.table import Table
@@ -27,7 +27,17 @@ def public_seats(t: Table, connected: list[bool] | None = None) -> list[dict[str
 
 
 def settings(t: Table) -> dict[str, Any]:
-    return {"undo": t.undo_allowed, "clock": t.clock, "on_timeout": t.on_timeout}
+    return {
+        "undo": t.undo_allowed,
+        "clock": t.clock,
+        "on_timeout": t.on_timeout,
+        "analysis": t.analysis_allowed,
+    }
+
+
+def analysis_gate(t: Table) -> str | None:
+    """Why the table offers no analysis now (a code), or None: it does (analysable.gate)."""
+    return gate(t.game, t.is_over, t.analysis_allowed)
 
 
 def view(
@@ -42,6 +52,8 @@ def view(
         "can_end_by_agreement": t.game.can_end_by_agreement,
         # does the analysis (perfect play) cover this game? The page offers it only then
         "analysable": refusal(t.game) is None,
+        # and is it offered now (None), or why not: the page shows that reason
+        "analysis": analysis_gate(t),
         "options": t.game.options_dict(),
         "seats": public_seats(t, connected),
         "version": t.v,
@@ -96,6 +108,7 @@ def message(t: Table, ev: StoredEvent) -> dict[str, Any]:
         msg["state"] = t.state.to_dict()
         msg["result"] = t.result
         msg["clocks"] = t.clocks(ev.at)
+        msg["analysis"] = analysis_gate(t)
     if ev.kind in SEAT_KINDS:
         msg["seats"] = [s.public() for s in t.seats]
         msg["started"] = t.started
