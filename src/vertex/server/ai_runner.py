@@ -1,9 +1,11 @@
 """Computer seats: choose a move away from the event loop.
 
 Worker processes (default) or threads ask `vertex.ai.player(game, level)` for a move. A
-process gets the record and replays it, so nothing but JSON crosses the boundary. The pool
-has a worker per core (`Settings.ai_workers`), shared fairly between the addresses that
-opened the tables (fair.py): one address's many tables cannot hold every worker.
+process gets the record, so nothing but JSON crosses the boundary, and plays on from the
+state it kept from the table's last move (worker_states.py): a table goes back to the worker
+that had it whenever that one is free. There is a worker per core (`Settings.ai_workers`),
+shared fairly between the addresses that opened the tables (fair.py): one address's many
+tables cannot hold every worker.
 """
 
 from __future__ import annotations
@@ -12,9 +14,12 @@ import asyncio
 from concurrent.futures import Executor
 from typing import Any
 
-from vertex.core import Rng, State, replay
+from collections import OrderedDict
+
+from vertex.core import Rng, State
 from vertex.server.fair import FairShare
 from vertex.server.pools import make_pool
+from vertex.server.worker_states import state_of
 
 
 def choose(state: State, seat: int, level: int, budget_s: float) -> str:
@@ -30,11 +35,16 @@ def random_move(state: State, seat: int) -> str:
 
 
 def _choose_from_record(record_json: str, seat: int, level: int, budget_s: float) -> str:
-    return choose(replay(record_json), seat, level, budget_s)
+    # the worker keeps its states between moves: only the new moves are played
+    return choose(state_of(record_json), seat, level, budget_s)
 
 
 def _ready() -> None:
     import vertex.ai  # noqa: F401  (loaded before the first move is asked for)
+
+
+#: Tables whose last worker is remembered (to send them back to it).
+TABLES_KEPT = 1_000
 
 
 class Thinker:
@@ -42,36 +52,61 @@ class Thinker:
         self.kind = kind
         self.workers = workers
         self.share = FairShare(workers, per_address)
-        self._pool: Executor | None = None
+        # one pool of one worker each: a table is sent back to the worker that kept its state
+        self._pools: list[Executor | None] = [None] * workers
+        self._idle = list(range(workers))
+        self._last: OrderedDict[str, int] = OrderedDict()  # table -> its last worker
 
-    def _executor(self) -> Executor:
-        if self._pool is None:
-            self._pool = make_pool(
-                self.kind, name="vertex-ai", threads=self.workers, workers=self.workers
-            )
-        return self._pool
+    def _executor(self, i: int) -> Executor:
+        pool = self._pools[i]
+        if pool is None:
+            pool = self._pools[i] = make_pool(self.kind, name=f"vertex-ai-{i}")
+        return pool
 
     def warm(self) -> None:
         """Start a worker process now (a fresh interpreter takes seconds to start, which a
-        table taken over from a dead owner should not wait for); the pool starts the others
-        when two moves are asked for at once."""
+        table taken over from a dead owner should not wait for); the others start when
+        first needed."""
         if self.kind == "process":
-            self._executor().submit(_ready)
+            self._executor(self._idle[-1]).submit(_ready)
+
+    def _take(self, table: str) -> int:
+        """A free worker (one is: turns never outnumber workers), the table's last if free."""
+        last = self._last.get(table)
+        i = last if last is not None and last in self._idle else self._idle[-1]
+        self._idle.remove(i)
+        self._last[table] = i
+        self._last.move_to_end(table)
+        while len(self._last) > TABLES_KEPT:
+            self._last.popitem(last=False)
+        return i
 
     async def choose(
-        self, state: State, seat: int, level: int, budget_s: float, address: str = ""
+        self,
+        state: State,
+        seat: int,
+        level: int,
+        budget_s: float,
+        address: str = "",
+        table: str = "",
     ) -> str:
         """The move, once `address` (who opened the table) has its turn at a worker."""
         loop = asyncio.get_running_loop()
         args: tuple[Any, ...]
         async with self.share.turn(address):
-            if self.kind == "process":
-                args = (state.record().to_json(), seat, level, budget_s)
-                return await loop.run_in_executor(self._executor(), _choose_from_record, *args)
-            args = (state, seat, level, budget_s)
-            return await loop.run_in_executor(self._executor(), choose, *args)
+            i = self._take(table)
+            try:
+                pool = self._executor(i)
+                if self.kind == "process":
+                    args = (state.record().to_json(), seat, level, budget_s)
+                    return await loop.run_in_executor(pool, _choose_from_record, *args)
+                args = (state, seat, level, budget_s)
+                return await loop.run_in_executor(pool, choose, *args)
+            finally:
+                self._idle.append(i)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        for i, pool in enumerate(self._pools):
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+                self._pools[i] = None

@@ -143,7 +143,7 @@ class Autoplay:
         self.thinks += 1
         _line(event="think", table=tid, seat=seat, v=v, worker=self.worker)
         try:
-            move = await self.thinker.choose(state, seat, level, budget, table.creator)
+            move = await self.thinker.choose(state, seat, level, budget, table.creator, tid)
         except Exception:
             log.exception("computer player failed at table %s; playing a random move", tid)
             move = random_move(state, seat)
@@ -221,7 +221,7 @@ class Autoplay:
                     move = await asyncio.to_thread(aiming.default_aim, seat)
                 else:
                     move = await self.thinker.choose(
-                        state, seat, 1, TIMEOUT_BUDGET_S, table.creator
+                        state, seat, 1, TIMEOUT_BUDGET_S, table.creator, tid
                     )
             except Exception:
                 move = random_move(state, seat)

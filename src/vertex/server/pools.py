@@ -22,18 +22,17 @@ def make_pool(
     *,
     name: str,
     threads: int = 1,
-    workers: int = 1,
     initializer: Callable[..., None] | None = None,
     initargs: tuple[Any, ...] = (),
 ) -> Executor:
-    """`workers` worker processes (`kind == "process"`) or `threads` threads named `name`.
+    """One worker process (`kind == "process"`) or `threads` threads named `name`.
 
     A worker process ends when the server does, even when the server is killed (`kill -9`
     runs no clean-up): it watches its parent."""
     if kind == "process":
         ctx = multiprocessing.get_context("spawn")
         return ProcessPoolExecutor(
-            max_workers=workers,
+            max_workers=1,
             mp_context=ctx,
             initializer=_start_worker,
             initargs=(os.getpid(), initializer, initargs),
