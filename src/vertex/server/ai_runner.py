@@ -11,10 +11,9 @@ tables cannot hold every worker.
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from concurrent.futures import Executor
 from typing import Any
-
-from collections import OrderedDict
 
 from vertex.core import Rng, State
 from vertex.server.fair import FairShare
