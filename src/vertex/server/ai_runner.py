@@ -62,12 +62,17 @@ class Thinker:
             pool = self._pools[i] = make_pool(self.kind, name=f"vertex-ai-{i}")
         return pool
 
-    def warm(self) -> None:
-        """Start a worker process now (a fresh interpreter takes seconds to start, which a
-        table taken over from a dead owner should not wait for); the others start when
-        first needed."""
-        if self.kind == "process":
-            self._executor(self._idle[-1]).submit(_ready)
+    def warm(self, i: int = 0) -> None:
+        """Start the worker processes now (a fresh interpreter takes seconds to start, which
+        a computer's reply should not wait for): one after the other, so they do not all
+        compete for the machine at the server's start."""
+        if self.kind != "process" or i >= self.workers:
+            return
+        try:
+            started = self._executor(i).submit(_ready)
+        except RuntimeError:  # shutting down
+            return
+        started.add_done_callback(lambda _f: self.warm(i + 1))
 
     def _take(self, table: str) -> int:
         """A free worker (one is: turns never outnumber workers), the table's last if free."""
