@@ -32,6 +32,7 @@ MARKED: dict[str, tuple[str, ...]] = {
         "server/test_orphans.py",
         "server/test_lobby_processes.py",
         "core/test_registry.py::test_bad_options_are_refused_before_the_rules_load",
+        "server/test_slow_connections.py",
         "server/test_analysis.py::test_in_a_worker_process",
         "core/test_registry.py::test_listing_the_games_loads_no_rules",
         "core/test_registry.py::test_a_dots_game_never_loads_mujoco",
