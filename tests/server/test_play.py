@@ -217,5 +217,5 @@ def test_a_socket_read_that_gets_nothing_fails_at_its_deadline(client: TestClien
     tid, _, _ = two_player_table(client)
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
         assert recv_until(ws, lambda m: m["t"] == "snapshot")["t"] == "snapshot"
-        with pytest.raises(AssertionError, match="within 0.3 s"):
+        with pytest.raises(AssertionError, match=r"within 0\.3 s"):
             recv_until(ws, lambda m: m["t"] == "move", timeout=0.3)
