@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from vertex.core.errors import IllegalMove
 from vertex.lattice.names import dot_name, line_name, parse_line
@@ -40,6 +41,10 @@ class LineBoard:
     cell_masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
     dot_lines: tuple[int, ...] = field(init=False, repr=False, compare=False)
     all_lines: int = field(init=False, repr=False, compare=False)
+    #: Each dot's name, and the dots as a board view draws them (name, x, y rounded): the
+    #: same on every view of the board, so worked out once, not on every message.
+    dot_names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    dot_views: tuple[tuple[str, float, float], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         s = object.__setattr__
@@ -58,10 +63,20 @@ class LineBoard:
             incident[b] |= 1 << i
         s(self, "dot_lines", tuple(incident))
         s(self, "all_lines", (1 << len(self.lines)) - 1)
+        names = tuple(dot_name(*d) for d in self.dots)
+        s(self, "dot_names", names)
+        s(
+            self,
+            "dot_views",
+            tuple(
+                (n, round(x, 4), round(y, 4))
+                for n, (x, y) in zip(names, self.positions, strict=True)
+            ),
+        )
 
-    @property
-    def dot_names(self) -> list[str]:
-        return [dot_name(*d) for d in self.dots]
+    def dots_view(self) -> list[dict[str, Any]]:
+        """The dots for a board view: name and drawing position (fresh dicts each call)."""
+        return [{"name": n, "x": x, "y": y} for n, x, y in self.dot_views]
 
     def line_between(self, a: int, b: int) -> int | None:
         """The line joining dots `a` and `b` (dot indices, either order), or None when they
