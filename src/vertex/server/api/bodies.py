@@ -85,7 +85,7 @@ class CheckOptions(_Body):
 
 
 class TakeSeat(_Body):
-    name: str = Field(min_length=1, max_length=200)
+    name: str = Field(min_length=1, max_length=400, description="your display name")
 
 
 Token = Annotated[str, Field(min_length=1, max_length=200, description="your seat token")]

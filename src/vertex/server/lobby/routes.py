@@ -89,7 +89,7 @@ _Body = StrictBody
 
 class PlayNow(_Body):
     game: str = Field(max_length=64)
-    name: str = Field(min_length=1, max_length=200, description="your display name")
+    name: str = Field(min_length=1, max_length=400, description="your display name")
 
 
 class Seated(BaseModel):

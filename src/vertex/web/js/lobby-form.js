@@ -22,7 +22,9 @@ await Promise.all([loadCatalogs("options"), loadErrors()]); // option words; ref
 const CHECK_DELAY_MS = 250;
 const LEVELS = [1, 2, 3, 4, 5];
 const FILL_LEVEL = 3;
-const NAME_CHARS = 40;
+// The server counts characters as a reader sees them (a joined emoji is one); `maxlength`
+// counts UTF-16 units, up to eight for one such emoji: room for 40 of them, the server decides.
+const NAME_CHARS = 40 * 8;
 
 export class NewTableForm {
   constructor(host, game, shared = null) {
