@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
 
 from vertex.core.errors import IllegalMove
-from vertex.lattice.names import dot_name, line_name, parse_line
+from vertex.lattice.names import column_name, dot_name, line_name, parse_line
 
 Dot = tuple[int, int]  # (column, row), 0-based
 
@@ -62,6 +64,40 @@ class LineBoard:
     @property
     def dot_names(self) -> list[str]:
         return [dot_name(*d) for d in self.dots]
+
+    @cached_property
+    def axes(self) -> dict[str, Any]:
+        """Where the page writes the coordinates (the notation's own letters and numbers, so
+        the page knows no naming rule): `columns` and `rows`, each [label, x, y] in drawing
+        coordinates, a little outside the first dot of its column (the top one) and row (the
+        left one), away along the lattice's own column and row directions (a triangular
+        lattice's columns slant). Worked out once per board (boards are shared and frozen)."""
+        at = dict(zip(self.dots, self.positions, strict=True))
+
+        def direction(step: Dot) -> tuple[float, float]:
+            for (c, r), (x, y) in at.items():
+                nxt = at.get((c + step[0], r + step[1]))
+                if nxt is not None:
+                    return nxt[0] - x, nxt[1] - y
+            return float(step[0]), float(step[1])
+
+        def outside(first: dict[int, Dot], step: Dot, label: Any) -> list[list[Any]]:
+            dx, dy = direction(step)
+            return [
+                [label(k), round(at[d][0] - 0.6 * dx, 4), round(at[d][1] - 0.6 * dy, 4)]
+                for k, d in sorted(first.items())
+            ]
+
+        top: dict[int, Dot] = {}
+        left: dict[int, Dot] = {}
+        for d in self.dots:  # canonical order: by row, then column
+            top.setdefault(d[0], d)
+            if d[1] not in left or d[0] < left[d[1]][0]:
+                left[d[1]] = d
+        return {
+            "columns": outside(top, (0, 1), column_name),
+            "rows": outside(left, (1, 0), lambda r: str(r + 1)),
+        }
 
     def line_between(self, a: int, b: int) -> int | None:
         """The line joining dots `a` and `b` (dot indices, either order), or None when they

@@ -367,6 +367,7 @@ class Vert3xState(State):
             "claims": claims,
             **variation_view(self),
             "start": game.start_names(),
+            "axes": board.axes,  # where the coordinates go (the page draws them)
             "symbols": list(SYMBOLS[: game.seats]),
             "turn": {
                 "seat": self.seat,

@@ -183,6 +183,7 @@ export function createReplay(host, deps) {
     document.body.classList.remove("replaying");
     deps.redraw();
     analysis.render();
+    if (deps.stepped) deps.stepped();
     openButton.focus();
     announce(t("replay.live"));
   }
@@ -230,6 +231,7 @@ export function createReplay(host, deps) {
     document.body.classList.add("replaying");
     panel.dataset.ply = String(k);
     drawPanel();
+    if (deps.stepped) deps.stepped();
     analysis.render();
     announce(positionText(k, got));
   }
@@ -395,6 +397,8 @@ export function createReplay(host, deps) {
   label();
   return {
     get active() { return active; },
+    get ply() { return asked(); },
+    show: (k) => (active ? go(k) : open(k)),
     render,
     open,
     close,
