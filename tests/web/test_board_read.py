@@ -118,6 +118,7 @@ def test_the_analysis_draws_its_best_moves_on_the_board(
     page.goto(f"{server.url}/tables/{table}")
     page.wait_for_selector("[data-result]")
     page.click('[data-action="replay"]')
+    page.wait_for_selector("[data-replay][data-ply]")  # open (fetched on the first press)
     page.keyboard.press("Home")
     page.wait_for_selector('[data-replay][data-ply="0"]')
     page.click('[data-action="analysis"]')
@@ -255,10 +256,10 @@ def test_screenshots(
     context_factory: Any, server: LiveServer, game: str, options: dict[str, Any]
 ) -> None:
     table = new_table(server, game, options)
-    ann = sit(server, table, 0, "Ann")
-    sit(server, table, 1, "Bob")
-    legal = server.get(f"/api/tables/{table}")["state"]["legal_moves"]
-    move(server, table, ann, legal[0])
+    tokens = [sit(server, table, 0, "Ann"), sit(server, table, 1, "Bob")]
+    state = server.get(f"/api/tables/{table}")["state"]
+    move(server, table, tokens[state["to_move"][0]], state["legal_moves"][0])  # Figures: by lot
+    ann = tokens[0]
     name = f"read-{game}-{options.get('rules', '')}".rstrip("-")
     for kind, opts in (("desktop", {}), ("phone", PHONE)):
         page = open_seat(context_factory, server, table, ann, 0, **opts)

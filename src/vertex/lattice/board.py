@@ -68,10 +68,11 @@ class LineBoard:
     @cached_property
     def axes(self) -> dict[str, Any]:
         """Where the page writes the coordinates (the notation's own letters and numbers, so
-        the page knows no naming rule): `columns` and `rows`, each [label, x, y] in drawing
-        coordinates, a little outside the first dot of its column (the top one) and row (the
-        left one), away along the lattice's own column and row directions (a triangular
-        lattice's columns slant). Worked out once per board (boards are shared and frozen)."""
+        the page knows no naming rule): `columns` and `rows`, each [label, x, y] at the first
+        dot of its column (the top one) and row (the left one) in drawing coordinates, and
+        `away`: {column, row} the step [dx, dy] outward from that dot along the lattice's own
+        column and row directions (a triangular lattice's columns slant), where the label
+        goes (the page decides how far). Worked out once per board (shared and frozen)."""
         at = dict(zip(self.dots, self.positions, strict=True))
 
         def direction(step: Dot) -> tuple[float, float]:
@@ -81,12 +82,12 @@ class LineBoard:
                     return nxt[0] - x, nxt[1] - y
             return float(step[0]), float(step[1])
 
-        def outside(first: dict[int, Dot], step: Dot, label: Any) -> list[list[Any]]:
+        def firsts(first: dict[int, Dot], label: Any) -> list[list[Any]]:
+            return [[label(k), *at[d]] for k, d in sorted(first.items())]
+
+        def away(step: Dot) -> list[float]:
             dx, dy = direction(step)
-            return [
-                [label(k), round(at[d][0] - 0.6 * dx, 4), round(at[d][1] - 0.6 * dy, 4)]
-                for k, d in sorted(first.items())
-            ]
+            return [round(-dx, 4), round(-dy, 4)]
 
         top: dict[int, Dot] = {}
         left: dict[int, Dot] = {}
@@ -95,8 +96,9 @@ class LineBoard:
             if d[1] not in left or d[0] < left[d[1]][0]:
                 left[d[1]] = d
         return {
-            "columns": outside(top, (0, 1), column_name),
-            "rows": outside(left, (1, 0), lambda r: str(r + 1)),
+            "columns": firsts(top, column_name),
+            "rows": firsts(left, lambda r: str(r + 1)),
+            "away": {"column": away((0, 1)), "row": away((1, 0))},
         }
 
     def line_between(self, a: int, b: int) -> int | None:

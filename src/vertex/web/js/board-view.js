@@ -16,23 +16,38 @@ export function coordsOn(axes) {
   return Boolean(remembered.setting("coords", !crowded));
 }
 
-/** The labels of `axes` ({columns, rows}: [label, x, y]), board units times `k`. */
+const AXES = [["column", "columns"], ["row", "rows"]];
+export const AWAY = 0.6; // at most this many lattice steps from the dot (board.css --away)
+
+/** The labels of `axes` ({columns, rows}: [label, x, y] at a first dot; away: {column, row}
+ * the outward step), board units times `k`. Each sits at its dot and is moved out by CSS
+ * (a fixed number of pixels, at most AWAY steps), so a small board keeps them close. */
 export function coordLayer(axes, k) {
   const g = s("g", { class: "board-coords", "aria-hidden": "true", "data-coords": "" });
-  for (const [axis, list] of [["column", axes.columns], ["row", axes.rows]]) {
-    for (const [label, x, y] of list || []) {
-      g.append(s("text", { x: r(x * k), y: r(y * k), "data-coord": axis, text: label }));
+  for (const [axis, key] of AXES) {
+    const [dx, dy] = axes.away[axis];
+    const part = s("g", { "data-axis": axis });
+    part.style.setProperty("--dx", dx);
+    part.style.setProperty("--dy", dy);
+    for (const [label, x, y] of axes[key]) {
+      part.append(s("text", { x: r(x * k), y: r(y * k), "data-coord": axis, text: label }));
     }
+    g.append(part);
   }
   return g;
 }
 
-/** [x, y, w, h] grown to hold the labels of `axes` (each `half` units each way). */
+/** [x, y, w, h] grown to hold the labels of `axes` (each `half` steps each way). */
 export function withCoords(vb, axes, k, half) {
   let [x0, y0, x1, y1] = [vb[0], vb[1], vb[0] + vb[2], vb[1] + vb[3]];
-  for (const [, x, y] of [...(axes.columns || []), ...(axes.rows || [])]) {
-    x0 = Math.min(x0, (x - half) * k); y0 = Math.min(y0, (y - half) * k);
-    x1 = Math.max(x1, (x + half) * k); y1 = Math.max(y1, (y + half) * k);
+  for (const [axis, key] of AXES) {
+    const [dx, dy] = axes.away[axis];
+    for (const [, px, py] of axes[key]) {
+      const x = px + dx * AWAY;
+      const y = py + dy * AWAY;
+      x0 = Math.min(x0, (x - half) * k); y0 = Math.min(y0, (y - half) * k);
+      x1 = Math.max(x1, (x + half) * k); y1 = Math.max(y1, (y + half) * k);
+    }
   }
   return [x0, y0, x1 - x0, y1 - y0].map(r);
 }
@@ -42,7 +57,7 @@ export function withCoords(vb, axes, k, half) {
  * nor the cursor's), a dashed core and a numbered badge (the list's order), shape as well as
  * colour. `ends(move)` -> {a, b} in SVG units or null; `focus` the move pointed at in the list.
  */
-export function bestMarks(moves, ends, focus, badge) {
+export function bestMarks(moves, ends, focus) {
   const out = [];
   (moves || []).forEach((move, i) => {
     const ln = ends(move);
@@ -52,7 +67,7 @@ export function bestMarks(moves, ends, focus, badge) {
     out.push(s("g", { class: `board-best${cls}`, "data-best-move": move },
       s("line", { class: "board-best-halo", ...at }),
       s("line", { class: "board-best-core", ...at }),
-      s("circle", { class: "board-best-badge", cx: r((ln.a.x + ln.b.x) / 2), cy: r((ln.a.y + ln.b.y) / 2), r: badge }),
+      s("circle", { class: "board-best-badge", cx: r((ln.a.x + ln.b.x) / 2), cy: r((ln.a.y + ln.b.y) / 2) }),
       s("text", { x: r((ln.a.x + ln.b.x) / 2), y: r((ln.a.y + ln.b.y) / 2), text: String(i + 1) })));
   });
   return out;

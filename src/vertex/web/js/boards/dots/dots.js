@@ -132,7 +132,7 @@ class DotsBoard {
     this.best = moves ? { moves, focus } : null;
     if (!this.bestG) return;
     const ends = (m) => this.model.byName.get(m) || null;
-    this.bestG.replaceChildren(...(moves ? bestMarks(moves, ends, focus, 0.17) : []));
+    this.bestG.replaceChildren(...(moves ? bestMarks(moves, ends, focus) : []));
   }
 
   /** Coordinates on or off (the table's setting). */

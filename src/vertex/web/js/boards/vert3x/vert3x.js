@@ -162,7 +162,7 @@ export function createBoard(host, options = {}) {
       const ln = ends(m);
       return ln && { a: { x: ln.a.x * draw.U, y: ln.a.y * draw.U }, b: { x: ln.b.x * draw.U, y: ln.b.y * draw.U } };
     };
-    layer.bests.replaceChildren(...(best && model ? bestMarks(best.moves, scaled, best.focus, 17) : []));
+    layer.bests.replaceChildren(...(best && model ? bestMarks(best.moves, scaled, best.focus) : []));
   }
 
   // ---- reading a state -----------------------------------------------------------------
