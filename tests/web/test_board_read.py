@@ -193,9 +193,9 @@ def test_zoom_and_gyo_15_on_a_phone(context_factory: Any, server: LiveServer) ->
     assert page.get_attribute('[data-action="coords"]', "aria-pressed") == "false"
     shot(page, "read-gyo-phone")
     page.click('[data-zoom="in"]')
-    page.wait_for_selector('.board-stage[data-zoom="1.5"]')
+    page.wait_for_selector('[data-scale="1.5"]')
     page.click('[data-zoom="in"]')
-    page.wait_for_selector('.board-stage[data-zoom="2"]')
+    page.wait_for_selector('[data-scale="2"]')
     zoomed = page.evaluate(
         "document.querySelector('[data-vert3x] svg').getBoundingClientRect().width"
     )
@@ -203,7 +203,7 @@ def test_zoom_and_gyo_15_on_a_phone(context_factory: Any, server: LiveServer) ->
     assert page.evaluate(NO_SIDEWAYS)  # the board scrolls inside its stage, not the page
     shot(page, "read-gyo-phone-zoomed")
     page.click('[data-zoom="fit"]')
-    page.wait_for_selector('.board-stage[data-zoom="1"]')
+    page.wait_for_selector('[data-scale="1"]')
     page.wait_for_function(
         "w => Math.abs(document.querySelector('[data-vert3x] svg')"
         ".getBoundingClientRect().width - w) < 2",
@@ -216,7 +216,7 @@ def test_zoom_and_gyo_15_on_a_phone(context_factory: Any, server: LiveServer) ->
     page.click('[data-lang="ru"]')
     page.wait_for_selector('[data-zoom="in"][aria-label="Увеличить"]', state="attached")
     page.click('[data-zoom="in"]')
-    page.wait_for_selector('.board-stage[data-zoom="1.5"]')
+    page.wait_for_selector('[data-scale="1.5"]')
     assert page.evaluate(NO_SIDEWAYS)
     assert page.errors == []
 

@@ -1,11 +1,17 @@
 // The live move list beside the board while a game goes on: every move in the notation,
 // the last one marked, each a button that peeks at the position after it (the replay's
 // stepping shows it on the same board, js/replay.js) while live moves keep arriving; "back
-// to the game" ends the peek. Fetched once the game has a move (js/table.js onDemand).
+// to the game" ends the peek. Fetched, with its words and sheet, once the game has a move
+// (js/table.js onDemand).
 import { api } from "./api.js";
-import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { addSheet, h } from "./dom.js";
+import { loadCatalogs, t } from "./i18n.js";
 import { seatColor, seatSymbol } from "./seats.js";
+
+await Promise.all([
+  loadCatalogs("table-moves"),
+  addSheet(new URL("../css/table-moves.css", import.meta.url).href),
+]);
 
 /**
  * deps: {id, board() -> board, names(seat), peek(ply), live(), peeking() -> ply | null}.

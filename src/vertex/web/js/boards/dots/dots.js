@@ -14,7 +14,7 @@ import {
   dotsGroup, ends, guides, lineShape, points, setWidths, symbolFor, viewBox,
 } from "./dots-preview.js";
 import { fmt } from "./dots-symbols.js";
-import { bestMarks, coordLayer, coordsOn, createZoom, withCoords } from "../../board-view.js";
+import { coordLayer, coordsOn, createZoom, withCoords } from "../../board-view.js";
 
 export { renderPreview } from "./dots-preview.js"; // alone: boards/index.js loadPreview
 
@@ -129,10 +129,14 @@ class DotsBoard {
 
   /** The analysis' best moves drawn on the board (null: none); `focus` the one pointed at. */
   highlight(moves, focus = null) {
-    this.best = moves ? { moves, focus } : null;
-    if (!this.bestG) return;
-    const ends = (m) => this.model.byName.get(m) || null;
-    this.bestG.replaceChildren(...(moves ? bestMarks(moves, ends, focus) : []));
+    const best = moves ? { moves, focus } : null;
+    this.best = best;
+    if (!best) { if (this.bestG) this.bestG.replaceChildren(); return; }
+    import("../../board-bests.js").then(({ bestMarks }) => {
+      if (this.best !== best || !this.bestG) return; // another answer (or none) meanwhile
+      const ends = (m) => this.model.byName.get(m) || null;
+      this.bestG.replaceChildren(...bestMarks(moves, ends, focus));
+    });
   }
 
   /** Coordinates on or off (the table's setting). */

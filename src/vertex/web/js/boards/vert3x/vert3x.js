@@ -12,7 +12,7 @@ import { seatColor, seatSymbol } from "../../seats.js";
 import * as draw from "./vert3x-draw.js";
 import { buildModel, centreDot, lineToward, step } from "./vert3x-geometry.js";
 import { ensureStyles } from "./vert3x-preview.js";
-import { bestMarks, coordLayer, coordsOn, createZoom, withCoords } from "../../board-view.js";
+import { coordLayer, coordsOn, createZoom, withCoords } from "../../board-view.js";
 import {
   dotLabel, lineLabels, lineName, lineStatus, statusLines, triangleText,
 } from "./vert3x-text.js";
@@ -157,12 +157,17 @@ export function createBoard(host, options = {}) {
   }
 
   function drawBests() {
+    const want = best;
+    if (!want || !model) { layer.bests.replaceChildren(); return; }
+    // (an overrule "!a1-b1" is drawn on its line)
     const ends = (m) => model.byName.get(String(m).replace(/^!/, "")) || null;
     const scaled = (m) => {
       const ln = ends(m);
       return ln && { a: { x: ln.a.x * draw.U, y: ln.a.y * draw.U }, b: { x: ln.b.x * draw.U, y: ln.b.y * draw.U } };
     };
-    layer.bests.replaceChildren(...(best && model ? bestMarks(best.moves, scaled, best.focus) : []));
+    import("../../board-bests.js").then(({ bestMarks }) => {
+      if (best === want) layer.bests.replaceChildren(...bestMarks(want.moves, scaled, want.focus));
+    });
   }
 
   // ---- reading a state -----------------------------------------------------------------
