@@ -13,7 +13,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, WebSocket
 
 from vertex.server.analysis import add_analysis_routes
-from vertex.server.api.guards import BodyLimit, add_error_handlers
+from vertex.server.api.guards import BodyLimit, PathCheck, add_error_handlers
 from vertex.server.api.health import add_health_routes
 from vertex.server.api.socket import serve_table_socket
 from vertex.server.api.tables import add_table_routes
@@ -48,8 +48,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.state.hub = hub
     add_error_handlers(app)
-    app.add_middleware(BodyLimit, limit=settings.limits.body_bytes)
+    app.add_middleware(
+        BodyLimit, limit=settings.limits.body_bytes, timeout_s=settings.body_timeout_s
+    )
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(PathCheck)  # outermost: a bad path reaches nothing else
 
     async def table_exists(tid: str) -> bool:
         try:
@@ -58,7 +61,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return False
         return True
 
-    add_page_routes(app, Site(), table_exists)
+    local = settings.redis_url is None
+    add_page_routes(app, Site(), table_exists, settings.public_url, local)
     add_rules_routes(app)
     add_health_routes(app, hub)
     add_table_routes(app, hub)

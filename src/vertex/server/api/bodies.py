@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import Field, model_validator
 
 from vertex.server.messages import (
     ACTIONS,
@@ -16,19 +16,17 @@ from vertex.server.messages import (
     ChatText,
     ClientId,
     Command,
+    LevelNumber,
     MoveText,
     SeatNumber,
+    StrictBody,
     Version,
     command,
 )
 from vertex.server.spec import SeatSpec
 
-
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-Level = Annotated[int, Field(ge=1, le=5, description="computer level, 1-5")]
+_Body = StrictBody
+Level = LevelNumber
 
 
 class SeatIn(_Body):
