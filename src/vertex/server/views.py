@@ -41,6 +41,7 @@ def view(
         "game": t.game.id,
         "name": t.game.name,
         "can_end_by_agreement": t.game.can_end_by_agreement,
+        "scored": t.game.scored,  # False: won, lost or drawn only; the page shows no scores
         # does the analysis (perfect play) cover this game? The page offers it only then
         "analysable": refusal(t.game) is None,
         "options": t.game.options_dict(),
