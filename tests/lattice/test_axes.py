@@ -40,3 +40,5 @@ def test_gyo_15_has_15_letters_and_15_numbers_and_works_them_out_once() -> None:
     assert [c[0] for c in axes["columns"]] == list("abcdefghijklmno")
     assert [r[0] for r in axes["rows"]] == [str(n) for n in range(1, 16)]
     assert board.axes is axes
+    view = board.axes_view()  # a board view's own copy
+    assert view == axes and view["columns"] is not axes["columns"]

@@ -42,6 +42,10 @@ class LineBoard:
     cell_masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
     dot_lines: tuple[int, ...] = field(init=False, repr=False, compare=False)
     all_lines: int = field(init=False, repr=False, compare=False)
+    #: Each dot's name, and the dots as a board view draws them (name, x, y rounded): the
+    #: same on every view of the board, so worked out once, not on every message.
+    dot_names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    dot_views: tuple[tuple[str, float, float], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         s = object.__setattr__
@@ -60,10 +64,20 @@ class LineBoard:
             incident[b] |= 1 << i
         s(self, "dot_lines", tuple(incident))
         s(self, "all_lines", (1 << len(self.lines)) - 1)
+        names = tuple(dot_name(*d) for d in self.dots)
+        s(self, "dot_names", names)
+        s(
+            self,
+            "dot_views",
+            tuple(
+                (n, round(x, 4), round(y, 4))
+                for n, (x, y) in zip(names, self.positions, strict=True)
+            ),
+        )
 
-    @property
-    def dot_names(self) -> list[str]:
-        return [dot_name(*d) for d in self.dots]
+    def dots_view(self) -> list[dict[str, Any]]:
+        """The dots for a board view: name and drawing position (fresh dicts each call)."""
+        return [{"name": n, "x": x, "y": y} for n, x, y in self.dot_views]
 
     @cached_property
     def axes(self) -> dict[str, Any]:
@@ -99,6 +113,15 @@ class LineBoard:
             "columns": firsts(top, column_name),
             "rows": firsts(left, lambda r: str(r + 1)),
             "away": {"column": away((0, 1)), "row": away((1, 0))},
+        }
+
+    def axes_view(self) -> dict[str, Any]:
+        """`axes` for a board view: fresh lists each call (views are the callers' to change)."""
+        axes = self.axes
+        return {
+            "columns": [list(c) for c in axes["columns"]],
+            "rows": [list(r) for r in axes["rows"]],
+            "away": {k: list(v) for k, v in axes["away"].items()},
         }
 
     def line_between(self, a: int, b: int) -> int | None:
