@@ -290,6 +290,7 @@ class DotsState(State):
             "symbols": list(self.game.seat_symbols(self.seed)),
             "order": list(self.order),
             "blocked": self._blocked(),
+            "axes": board.axes_view(),  # where the coordinates go (the page draws them)
         }
 
     def _blocked(self) -> dict[str, dict[str, str]]:

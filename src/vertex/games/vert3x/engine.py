@@ -370,6 +370,7 @@ class Vert3xState(State):
             "claims": claims,
             **variation_view(self),
             "start": game.start_names(),
+            "axes": board.axes_view(),  # where the coordinates go (the page draws them)
             "symbols": list(SYMBOLS[: game.seats]),
             "turn": {
                 "seat": self.seat,
