@@ -34,10 +34,13 @@ typedef unsigned __int128 u128;
 #define LKEY 40
 #define UCT_NODES 4000000
 
+/* 16 bytes, four to a 64-byte bucket: the key's low 96 bits here; boards of more than 96
+ * lines keep the top 32 in a side array (khi). */
 typedef struct {
-    uint64_t k0, k1;
-    int16_t lo, hi;
-    uint8_t depth, used;
+    uint64_t k0;
+    uint32_t k1;
+    int8_t lo, hi;
+    uint8_t work, used; /* work: log2 of the positions searched to find these bounds */
 } Entry;
 
 typedef struct {
@@ -52,7 +55,7 @@ typedef struct {
     int16_t pa[MAXL], pb[MAXL]; /* the cells of a line; pb = nc stands for the outside */
     u128 cmask[MAXC + 1];
     u128 reach_of[MAXL];
-    int misere, extra, touch, sign, forced, loony;
+    int misere, extra, touch, sign, forced, loony, chains;
     int order[MAXL];
     int nsym, nchunk;
     u128 *symtab; /* [sym][chunk][256] */
@@ -60,7 +63,9 @@ typedef struct {
     u128 classmask[MAXCLASS];
     u128 classlow[MAXCLASS][CLASSMAX + 1];
     Entry *tt;
-    uint64_t tt_entries, stored;
+    void *tt_raw;
+    uint32_t *khi;
+    uint64_t tt_entries, tt_buckets, stored;
     uint64_t nodes, lookups, hits;
     uint32_t hist[MAXL]; /* cut-offs per line: quiet lines that refuted before go first */
     int history;
@@ -163,36 +168,55 @@ static inline uint64_t mix(uint64_t a, uint64_t b) {
     return z ^ (z >> 31);
 }
 
+static inline uint64_t bucket_of(const Core *s, uint64_t k0, uint64_t k1) {
+    return (uint64_t)(((u128)mix(k0, k1) * s->tt_buckets) >> 64) * BUCKET;
+}
+
+static inline int same_key(const Core *s, uint64_t at, uint64_t k0, uint64_t k1) {
+    const Entry *e = &s->tt[at];
+    return e->used && e->k0 == k0 && e->k1 == (uint32_t)k1 &&
+           (!s->khi || s->khi[at] == (uint32_t)(k1 >> 32));
+}
+
 static Entry *probe(Core *s, u128 key) {
     uint64_t k0 = (uint64_t)key, k1 = (uint64_t)(key >> 64);
-    Entry *b = s->tt + ((mix(k0, k1) & (s->tt_entries - 1)) & ~(uint64_t)(BUCKET - 1));
+    uint64_t b = bucket_of(s, k0, k1);
     for (int i = 0; i < BUCKET; i++)
-        if (b[i].used && b[i].k0 == k0 && b[i].k1 == k1) return &b[i];
+        if (same_key(s, b + i, k0, k1)) return &s->tt[b + i];
     return NULL;
 }
 
-static void store(Core *s, u128 key, int lo, int hi, int depth) {
+/* Keep what cost most: a new entry takes an empty slot or the one found with least work. */
+static void store(Core *s, u128 key, int lo, int hi, int work) {
     uint64_t k0 = (uint64_t)key, k1 = (uint64_t)(key >> 64);
-    Entry *b = s->tt + ((mix(k0, k1) & (s->tt_entries - 1)) & ~(uint64_t)(BUCKET - 1));
-    Entry *victim = NULL;
+    uint64_t b = bucket_of(s, k0, k1), at = b;
     for (int i = 0; i < BUCKET; i++) {
-        if (b[i].used && b[i].k0 == k0 && b[i].k1 == k1) {
-            victim = &b[i];
+        Entry *e = &s->tt[b + i];
+        if (same_key(s, b + i, k0, k1)) {
+            at = b + i;
+            if (e->work > work) work = e->work;
             break;
         }
-        if (!b[i].used) {
-            if (!victim || victim->used) victim = &b[i];
-        } else if (!victim || (victim->used && b[i].depth < victim->depth)) {
-            victim = &b[i];
+        if (!e->used) {
+            if (s->tt[at].used) at = b + i;
+        } else if (s->tt[at].used && e->work < s->tt[at].work) {
+            at = b + i;
         }
     }
-    if (!victim->used) s->stored++;
-    victim->k0 = k0;
-    victim->k1 = k1;
-    victim->lo = (int16_t)lo;
-    victim->hi = (int16_t)hi;
-    victim->depth = (uint8_t)depth;
-    victim->used = 1;
+    Entry *v = &s->tt[at];
+    if (!v->used) s->stored++;
+    v->k0 = k0;
+    v->k1 = (uint32_t)k1;
+    if (s->khi) s->khi[at] = (uint32_t)(k1 >> 32);
+    v->lo = (int8_t)lo;
+    v->hi = (int8_t)hi;
+    v->work = (uint8_t)work;
+    v->used = 1;
+}
+
+static inline int work_since(const Core *s, uint64_t nodes0) {
+    uint64_t d = s->nodes - nodes0 + 1;
+    return 64 - __builtin_clzll(d);
 }
 
 /* ---- stopping ----------------------------------------------------------------------------- */
@@ -351,6 +375,41 @@ static int loony_eval(Core *s, u128 drawn, const int *rem, int *ok) {
     return loony_value(s, ch, nch, lp, nlp);
 }
 
+/* ---- chains on offer ------------------------------------------------------------------------ */
+/* The run of cells a capture line L opens (after the safe captures, its rem-1 cell's far side
+ * is a cell with two sides to go): walk it to its end. Berlekamp's all-but-two: from a run of
+ * cells on offer the mover either takes one more cell or, with exactly two left before the
+ * ground (four with both ends open), declines them by the middle line; moving elsewhere
+ * while cells are on offer never does better (take them first, then make that move).
+ * Writes the moves worth searching into out and returns how many; 1 when only the capture. */
+static int run_moves(const Core *s, u128 drawn, const int *rem, int L, int *out) {
+    int a = s->pa[L], b = s->pb[L];
+    int c = rem[a] == 1 ? a : b;
+    int cur = across(s, L, c), in = L, n = 1, mid = -1, open = 0;
+    out[0] = L;
+    if (cur == s->nc || rem[cur] != 2) return 1;
+    for (;;) {
+        n++;
+        int nxt_line = lowbit(s->cmask[cur] & ~drawn & ~BIT(in));
+        if (n == 2) mid = nxt_line;
+        int nxt = across(s, nxt_line, cur);
+        if (nxt == s->nc || rem[nxt] >= 3) break;
+        if (rem[nxt] == 1) {
+            n++;
+            open = 1;
+            break;
+        }
+        if (n > 4) return 1;
+        in = nxt_line;
+        cur = nxt;
+    }
+    if ((!open && n == 2) || (open && n == 4)) {
+        out[1] = mid;
+        return 2;
+    }
+    return 1;
+}
+
 /* ---- search -------------------------------------------------------------------------------- */
 static void fill_rem(const Core *s, u128 drawn, int *rem) {
     for (int c = 0; c < s->nc; c++) rem[c] = popc(s->cmask[c] & ~drawn);
@@ -384,6 +443,7 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
     s->nodes++;
     if (!(s->nodes & 4095)) check_stop(s);
     if (s->stopped) return 0;
+    uint64_t nodes0 = s->nodes;
     u128 key = canon(s, drawn);
     int lo = -left, hi = left;
     s->lookups++;
@@ -415,14 +475,34 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
         else
             g1[n1++] = line;
     }
-    int depth = popc(free);
+    int depth = popc(free), n;
     if (s->loony && !ncap && !nq) {
         int ok;
         int v = loony_eval(s, drawn, rem, &ok);
         if (ok) {
-            store(s, key, v, v, depth);
+            store(s, key, v, v, 1);
             return v;
         }
+    }
+    if (s->chains && ncap) {
+        /* cells on offer: only the moves of Berlekamp's rule (run_moves) */
+        int picks[MAXL], np = 0, two[2];
+        for (int i = 0; i < ncap; i++) {
+            int k = run_moves(s, drawn, rem, moves[i], two);
+            if (k == 1) {
+                picks[0] = moves[i];
+                np = 1;
+                break;
+            }
+            for (int j = 0; j < k; j++) {
+                int dup = 0;
+                for (int x = 0; x < np; x++) dup |= picks[x] == two[j];
+                if (!dup) picks[np++] = two[j];
+            }
+        }
+        memcpy(moves, picks, np * sizeof(int));
+        n = np;
+        goto play;
     }
     if (s->history)
         for (int i = 1; i < nq; i++) {
@@ -434,13 +514,14 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
             }
             quiet[j + 1] = x;
         }
-    int n = ncap;
+    n = ncap;
     memcpy(moves + n, quiet, nq * sizeof(int));
     n += nq;
     memcpy(moves + n, g1, n1 * sizeof(int));
     n += n1;
     memcpy(moves + n, g2, n2 * sizeof(int));
     n += n2;
+play:
     if (!n) return 0; /* nothing may be drawn (touch rule): the game is over */
     int best = -left - 1, a = alpha;
     for (int i = 0; i < n; i++) {
@@ -458,12 +539,13 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
             }
         }
     }
+    int work = work_since(s, nodes0);
     if (best <= alpha)
-        store(s, key, lo, best < hi ? best : hi, depth);
+        store(s, key, lo, best < hi ? best : hi, work);
     else if (best >= beta)
-        store(s, key, best > lo ? best : lo, hi, depth);
+        store(s, key, best > lo ? best : lo, hi, work);
     else
-        store(s, key, best, best, depth);
+        store(s, key, best, best, work);
     return best;
 }
 
@@ -504,7 +586,8 @@ static int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left
 
 /* ---- the Python type ------------------------------------------------------------------------ */
 static void Core_dealloc(Core *self) {
-    PyMem_RawFree(self->tt);
+    PyMem_RawFree(self->tt_raw);
+    PyMem_RawFree(self->khi);
     PyMem_RawFree(self->symtab);
     PyMem_RawFree(self->lmemo);
     Py_XDECREF(self->err_type);
@@ -539,17 +622,27 @@ static int int_list(PyObject *seq, int *out, int max, int lo, int hi, const char
     return (int)n;
 }
 
+/* As many buckets as `bytes` holds (the index is a multiply-shift: any count works). */
 static int alloc_tt(Core *self, unsigned long long bytes) {
-    uint64_t n = BUCKET;
-    while (n * 2 * sizeof(Entry) <= bytes) n *= 2;
-    Entry *tt = PyMem_RawCalloc(n, sizeof(Entry));
-    if (!tt) {
+    size_t per = sizeof(Entry) + (self->nl > 96 ? sizeof(uint32_t) : 0);
+    uint64_t nb = bytes / (per * BUCKET);
+    if (nb < 1) nb = 1;
+    uint64_t n = nb * BUCKET;
+    void *raw = PyMem_RawCalloc(n + BUCKET, sizeof(Entry));
+    uint32_t *khi = self->nl > 96 ? PyMem_RawCalloc(n, sizeof(uint32_t)) : NULL;
+    if (!raw || (self->nl > 96 && !khi)) {
+        PyMem_RawFree(raw);
+        PyMem_RawFree(khi);
         PyErr_NoMemory();
         return -1;
     }
-    PyMem_RawFree(self->tt);
-    self->tt = tt;
+    PyMem_RawFree(self->tt_raw);
+    PyMem_RawFree(self->khi);
+    self->tt_raw = raw;
+    self->tt = (Entry *)(((uintptr_t)raw + 63) & ~(uintptr_t)63); /* a bucket per cache line */
+    self->khi = khi;
     self->tt_entries = n;
+    self->tt_buckets = nb;
     self->stored = 0;
     return 0;
 }
@@ -739,13 +832,15 @@ static int root_value(Core *self, u128 drawn, u128 reach, int left, int mtdf) {
 }
 
 static PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"drawn", "reach", "deadline", "poll", "best", "mtdf", "history", NULL};
+    static char *names[] = {"drawn", "reach", "deadline", "poll", "best", "mtdf", "history",
+                            "chains", NULL};
     PyObject *drawn_o, *reach_o, *deadline = Py_None, *poll = Py_None;
-    int want_best = 1, mtdf = 1, history = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOppp", names, &drawn_o, &reach_o, &deadline,
-                                     &poll, &want_best, &mtdf, &history))
+    int want_best = 1, mtdf = 1, history = 0, chains = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOpppp", names, &drawn_o, &reach_o,
+                                     &deadline, &poll, &want_best, &mtdf, &history, &chains))
         return NULL;
     self->history = history;
+    self->chains = chains && self->loony;
     u128 drawn, reach;
     if (from_py(drawn_o, &drawn) || from_py(reach_o, &reach)) return NULL;
     if (drawn & ~self->all) {
@@ -793,6 +888,7 @@ static PyObject *Core_clear(Core *self, PyObject *unused) {
         return NULL;
     }
     memset(self->tt, 0, self->tt_entries * sizeof(Entry));
+    if (self->khi) memset(self->khi, 0, self->tt_entries * sizeof(uint32_t));
     self->stored = 0;
     Py_RETURN_NONE;
 }
@@ -803,7 +899,8 @@ static PyObject *Core_stats(Core *self, PyObject *unused) {
                          (unsigned long long)self->hits, "stored",
                          (unsigned long long)self->stored, "capacity",
                          (unsigned long long)self->tt_entries, "table_bytes",
-                         (unsigned long long)(self->tt_entries * sizeof(Entry)));
+                         (unsigned long long)(self->tt_entries *
+                                              (sizeof(Entry) + (self->khi ? 4 : 0))));
 }
 
 static PyObject *Core_canonical(Core *self, PyObject *arg) {
