@@ -20,6 +20,11 @@
 #include <string.h>
 #include <math.h>
 #include <time.h>
+#include <stdlib.h>
+#include <pthread.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 typedef unsigned __int128 u128;
 
@@ -34,14 +39,19 @@ typedef unsigned __int128 u128;
 #define LKEY 40
 #define UCT_NODES 4000000
 
-/* 16 bytes, four to a 64-byte bucket: the key's low 96 bits here; boards of more than 96
- * lines keep the top 32 in a side array (khi). */
+/* 16 bytes, four to a 64-byte bucket, as two words so that searches on several threads
+ * share the table without locks: w1 = key bits 64..95 | lo << 32 | hi << 40 | work << 48 |
+ * move << 56, w0 = key bits 0..63 ^ w1 (a torn entry fails the check and reads as empty).
+ * work: log2 of the positions searched to find these bounds, 0 for an empty slot; move: the
+ * line that refuted, in the key's orientation, 255 for none. Boards of more than 96 lines
+ * keep key bits 96..127 in a side array (khi) and search on one thread. */
 typedef struct {
-    uint64_t k0;
-    uint32_t k1;
-    int8_t lo, hi;
-    uint8_t work, used; /* work: log2 of the positions searched to find these bounds */
+    uint64_t w0, w1;
 } Entry;
+#define W_WORK(w) ((unsigned)((w) >> 48) & 255)
+#define W_MOVE(w) ((unsigned)((w) >> 56))
+#define W_LO(w) ((int)(int8_t)((w) >> 32))
+#define W_HI(w) ((int)(int8_t)((w) >> 40))
 
 typedef struct {
     uint8_t len;
@@ -59,14 +69,19 @@ typedef struct {
     int order[MAXL];
     int nsym, nchunk;
     u128 *symtab; /* [sym][chunk][256] */
+    uint8_t perm[MAXSYM][MAXL], inv[MAXSYM][MAXL]; /* each symmetry's lines, and back */
     int nclass;
     u128 classmask[MAXCLASS];
     u128 classlow[MAXCLASS][CLASSMAX + 1];
     Entry *tt;
     void *tt_raw;
+    size_t tt_map; /* bytes mapped (Linux, huge pages asked for); 0: tt_raw is from calloc */
     uint32_t *khi;
     uint64_t tt_entries, tt_buckets, stored;
     uint64_t nodes, lookups, hits;
+    uint64_t helper_nodes;
+    volatile int *halt; /* a helper thread's stop flag, set by the thread that owns the search */
+    int threads;
     uint32_t hist[MAXL]; /* cut-offs per line: quiet lines that refuted before go first */
     int history;
     LMemo *lmemo;
@@ -147,15 +162,20 @@ static inline u128 pack(const Core *s, u128 x) {
     return x;
 }
 
-static u128 canon(const Core *s, u128 d) {
+/* The table key of `d`; *sym: the symmetry that gives it (-1: none). */
+static u128 canon(const Core *s, u128 d, int *sym) {
     u128 best = pack(s, d);
     const u128 *tab = s->symtab;
+    *sym = -1;
     for (int k = 0; k < s->nsym; k++) {
         u128 img = 0;
         for (int j = 0; j < s->nchunk; j++) img |= tab[j * 256 + (unsigned)((d >> (8 * j)) & 255)];
         tab += s->nchunk * 256;
         img = pack(s, img);
-        if (img < best) best = img;
+        if (img < best) {
+            best = img;
+            *sym = k;
+        }
     }
     return best;
 }
@@ -172,46 +192,57 @@ static inline uint64_t bucket_of(const Core *s, uint64_t k0, uint64_t k1) {
     return (uint64_t)(((u128)mix(k0, k1) * s->tt_buckets) >> 64) * BUCKET;
 }
 
-static inline int same_key(const Core *s, uint64_t at, uint64_t k0, uint64_t k1) {
-    const Entry *e = &s->tt[at];
-    return e->used && e->k0 == k0 && e->k1 == (uint32_t)k1 &&
+/* The entry of key at slot `at`, its w1 in *w (0: not this key). */
+static inline int same_key(const Core *s, uint64_t at, uint64_t k0, uint64_t k1, uint64_t *w) {
+    Entry *e = &s->tt[at];
+    uint64_t w1 = __atomic_load_n(&e->w1, __ATOMIC_RELAXED);
+    uint64_t w0 = __atomic_load_n(&e->w0, __ATOMIC_RELAXED);
+    *w = w1;
+    return W_WORK(w1) && (w0 ^ w1) == k0 && (uint32_t)w1 == (uint32_t)k1 &&
            (!s->khi || s->khi[at] == (uint32_t)(k1 >> 32));
 }
 
-static Entry *probe(Core *s, u128 key) {
-    uint64_t k0 = (uint64_t)key, k1 = (uint64_t)(key >> 64);
+/* The bounds and move stored for key: 1 when found. */
+static int probe(Core *s, u128 key, int *lo, int *hi, int *move) {
+    uint64_t k0 = (uint64_t)key, k1 = (uint64_t)(key >> 64), w;
     uint64_t b = bucket_of(s, k0, k1);
     for (int i = 0; i < BUCKET; i++)
-        if (same_key(s, b + i, k0, k1)) return &s->tt[b + i];
-    return NULL;
+        if (same_key(s, b + i, k0, k1, &w)) {
+            *lo = W_LO(w);
+            *hi = W_HI(w);
+            *move = W_MOVE(w);
+            return 1;
+        }
+    return 0;
 }
 
 /* Keep what cost most: a new entry takes an empty slot or the one found with least work. */
-static void store(Core *s, u128 key, int lo, int hi, int work) {
-    uint64_t k0 = (uint64_t)key, k1 = (uint64_t)(key >> 64);
+static void store(Core *s, u128 key, int lo, int hi, int work, int move) {
+    uint64_t k0 = (uint64_t)key, k1 = (uint64_t)(key >> 64), w;
     uint64_t b = bucket_of(s, k0, k1), at = b;
+    unsigned at_work = 256;
     for (int i = 0; i < BUCKET; i++) {
-        Entry *e = &s->tt[b + i];
-        if (same_key(s, b + i, k0, k1)) {
+        if (same_key(s, b + i, k0, k1, &w)) {
             at = b + i;
-            if (e->work > work) work = e->work;
+            at_work = 1;
+            if ((int)W_WORK(w) > work) work = (int)W_WORK(w);
+            if (move < 0) move = (int)W_MOVE(w);
             break;
         }
-        if (!e->used) {
-            if (s->tt[at].used) at = b + i;
-        } else if (s->tt[at].used && e->work < s->tt[at].work) {
+        unsigned wk = W_WORK(__atomic_load_n(&s->tt[b + i].w1, __ATOMIC_RELAXED));
+        if (wk < at_work) {
             at = b + i;
+            at_work = wk;
         }
     }
-    Entry *v = &s->tt[at];
-    if (!v->used) s->stored++;
-    v->k0 = k0;
-    v->k1 = (uint32_t)k1;
+    if (!at_work) s->stored++;
+    if (work > 255) work = 255;
+    uint64_t w1 = (uint32_t)k1 | (uint64_t)(uint8_t)lo << 32 | (uint64_t)(uint8_t)hi << 40 |
+                  (uint64_t)work << 48 | (uint64_t)(move < 0 ? 255 : move) << 56;
+    Entry *e = &s->tt[at];
     if (s->khi) s->khi[at] = (uint32_t)(k1 >> 32);
-    v->lo = (int8_t)lo;
-    v->hi = (int8_t)hi;
-    v->work = (uint8_t)work;
-    v->used = 1;
+    __atomic_store_n(&e->w1, w1, __ATOMIC_RELAXED);
+    __atomic_store_n(&e->w0, k0 ^ w1, __ATOMIC_RELAXED);
 }
 
 static inline int work_since(const Core *s, uint64_t nodes0) {
@@ -221,7 +252,7 @@ static inline int work_since(const Core *s, uint64_t nodes0) {
 
 /* ---- stopping ----------------------------------------------------------------------------- */
 static void check_stop(Core *s) {
-    if (s->cancel) {
+    if (s->cancel || (s->halt && *s->halt)) {
         s->stopped = 1;
         return;
     }
@@ -444,14 +475,16 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
     if (!(s->nodes & 4095)) check_stop(s);
     if (s->stopped) return 0;
     uint64_t nodes0 = s->nodes;
-    u128 key = canon(s, drawn);
+    int sym, ttmove = -1;
+    u128 key = canon(s, drawn, &sym);
     int lo = -left, hi = left;
     s->lookups++;
-    Entry *e = probe(s, key);
-    if (e) {
+    int elo, ehi, emove;
+    if (probe(s, key, &elo, &ehi, &emove)) {
         s->hits++;
-        if (e->lo > lo) lo = e->lo;
-        if (e->hi < hi) hi = e->hi;
+        if (emove != 255) ttmove = sym < 0 ? emove : s->inv[sym][emove];
+        if (elo > lo) lo = elo;
+        if (ehi < hi) hi = ehi;
         if (lo >= beta) return lo;
         if (hi <= alpha) return hi;
         if (lo == hi) return lo;
@@ -480,7 +513,7 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
         int ok;
         int v = loony_eval(s, drawn, rem, &ok);
         if (ok) {
-            store(s, key, v, v, 1);
+            store(s, key, v, v, 1, -1);
             return v;
         }
     }
@@ -523,12 +556,28 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
     n += n2;
 play:
     if (!n) return 0; /* nothing may be drawn (touch rule): the game is over */
+    if (ttmove >= 0 && !(free & BIT(ttmove)))
+        for (int c = 0; c < s->nclass; c++) /* an equal line of the same cells */
+            if (s->classmask[c] & BIT(ttmove)) {
+                u128 f = s->classmask[c] & free;
+                ttmove = f ? lowbit(f) : -1;
+                break;
+            }
+    if (ttmove >= 0 && moves[0] != ttmove)
+        for (int i = 1; i < n; i++)
+            if (moves[i] == ttmove) {
+                memmove(moves + 1, moves, i * sizeof(int));
+                moves[0] = ttmove;
+                break;
+            }
+    int bestmove = -1;
     int best = -left - 1, a = alpha;
     for (int i = 0; i < n; i++) {
         int v = child(s, drawn, reach, moves[i], left, a, beta);
         if (s->stopped) return 0;
         if (v > best) {
             best = v;
+            bestmove = moves[i];
             if (v > a) {
                 a = v;
                 if (a >= beta) {
@@ -540,12 +589,13 @@ play:
         }
     }
     int work = work_since(s, nodes0);
+    int cm = bestmove < 0 || sym < 0 ? bestmove : s->perm[sym][bestmove];
     if (best <= alpha)
-        store(s, key, lo, best < hi ? best : hi, work);
+        store(s, key, lo, best < hi ? best : hi, work, -1);
     else if (best >= beta)
-        store(s, key, best > lo ? best : lo, hi, work);
+        store(s, key, best > lo ? best : lo, hi, work, cm);
     else
-        store(s, key, best, best, work);
+        store(s, key, best, best, work, cm);
     return best;
 }
 
@@ -585,9 +635,10 @@ static int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left
 }
 
 /* ---- the Python type ------------------------------------------------------------------------ */
+static void free_tt(Core *self);
+
 static void Core_dealloc(Core *self) {
-    PyMem_RawFree(self->tt_raw);
-    PyMem_RawFree(self->khi);
+    free_tt(self);
     PyMem_RawFree(self->symtab);
     PyMem_RawFree(self->lmemo);
     Py_XDECREF(self->err_type);
@@ -623,22 +674,51 @@ static int int_list(PyObject *seq, int *out, int max, int lo, int hi, const char
 }
 
 /* As many buckets as `bytes` holds (the index is a multiply-shift: any count works). */
+static void free_tt(Core *self) {
+#ifdef __linux__
+    if (self->tt_map) munmap(self->tt_raw, self->tt_map);
+#endif
+    if (!self->tt_map) PyMem_RawFree(self->tt_raw);
+    PyMem_RawFree(self->khi);
+    self->tt_raw = NULL;
+    self->khi = NULL;
+    self->tt_map = 0;
+}
+
 static int alloc_tt(Core *self, unsigned long long bytes) {
     size_t per = sizeof(Entry) + (self->nl > 96 ? sizeof(uint32_t) : 0);
     uint64_t nb = bytes / (per * BUCKET);
     if (nb < 1) nb = 1;
     uint64_t n = nb * BUCKET;
-    void *raw = PyMem_RawCalloc(n + BUCKET, sizeof(Entry));
+    void *raw = NULL;
+    size_t map = 0;
+#ifdef __linux__
+    /* a big table in huge pages: one TLB entry per 2 MB, not per 4 KB, for random probes */
+    if (n * sizeof(Entry) >= (32u << 20)) {
+        map = ((n + BUCKET) * sizeof(Entry) + (2u << 20) - 1) & ~(size_t)((2u << 20) - 1);
+        raw = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (raw == MAP_FAILED) {
+            raw = NULL;
+            map = 0;
+        } else {
+            madvise(raw, map, MADV_HUGEPAGE);
+        }
+    }
+#endif
+    if (!raw) raw = PyMem_RawCalloc(n + BUCKET, sizeof(Entry));
     uint32_t *khi = self->nl > 96 ? PyMem_RawCalloc(n, sizeof(uint32_t)) : NULL;
     if (!raw || (self->nl > 96 && !khi)) {
-        PyMem_RawFree(raw);
+#ifdef __linux__
+        if (map) munmap(raw, map);
+#endif
+        if (!map) PyMem_RawFree(raw);
         PyMem_RawFree(khi);
         PyErr_NoMemory();
         return -1;
     }
-    PyMem_RawFree(self->tt_raw);
-    PyMem_RawFree(self->khi);
+    free_tt(self);
     self->tt_raw = raw;
+    self->tt_map = map;
     self->tt = (Entry *)(((uintptr_t)raw + 63) & ~(uintptr_t)63); /* a bucket per cache line */
     self->khi = khi;
     self->tt_entries = n;
@@ -739,6 +819,10 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw) {
             PyErr_SetString(PyExc_ValueError, "symmetries: one image a line");
             return -1;
         }
+        for (int l = 0; l < nl; l++) {
+            self->perm[k][l] = (uint8_t)tmp[l];
+            self->inv[k][tmp[l]] = (uint8_t)l;
+        }
         u128 *tab = self->symtab + (size_t)k * self->nchunk * 256;
         for (int j = 0; j < self->nchunk; j++)
             for (int v = 1; v < 256; v++) {
@@ -817,9 +901,9 @@ static int end_work(Core *self) {
     return 0;
 }
 
-static int root_value(Core *self, u128 drawn, u128 reach, int left, int mtdf) {
+static int root_value(Core *self, u128 drawn, u128 reach, int left, int mtdf, int guess) {
     if (!mtdf) return search(self, drawn, reach, -left - 1, left + 1, left);
-    int lower = -left, upper = left, g = 0;
+    int lower = -left, upper = left, g = guess < -left ? -left : guess > left ? left : guess;
     while (lower < upper && !self->stopped) {
         int beta = g == lower ? g + 1 : g;
         g = search(self, drawn, reach, beta - 1, beta, left);
@@ -831,14 +915,84 @@ static int root_value(Core *self, u128 drawn, u128 reach, int left, int mtdf) {
     return g;
 }
 
+/* ---- helper threads (lazy SMP): the same search with other first guesses and move orders,
+ * sharing the table, so that each finds what the others will ask for ---------------------- */
+#define MAXTHREADS 16
+typedef struct {
+    Core c;
+    pthread_t tid;
+    u128 drawn, reach;
+    int left, guess, started;
+} Helper;
+
+static void *helper_main(void *arg) {
+    Helper *h = arg;
+    root_value(&h->c, h->drawn, h->reach, h->left, 1, h->guess);
+    return NULL;
+}
+
+/* Start threads - 1 helpers; returns how many started. */
+static int start_helpers(Core *self, Helper *hs, int threads, u128 drawn, u128 reach, int left,
+                         volatile int *halt) {
+    int started = 0;
+    for (int t = 0; t + 1 < threads; t++) {
+        Helper *h = &hs[t];
+        memcpy(&h->c, self, sizeof(Core));
+        h->c.lmemo = PyMem_RawCalloc(LMEMO, sizeof(LMemo));
+        if (!h->c.lmemo) break;
+        h->c.nodes = h->c.lookups = h->c.hits = h->c.stored = 0;
+        h->c.poll = NULL;
+        h->c.halt = halt;
+        h->c.cancel = 0;
+        h->c.stopped = 0;
+        h->c.err_type = h->c.err_value = h->c.err_tb = NULL;
+        memset(h->c.hist, 0, sizeof h->c.hist);
+        h->c.history = t & 1;
+        /* another order: neighbours swapped in pairs, shifted per helper */
+        for (int i = t % 2; i + 1 < self->nl; i += 2) {
+            int x = h->c.order[i];
+            h->c.order[i] = h->c.order[i + 1];
+            h->c.order[i + 1] = x;
+        }
+        h->drawn = drawn;
+        h->reach = reach;
+        h->left = left;
+        h->guess = (t % 2 ? -1 : 1) * (t / 2 + 1);
+        if (pthread_create(&h->tid, NULL, helper_main, h)) {
+            PyMem_RawFree(h->c.lmemo);
+            break;
+        }
+        started++;
+    }
+    return started;
+}
+
+static void stop_helpers(Core *self, Helper *hs, int n, volatile int *halt) {
+    *halt = 1;
+    for (int t = 0; t < n; t++) {
+        pthread_join(hs[t].tid, NULL);
+        PyMem_RawFree(hs[t].c.lmemo);
+        self->nodes += hs[t].c.nodes;
+        self->helper_nodes += hs[t].c.nodes;
+        self->lookups += hs[t].c.lookups;
+        self->hits += hs[t].c.hits;
+        self->stored += hs[t].c.stored;
+    }
+}
+
 static PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"drawn", "reach", "deadline", "poll", "best", "mtdf", "history",
-                            "chains", NULL};
+                            "chains", "threads", NULL};
     PyObject *drawn_o, *reach_o, *deadline = Py_None, *poll = Py_None;
-    int want_best = 1, mtdf = 1, history = 0, chains = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOpppp", names, &drawn_o, &reach_o,
-                                     &deadline, &poll, &want_best, &mtdf, &history, &chains))
+    int want_best = 1, mtdf = 1, history = 0, chains = 1, threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOppppi", names, &drawn_o, &reach_o,
+                                     &deadline, &poll, &want_best, &mtdf, &history, &chains,
+                                     &threads))
         return NULL;
+    if (threads < 1 || threads > MAXTHREADS) {
+        PyErr_Format(PyExc_ValueError, "threads: 1 to %d", MAXTHREADS);
+        return NULL;
+    }
     self->history = history;
     self->chains = chains && self->loony;
     u128 drawn, reach;
@@ -860,13 +1014,37 @@ static PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     u128 free = self->all & ~drawn;
     if (self->touch) free &= reach;
     Py_BEGIN_ALLOW_THREADS;
-    g = root_value(self, drawn, reach, left, mtdf);
-    if (want_best)
+    volatile int halt = 0;
+    Helper *hs = NULL;
+    int nh = 0;
+    if (threads > 1 && mtdf && !self->khi) {
+        hs = PyMem_RawCalloc((size_t)threads - 1, sizeof(Helper));
+        if (hs) nh = start_helpers(self, hs, threads, drawn, reach, left, &halt);
+    }
+    g = root_value(self, drawn, reach, left, mtdf, 0);
+    if (hs) {
+        stop_helpers(self, hs, nh, &halt);
+        PyMem_RawFree(hs);
+    }
+    if (want_best) {
+        /* lines whose positions are images of each other under the board's symmetries are
+         * equally good: search one of each */
+        u128 seen[MAXL];
+        int good[MAXL], nseen = 0;
         for (int l = 0; l < self->nl && !self->stopped; l++) {
             if (!(free & BIT(l))) continue;
-            int v = child(self, drawn, reach, l, left, g - 1, g);
-            if (!self->stopped && v >= g) best[nbest++] = l;
+            int sym;
+            u128 k = canon(self, drawn | BIT(l), &sym);
+            int j = 0;
+            while (j < nseen && seen[j] != k) j++;
+            if (j == nseen) {
+                int v = child(self, drawn, reach, l, left, g - 1, g);
+                seen[nseen] = k;
+                good[nseen++] = !self->stopped && v >= g;
+            }
+            if (good[j]) best[nbest++] = l;
         }
+    }
     Py_END_ALLOW_THREADS;
     int stopped = self->stopped;
     if (end_work(self)) return NULL;
@@ -894,19 +1072,19 @@ static PyObject *Core_clear(Core *self, PyObject *unused) {
 }
 
 static PyObject *Core_stats(Core *self, PyObject *unused) {
-    return Py_BuildValue("{sKsKsKsKsKsK}", "nodes", (unsigned long long)self->nodes, "lookups",
-                         (unsigned long long)self->lookups, "hits",
-                         (unsigned long long)self->hits, "stored",
-                         (unsigned long long)self->stored, "capacity",
-                         (unsigned long long)self->tt_entries, "table_bytes",
-                         (unsigned long long)(self->tt_entries *
-                                              (sizeof(Entry) + (self->khi ? 4 : 0))));
+    return Py_BuildValue(
+        "{sKsKsKsKsKsKsK}", "nodes", (unsigned long long)self->nodes, "helper_nodes",
+        (unsigned long long)self->helper_nodes, "lookups", (unsigned long long)self->lookups,
+        "hits", (unsigned long long)self->hits, "stored", (unsigned long long)self->stored,
+        "capacity", (unsigned long long)self->tt_entries, "table_bytes",
+        (unsigned long long)(self->tt_entries * (sizeof(Entry) + (self->khi ? 4 : 0))));
 }
 
 static PyObject *Core_canonical(Core *self, PyObject *arg) {
     u128 d;
     if (from_py(arg, &d)) return NULL;
-    return to_py(canon(self, d));
+    int sym;
+    return to_py(canon(self, d, &sym));
 }
 
 /* The engine's primitive, for the differential test and fast playouts: draw `line` on
@@ -1191,7 +1369,8 @@ static PyMethodDef module_methods[] = {
 
 static PyMethodDef Core_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))Core_solve, METH_VARARGS | METH_KEYWORDS,
-     "solve(drawn, reach, deadline=None, poll=None, best=True, mtdf=True) -> (value, best "
+     "solve(drawn, reach, deadline=None, poll=None, best=True, mtdf=True, history=False, "
+     "chains=True, threads=1) -> (value, best "
      "lines) or None when stopped"},
     {"cancel", (PyCFunction)Core_cancel, METH_NOARGS, "stop a running search (any thread)"},
     {"clear", (PyCFunction)Core_clear, METH_NOARGS, "empty the transposition table"},
@@ -1234,5 +1413,6 @@ PyMODINIT_FUNC PyInit__core(void) {
     }
     PyModule_AddIntConstant(m, "MAX_LINES", MAXL);
     PyModule_AddIntConstant(m, "MAX_CELLS", MAXC);
+    PyModule_AddIntConstant(m, "MAX_THREADS", MAXTHREADS);
     return m;
 }
