@@ -29,6 +29,7 @@ MARKED: dict[str, tuple[str, ...]] = {
         "server/test_processes.py",
         "server/test_restart.py",
         "server/test_slow_connections.py",
+        "server/test_slow_reader.py",
         "server/test_analysis.py::test_in_a_worker_process",
         "core/test_registry.py::test_listing_the_games_loads_no_rules",
         "core/test_registry.py::test_a_dots_game_never_loads_mujoco",
@@ -44,6 +45,7 @@ MARKED: dict[str, tuple[str, ...]] = {
     ),
     "long": (
         "server/test_fuzz.py",
+        "server/test_openapi_fuzz.py",
         "games/test_perft.py::test_vert3x_perft_matches_the_brute_force",
         "lattice/test_caches.py::test_many_custom_boards_keep_memory_flat",
         "ai/test_players.py",

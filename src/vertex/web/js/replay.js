@@ -9,7 +9,7 @@ import { createAnalysis } from "./analysis.js";
 import { announce, h, reducedMotion } from "./dom.js";
 import { loadCatalogs, num, onLangChange, t } from "./i18n.js";
 import { seatColor, seatSymbol } from "./seats.js";
-import { analysisOffered, replayOffered } from "./table-replay.js";
+import { analysisOffered, replayOffered, showAnalysisButton } from "./table-replay.js";
 
 await loadCatalogs("replay");
 loadStyle();
@@ -35,6 +35,7 @@ function loadStyle() {
  *   redraw(),           // draw the live position on the board again (after closing)
  *   bar, openButton,    // the replay button ([data-action="replay"]) in its bar
  *   analysisHost, askButton, hint, // the analysis button ([data-action="analysis"])
+ *   closedReason,       // why it is disabled, when it is ([data-analysis-closed])
  * }
  * Returns {active, render(), open(ply?), close(), ask(), destroy()}: call render() after
  * every change of the table; while `active` the table must not update the board.
@@ -91,7 +92,8 @@ export function createReplay(host, deps) {
     id: deps.id,
     button: deps.askButton,
     shown: () => shown(),
-    offered: () => analysisOffered(view(), deps.model.mySeat, shown()),
+    offered: () => analysisOffered(view(), shown()),
+    showButton: () => showAnalysisButton(deps.askButton, deps.closedReason, view(), shown()),
     board: () => deps.board(),
     names: (seat) => deps.names(seat),
   });
@@ -296,7 +298,8 @@ export function createReplay(host, deps) {
       if (move && move.seat !== null && move.seat !== undefined) moveLine.append(swatch(move.seat), " ");
       moveLine.append(h("span", { text: ply ? `${ply}. ${moveText(move)}` : moveText(null) }));
       const st = got.state;
-      scores.replaceChildren(...(st.scores || []).map((score, seat) => {
+      // a game without points (view.scored false: Juxtapose) lists none
+      scores.replaceChildren(...(deps.model.view.scored === false ? [] : st.scores || []).map((score, seat) => {
         const li = h("li", { "data-replay-score": seat, "data-value": score },
           swatch(seat), h("span", { text: t("replay.score", {
             name: deps.names(seat), symbol: symbolOf(seat), score: num(score),
