@@ -918,22 +918,41 @@ static int root_value(Core *self, u128 drawn, u128 reach, int left, int mtdf, in
 /* ---- helper threads (lazy SMP): the same search with other first guesses and move orders,
  * sharing the table, so that each finds what the others will ask for ---------------------- */
 #define MAXTHREADS 16
+/* The best-move pass: one line of each class, taken by whichever thread is free. */
+typedef struct {
+    int lines[MAXL], good[MAXL], n, g;
+    int next; /* the next class to take (atomic) */
+} RootJob;
+
 typedef struct {
     Core c;
     pthread_t tid;
     u128 drawn, reach;
     int left, guess, started;
+    RootJob *job; /* NULL: the value search */
 } Helper;
+
+static void root_classes(Core *s, RootJob *job, u128 drawn, u128 reach, int left) {
+    for (;;) {
+        int i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
+        if (i >= job->n || s->stopped) break;
+        int v = child(s, drawn, reach, job->lines[i], left, job->g - 1, job->g);
+        if (!s->stopped) job->good[i] = v >= job->g;
+    }
+}
 
 static void *helper_main(void *arg) {
     Helper *h = arg;
-    root_value(&h->c, h->drawn, h->reach, h->left, 1, h->guess);
+    if (h->job)
+        root_classes(&h->c, h->job, h->drawn, h->reach, h->left);
+    else
+        root_value(&h->c, h->drawn, h->reach, h->left, 1, h->guess);
     return NULL;
 }
 
 /* Start threads - 1 helpers; returns how many started. */
 static int start_helpers(Core *self, Helper *hs, int threads, u128 drawn, u128 reach, int left,
-                         volatile int *halt) {
+                         volatile int *halt, RootJob *job) {
     int started = 0;
     for (int t = 0; t + 1 < threads; t++) {
         Helper *h = &hs[t];
@@ -958,6 +977,7 @@ static int start_helpers(Core *self, Helper *hs, int threads, u128 drawn, u128 r
         h->reach = reach;
         h->left = left;
         h->guess = (t % 2 ? -1 : 1) * (t / 2 + 1);
+        h->job = job;
         if (pthread_create(&h->tid, NULL, helper_main, h)) {
             PyMem_RawFree(h->c.lmemo);
             break;
@@ -967,10 +987,13 @@ static int start_helpers(Core *self, Helper *hs, int threads, u128 drawn, u128 r
     return started;
 }
 
-static void stop_helpers(Core *self, Helper *hs, int n, volatile int *halt) {
-    *halt = 1;
+/* Join the helpers (told to stop first unless `wait`); a helper stopped early stops the
+ * whole search. */
+static void stop_helpers(Core *self, Helper *hs, int n, volatile int *halt, int wait) {
+    if (!wait) *halt = 1;
     for (int t = 0; t < n; t++) {
         pthread_join(hs[t].tid, NULL);
+        if (wait && hs[t].c.stopped) self->stopped = 1;
         PyMem_RawFree(hs[t].c.lmemo);
         self->nodes += hs[t].c.nodes;
         self->helper_nodes += hs[t].c.nodes;
@@ -1019,32 +1042,43 @@ static PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     int nh = 0;
     if (threads > 1 && mtdf && !self->khi) {
         hs = PyMem_RawCalloc((size_t)threads - 1, sizeof(Helper));
-        if (hs) nh = start_helpers(self, hs, threads, drawn, reach, left, &halt);
+        if (hs) nh = start_helpers(self, hs, threads, drawn, reach, left, &halt, NULL);
     }
     g = root_value(self, drawn, reach, left, mtdf, 0);
-    if (hs) {
-        stop_helpers(self, hs, nh, &halt);
-        PyMem_RawFree(hs);
-    }
-    if (want_best) {
+    if (hs) stop_helpers(self, hs, nh, &halt, 0);
+    if (want_best && !self->stopped) {
         /* lines whose positions are images of each other under the board's symmetries are
-         * equally good: search one of each */
+         * equally good: search one of each, on every thread */
         u128 seen[MAXL];
-        int good[MAXL], nseen = 0;
-        for (int l = 0; l < self->nl && !self->stopped; l++) {
+        int cls[MAXL];
+        RootJob job;
+        job.n = job.next = 0;
+        job.g = g;
+        for (int l = 0; l < self->nl; l++) {
             if (!(free & BIT(l))) continue;
             int sym;
             u128 k = canon(self, drawn | BIT(l), &sym);
             int j = 0;
-            while (j < nseen && seen[j] != k) j++;
-            if (j == nseen) {
-                int v = child(self, drawn, reach, l, left, g - 1, g);
-                seen[nseen] = k;
-                good[nseen++] = !self->stopped && v >= g;
+            while (j < job.n && seen[j] != k) j++;
+            if (j == job.n) {
+                seen[job.n] = k;
+                job.good[job.n] = 0;
+                job.lines[job.n++] = l;
             }
-            if (good[j]) best[nbest++] = l;
+            cls[l] = j;
         }
+        halt = 0;
+        nh = 0;
+        if (hs && job.n > 1) nh = start_helpers(self, hs, threads, drawn, reach, left, &halt, &job);
+        root_classes(self, &job, drawn, reach, left);
+        if (nh) {
+            if (self->stopped) halt = 1;
+            stop_helpers(self, hs, nh, &halt, 1);
+        }
+        for (int l = 0; l < self->nl; l++)
+            if ((free & BIT(l)) && job.good[cls[l]]) best[nbest++] = l;
     }
+    if (hs) PyMem_RawFree(hs);
     Py_END_ALLOW_THREADS;
     int stopped = self->stopped;
     if (end_work(self)) return NULL;
