@@ -28,6 +28,10 @@ MARKED: dict[str, tuple[str, ...]] = {
     "process": (
         "server/test_processes.py",
         "server/test_restart.py",
+        "server/test_faults.py",
+        "server/test_orphans.py",
+        "server/test_lobby_processes.py",
+        "core/test_registry.py::test_bad_options_are_refused_before_the_rules_load",
         "server/test_slow_connections.py",
         "server/test_slow_reader.py",
         "server/test_analysis.py::test_in_a_worker_process",
@@ -42,6 +46,7 @@ MARKED: dict[str, tuple[str, ...]] = {
         "ai/test_tower.py",
         "server/test_verticality.py",
         "server/test_verticality_view.py",
+        "server/test_bests.py::test_the_board_lists_solo_towers",
     ),
     "long": (
         "server/test_fuzz.py",
@@ -49,6 +54,7 @@ MARKED: dict[str, tuple[str, ...]] = {
         "games/test_perft.py::test_vert3x_perft_matches_the_brute_force",
         "lattice/test_caches.py::test_many_custom_boards_keep_memory_flat",
         "ai/test_players.py",
+        "ai/test_core_differential.py::test_a_tiny_table_still_gives_exact_values",
         "server/test_analysis.py::test_a_four_by_four_game",
         "server/test_lazy.py",
         "server/test_play.py::test_a_human_against_a_computer",

@@ -5,7 +5,9 @@
 - commands.py: the one command table for the socket and HTTP;
 - autoplay.py: computer seats and clocks, for the tables this process owns (leases.py);
 - sockets.py + presence.py: this process's sockets, and who is connected anywhere;
-- quotas.py: limits that hold across processes.
+- quotas.py: limits that hold across processes;
+- upkeep.py: catching tables up to their log, sweeping idle tables, `/healthz`;
+- ports.py: the narrow port command handlers get instead of the hub.
 
 parts.py makes the parts: in-process versions of the bus, leases, presence and quotas for
 one process, or Redis ones (and the store in PostgreSQL) for several that behave as one
@@ -15,32 +17,32 @@ site. The hub only wires what it is given.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import asdict
+from collections.abc import Callable
 from typing import Any
 
 from vertex.core import Game
-from vertex.server import commands, views
+from vertex.server import absence, commands, views
 from vertex.server.autoplay import Autoplay
-from vertex.server.bus import RedisBus
 from vertex.server.conn import Conn
 from vertex.server.errors import ApiError
 from vertex.server.events import Kind, StoredEvent
+from vertex.server.faults import unavailable
 from vertex.server.games import checked_game
 from vertex.server.lobby import Lobby
-from vertex.server.messages import Command
+from vertex.server.messages import Chat, Command
 from vertex.server.parts import Parts
+from vertex.server.ports import TablesPort
+from vertex.server.quotas import LocalQuotas
 from vertex.server.repository import Repository, Sent
 from vertex.server.settings import Settings
 from vertex.server.sockets import Sockets, dumps
 from vertex.server.spec import SeatSpec, TableSpec
 from vertex.server.table import Table
-from vertex.server.tasks import stop_task
 from vertex.server.text import check_text
+from vertex.server.upkeep import Upkeep
 
 log = logging.getLogger("vertex.server")
 
@@ -60,19 +62,26 @@ class Hub:
         self.bus = parts.bus
         self.leases = parts.leases
         self.quotas = parts.quotas
+        self._own_quotas = LocalQuotas()  # for seats' allowances while Redis is away
         self.repo = Repository(self.store, self.bus, self.scaled)
         self.repo.listener = self._on_event
         self.repo.on_load = self._on_load
         self.sockets = Sockets(parts.presence, self.bus, settings.presence_s / 3, parts.shared)
+        self.sockets.absence = self.absence
+        #: The time the hand-over grace is measured in (tests move it: absence.py).
+        self.clock: Callable[[], float] = time.time
         self.autoplay = Autoplay(self.repo, self.leases, settings, self.worker)
-        self.port = TablesPort(self)
+        self.port = TablesPort(
+            self.repo,
+            self.sockets,
+            self.store,
+            self.open_rematch,
+            self.limits.chat_chars,
+            self.absence,
+        )
         self.lobby = Lobby(self)
         self._creating = asyncio.Lock()
-        self._sweeper: asyncio.Task[None] | None = None
-        self._reconciler: asyncio.Task[None] | None = None
-        self.reconciled = 0  # tables found behind their log and caught up (not by the bus)
-        self._watcher: asyncio.Task[None] | None = None
-        self._redis_seen = time.monotonic()  # when Redis last answered a ping
+        self.upkeep = Upkeep(settings, parts, self.repo, self.sockets, self.autoplay, self.lobby)
 
     @property
     def tables(self) -> dict[str, Table]:
@@ -88,18 +97,13 @@ class Hub:
         await self.leases.start(self.autoplay.gained, self.autoplay.lost)
         await self.sockets.start()
         await self.lobby.start()
-        await self._repair()
+        await self.upkeep.repair()
         self.autoplay.thinker.warm()
         log.info(dumps({"event": "start", "worker": self.worker, "scaled": self.scaled}))
-        self._sweeper = asyncio.create_task(self._sweep_loop(), name="vertex-sweeper")
-        if self.scaled:
-            self._reconciler = asyncio.create_task(self._reconcile_loop(), name="vertex-reconcile")
-            self._watcher = asyncio.create_task(self._redis_watch(), name="vertex-redis-watch")
+        self.upkeep.start()
 
     async def stop(self) -> None:
-        await stop_task(self._reconciler)
-        await stop_task(self._watcher)
-        await stop_task(self._sweeper)
+        await self.upkeep.stop()
         await self.lobby.stop()
         await self.autoplay.close()
         await self.leases.close()  # hands our tables on at once
@@ -110,16 +114,6 @@ class Hub:
         await self.quotas.close()
         await self.store.close()
 
-    async def _repair(self) -> None:
-        """Load the few open tables whose log says their game ended (the process died
-        between the event and the status): loading sets the status and keeps the result."""
-        kinds = [Kind.RESIGN, Kind.TIMEOUT, Kind.END, Kind.EXPIRED]
-        for tid in await self.store.ended_open(kinds):
-            try:
-                await self.repo.get(tid)
-            except Exception:
-                log.exception("table %s could not be repaired", tid)
-
     # ---- finding and opening tables ---------------------------------------------------------
     async def get(self, tid: str) -> Table:
         return await self.repo.get(tid)
@@ -129,7 +123,15 @@ class Hub:
 
     async def view(self, tid: str, viewer: int | None = None) -> dict[str, Any]:
         table = await self.repo.get(tid)
-        return views.view(table, time.time(), await self.connected(tid), viewer)
+        here = await self.connected(tid)
+        return views.view(table, time.time(), here, viewer, self.absence(tid, here))
+
+    def absence(self, tid: str, here: list[bool]) -> list[float | None]:
+        """Per seat, the seconds before its absent player may be handed over (absence.py)."""
+        table = self.repo.tables.get(tid)
+        if table is None:
+            return [None for _ in here]
+        return absence.left(table, here, self.clock(), self.settings.hand_over_grace_s)
 
     async def connected(self, tid: str) -> list[bool]:
         table = self.repo.tables.get(tid)
@@ -156,19 +158,8 @@ class Hub:
                 params={"seats": game.seats, "got": len(seats)},
             )
         now = time.time()
-        per_hour = self.limits.tables_per_hour
-        refused = ApiError(
-            "too-many-tables",
-            f"at most {per_hour} new tables an hour from one address",
-            429,
-            params={"limit": per_hour},
-        )
         async with self._creating:
-            # the log counts across restarts; the shared window is exact across processes
-            if await self.store.count_created(creator, now - 3600) >= per_hour:
-                raise refused
-            if not await self.quotas.take_window("tables", creator, per_hour, 3600.0):
-                raise refused
+            await self._count_new_table(creator, now)
             spec = TableSpec(
                 game=game.id,
                 options=game.options_dict(),
@@ -183,6 +174,29 @@ class Hub:
                 table = await self.open_table(spec, creator, now, game)
                 await self.lobby.created(table, creator)
                 return table
+
+    async def _count_new_table(self, creator: str, now: float) -> None:
+        """One more table for `creator` this hour, or `too-many-tables` (hold `_creating`)."""
+        per_hour = self.limits.tables_per_hour
+        refused = ApiError(
+            "too-many-tables",
+            f"at most {per_hour} new tables an hour from one address",
+            429,
+            params={"limit": per_hour},
+        )
+        # the log counts across restarts; the shared window is exact across processes
+        if await self.store.count_created(creator, now - 3600) >= per_hour:
+            raise refused
+        if not await self.quotas.take_window("tables", creator, per_hour, 3600.0):
+            raise refused
+
+    async def open_rematch(self, spec: TableSpec, creator: str) -> Table:
+        """A rematch's table: a new table of the first one's creator, within their limit
+        (resign and rematch again and again must not make tables past it)."""
+        now = time.time()
+        async with self._creating:
+            await self._count_new_table(creator, now)
+            return await self.open_table(spec, creator, now)
 
     async def open_table(
         self, spec: TableSpec, creator: str, now: float, game: Game[Any] | None = None
@@ -202,14 +216,38 @@ class Hub:
 
     async def command(self, tid: str, seat: int, token: str, msg: Command) -> dict[str, Any]:
         """Carry out a seat's command (socket or HTTP); the reply for the sender."""
+        if isinstance(msg, Chat):
+            await self._chat_allowance(token)
         return await commands.run(self.port, tid, seat, token, msg)
 
-    async def take_rate(self, token_hash: str) -> bool:
-        """One HTTP command of a seat against its allowance (shared by every process)."""
+    async def _chat_allowance(self, token_hash: str) -> None:
+        """One chat line of a seat against its allowance, over all its sockets and HTTP, on
+        every process (each line is a permanent log row shown to everyone)."""
         lim = self.limits
-        return await self.quotas.take_rate(
-            "seat", token_hash, lim.messages_per_second, lim.message_burst
-        )
+        if not await self._seat_rate("chat", token_hash, lim.chat_per_minute / 60, lim.chat_burst):
+            raise ApiError(
+                "rate-limited",
+                f"too many chat lines: at most {lim.chat_per_minute:g} a minute",
+                429,
+                params={"per_minute": lim.chat_per_minute},
+            )
+
+    async def take_rate(self, token_hash: str) -> bool:
+        """One command of a seat against its allowance: HTTP and every socket of the seat,
+        on every process, draw on the same one."""
+        lim = self.limits
+        return await self._seat_rate("seat", token_hash, lim.messages_per_second, lim.message_burst)
+
+    async def _seat_rate(self, name: str, key: str, rate: float, burst: int) -> bool:
+        """A seat's allowance from the site's shared quotas; while Redis is away, from this
+        process's own (a Redis outage must not stop play: the limit then holds per process)."""
+        if self.upkeep.redis_up():
+            try:
+                return await self.quotas.take_rate(name, key, rate, burst)
+            except Exception as exc:
+                if unavailable(exc) is None:
+                    raise
+        return await self._own_quotas.take_rate(name, key, rate, burst)
 
     async def _on_event(
         self,
@@ -246,17 +284,22 @@ class Hub:
                 await self.repo.catch_up(table)
             n = len(table.seats)
             before = await self.sockets.connected(tid, n)
+            away = self.absence(tid, before)
             missed = None
             if since is not None:
                 missed = self.repo.since(table, since, conn.seat, conn.deltas)
             if missed is None or since is None or since > table.v:
                 snap = {"t": "snapshot", "v": table.v, "seat": conn.seat}
-                snap["table"] = views.view(table, time.time(), before, conn.seat)
+                snap["table"] = views.view(table, time.time(), before, conn.seat, away)
                 conn.send(dumps(snap))
             else:
                 conn.send(dumps({"t": "resume", "since": since, "v": table.v, "seat": conn.seat}))
                 for msg in missed:
                     conn.send(dumps(msg))
+                # who is here now: a page that read the view and then resumed would miss
+                # a player who left in between (no event says so)
+                here = {"t": "presence", "connected": before, "hand_over_in": away}
+                conn.send(dumps(here))
             self.sockets.add(conn, n, before)
         await self.sockets.changed(tid, n)
         if conn.seat is None:
@@ -273,143 +316,12 @@ class Hub:
     def _spectators(self, tid: str) -> int:
         return sum(c.seat is None for c in self.sockets.conns.get(tid, ()))
 
-    # ---- housekeeping -----------------------------------------------------------------------
+    # ---- housekeeping (upkeep.py) ------------------------------------------------------
     async def reconcile(self) -> None:
-        """Catch every table held here up to its log (after a (re)subscribe; periodically)."""
-        try:
-            behind = await self.repo.reconcile()
-        except Exception:  # the database is away too: the next round tries again
-            log.warning("reconciliation failed", exc_info=True)
-            return
-        if behind:
-            self.reconciled += behind
-            log.info(dumps({"event": "reconciled", "tables": behind, "worker": self.worker}))
-
-    async def _reconcile_loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.settings.reconcile_s)
-            await self.reconcile()
-
-    async def _redis_watch(self) -> None:
-        """Ping Redis a few times a second, for `/healthz` (which must answer at once)."""
-        assert isinstance(self.bus, RedisBus)
-        while True:
-            try:
-                await self.bus.redis.ping()
-                self._redis_seen = time.monotonic()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                pass
-            await asyncio.sleep(REDIS_SILENT_S / 4)
-
-    async def _sweep_loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.settings.sweep_interval_s)
-            try:
-                await self.sweep(time.time())
-            except Exception:
-                log.exception("sweep failed")
+        await self.upkeep.reconcile()
 
     async def sweep(self, now: float) -> None:
-        """Expire idle unfinished tables (held or not); let idle tables nobody here watches
-        or runs leave memory (they load again on demand)."""
-        for tid in await self.store.idle_open(now - self.limits.idle_expiry_s):
-            with contextlib.suppress(ApiError):
-                await self.repo.submit(tid, lambda t: t.expire(time.time()))
-        await self.lobby.sweep(now)
-        for tid, table in list(self.repo.tables.items()):
-            if (
-                now - table.last_at > self.settings.unload_after_s
-                and not self.sockets.has(tid)
-                and not self.lobby.follows(tid)
-                and not self.leases.owns(tid)
-                and not self.repo.lock(tid).locked()
-            ):
-                self.repo.forget(tid)
+        await self.upkeep.sweep(now)
 
     async def health(self) -> dict[str, Any]:
-        """What `/healthz` says: `degraded` while Redis (several processes) or the database
-        does not answer."""
-        database = await _probe(self.store.ping())
-        redis = not self.scaled or (
-            self.bus.connected and time.monotonic() - self._redis_seen < REDIS_SILENT_S
-        )
-        status = "ok" if database and redis else "degraded"
-        return {
-            "ok": status == "ok",
-            "status": status,
-            "database_up": database,
-            "redis_up": redis if self.scaled else None,
-            "reconciled": self.reconciled,
-            "worker": self.worker,
-            "tables": len(self.repo.tables),
-            "loaded": self.repo.loaded_count,
-            "owned": len(self.leases.owned),
-            "thinks": self.autoplay.thinks,
-            "sockets": self.sockets.count(),
-            "database": self.store.engine.dialect.name,
-            "bus": self.parts.bus_name,
-            "limits": asdict(self.limits),
-            "lobby": self.lobby.health(),
-        }
-
-
-#: A health probe that takes longer than this has failed.
-PROBE_S = 1.0
-
-
-#: Redis counts as away when no ping has been answered for this long.
-REDIS_SILENT_S = 1.5
-
-
-async def _probe(call: Awaitable[Any]) -> bool:
-    # (for the database only: its calls run in threads, which a timeout here leaves alone)
-    try:
-        await asyncio.wait_for(call, PROBE_S)
-    except Exception:
-        return False
-    return True
-
-
-class TablesPort:
-    """The port a command handler gets (ports.Port): the hub's table operations, no more."""
-
-    def __init__(self, hub: Hub) -> None:
-        self._hub = hub
-        self._repo = hub.repo
-        self.chat_chars = hub.limits.chat_chars
-
-    async def submit(self, tid: str, make: Callable[[Table], StoredEvent]) -> StoredEvent:
-        return await self._repo.submit(tid, make)
-
-    async def submit_locked(
-        self, table: Table, make: Callable[[Table], StoredEvent]
-    ) -> StoredEvent:
-        return await self._repo.submit_locked(table, make)
-
-    def lock(self, tid: str) -> asyncio.Lock:
-        return self._repo.lock(tid)
-
-    async def get(self, tid: str, fresh: bool = False) -> Table:
-        table = await self._repo.get_locked(tid)
-        if fresh and self._repo.scaled:
-            await self._repo.catch_up(table)
-        return table
-
-    async def open(self, spec: TableSpec, like: str) -> Table:
-        row = await self._hub.store.table(like)
-        return await self._hub.open_table(spec, row.creator if row else "", time.time())
-
-    async def connected(self, tid: str) -> list[bool]:
-        table = await self._repo.get(tid)
-        return await self._hub.sockets.connected(tid, len(table.seats))
-
-    async def share_aim(self, tid: str, aim: dict[str, Any]) -> bool:
-        if not self._repo.scaled:
-            return False
-        self._repo.spawn(self._repo.bus.publish(tid, {"aim": aim}))
-        return True
-
-    async def catch_up(self, table: Table) -> bool:
-        return self._repo.scaled and await self._repo.catch_up(table)
+        return await self.upkeep.health()

@@ -57,6 +57,8 @@ class Table:
             # where the game says (Aiming.default_aim), which the "computer" timeout plays.
             self.clock, self.on_timeout = {"per_move": step}, "computer"
         self.created_at = created_at
+        #: The address that opened the table (its computer seats think in its share, fair.py).
+        self.creator = ""
         self.state: State = self.game.initial_state(self.seed)
         self.times: list[float] = []
         self.v = 0
@@ -81,6 +83,8 @@ class Table:
         #: their clock ran out: the result names them (the banner says who decided the game).
         self.handed: set[int] = set()
         self.auto_moved: set[int] = set()
+        #: When this process first saw each seated player gone (absence.py; not logged).
+        self.away_since: dict[int, float] = {}
         check_start(self, created_at)
 
     # ---- views ------------------------------------------------------------------------------
@@ -167,6 +171,17 @@ class Table:
         # worker wins the version, its event is applied from scratch.
         self.pending = (ev, new)
         return ev
+
+    def cancel(self, seat: int, now: float) -> StoredEvent:
+        """Call the table off: only before the first move (then it is resigning)."""
+        self.check_open()
+        if self.state.history:
+            raise ApiError(
+                "too-late-to-cancel",
+                "a table can be cancelled only before the first move; resign instead",
+                409,
+            )
+        return self.event("cancel", now, seat=seat)
 
     def resign(self, seat: int, now: float) -> StoredEvent:
         self.check_open()

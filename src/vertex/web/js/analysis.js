@@ -62,10 +62,10 @@ export function createAnalysis(host, deps) {
     }
   }
 
-  function setHighlight(moves) {
+  function setHighlight(moves, focus = null) {
     const board = deps.board();
     if (board && typeof board.highlight === "function") {
-      board.highlight(moves);
+      board.highlight(moves, focus);
       highlighted = Boolean(moves);
     }
   }
@@ -112,9 +112,13 @@ export function createAnalysis(host, deps) {
       const n = r.margin;
       const words = r.outcome === "draw" ? t("analysis.draw", { name })
         : t(r.outcome === "win" ? "analysis.win" : "analysis.loss", { name, n });
+      // pointing at (or focusing) an entry singles its move out on the board
       const list = h("ul", { class: "analysis-best" },
-        ...r.best.map((m) => h("li", {}, h("code", { title: describe(m), text: m }),
-          h("span", { class: "sr-only", text: ` (${describe(m)})` }))));
+        ...r.best.map((m) => h("li", { tabindex: "0", "data-best-entry": m,
+          onmouseenter: () => setHighlight(r.best, m), onfocus: () => setHighlight(r.best, m),
+          onmouseleave: () => setHighlight(r.best), onblur: () => setHighlight(r.best) },
+        h("code", { title: describe(m), text: m }),
+        h("span", { class: "sr-only", text: ` (${describe(m)})` }))));
       out.replaceChildren(head, where,
         h("p", { class: "analysis-value" },
           h("strong", { class: "analysis-number", text: r.value }), " ", words),

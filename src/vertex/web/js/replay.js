@@ -185,6 +185,7 @@ export function createReplay(host, deps) {
     document.body.classList.remove("replaying");
     deps.redraw();
     analysis.render();
+    if (deps.stepped) deps.stepped();
     openButton.focus();
     announce(t("replay.live"));
   }
@@ -232,6 +233,7 @@ export function createReplay(host, deps) {
     document.body.classList.add("replaying");
     panel.dataset.ply = String(k);
     drawPanel();
+    if (deps.stepped) deps.stepped();
     analysis.render();
     announce(positionText(k, got));
   }
@@ -398,6 +400,8 @@ export function createReplay(host, deps) {
   label();
   return {
     get active() { return active; },
+    get ply() { return asked(); },
+    show: (k) => (active ? go(k) : open(k)),
     render,
     open,
     close,

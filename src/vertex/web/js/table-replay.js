@@ -110,6 +110,10 @@ export function createReplay(host, deps) {
   render();
   return {
     get active() { return Boolean(panels && panels.active); },
+    /** The ply shown while replaying (a peek from the move list), else null. */
+    get peeking() { return panels && panels.active ? panels.ply : null; },
+    peek: (ply) => press((p) => p.show(ply)),
+    live: () => { if (panels) panels.close(); },
     render,
   };
 }

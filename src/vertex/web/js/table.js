@@ -126,11 +126,12 @@ async function build(view) {
   const linksHost = h("section", { class: "panel links" });
   const infoHost = h("div", { class: "panel info" });
   const replayHost = h("section", { class: "panel replay" }); // replay + analysis (js/table-replay.js)
+  const movesHost = h("section", { class: "panel moves" }); // the live move list (js/table-moves.js)
   main.replaceChildren(h("div", { class: "table-layout" },
     h("div", { class: "table-main" },
       h("div", { class: "table-head" }, titleHost, connectionEl),
       statusHost, resultHost, boardHost, refusalHost, touchHost),
-    h("div", { class: "table-side" }, seatsHost, actionsHost, replayHost, chatHost, linksHost, infoHost)));
+    h("div", { class: "table-side" }, seatsHost, movesHost, actionsHost, replayHost, chatHost, linksHost, infoHost)));
 
   const fail = (err) => showError(err);
   const send = (msg) => socket.send(msg).then((ack) => { clearError(); return ack; });
@@ -140,7 +141,7 @@ async function build(view) {
     // fetched once there is something for them: a game going on (or a refusal) to speak of,
     // a result to show, a seat to act for
     status: onDemand(statusHost, (m) => !isOver(m),
-      () => import("./table-status.js").then((mod) => mod.createStatus(statusHost))),
+      () => import("./table-status.js").then((mod) => mod.createStatus(statusHost, { send, fail }))),
     result: onDemand(resultHost, isOver,
       () => import("./table-result.js").then((mod) => mod.createResult(resultHost))),
     seats: null,
@@ -168,7 +169,14 @@ async function build(view) {
   // The buttons only: what they open is fetched on the first press.
   ui.replay = createReplay(replayHost, {
     id: tableId, model, board: () => board, names: (n) => seatName(model.view, n), redraw: () => render(),
+    stepped: () => ui.moves.render(model),
   });
+  // The live move list, once the game has a move to list (a finished game has the replay).
+  ui.moves = onDemand(movesHost, (m) => !isOver(m) && Boolean(m.view.state.ply),
+    () => import("./table-moves.js").then((mod) => mod.createMoves(movesHost, {
+      id: tableId, board: () => board, names: (n) => seatName(model.view, n),
+      peek: (ply) => ui.replay.peek(ply), live: () => ui.replay.live(), peeking: () => ui.replay.peeking,
+    })));
 }
 
 /**
@@ -235,6 +243,7 @@ function render({ animate = false, relabel = false } = {}) {
   ui.links.render(model, token);
   ui.touch.render();
   ui.replay.render();
+  ui.moves.render(model);
   document.title = myTurn && amPlaying(model)
     ? t("table.title.yourTurn") : t("table.title.game", { game: gameName(view) });
 
@@ -261,7 +270,9 @@ function socketHandlers() {
       render();
     },
     event(ev, live) {
+      const asked = model.view.requests ? model.view.requests.undo : null;
       applyEvent(model, ev, clocksStamp(ev.at, live));
+      if (live) undoAnswered(ev, asked);
       if (ev.kind === "hand-over" && ev.seat === model.mySeat) {
         // Our seat is the computer's now: the token holds nothing any more.
         forgetToken();
@@ -274,8 +285,8 @@ function socketHandlers() {
       render({ animate: live && ev.kind === "move" });
       if (live) say(ev);
     },
-    presence(connected) {
-      setPresence(model, connected);
+    presence(connected, handOverIn) {
+      setPresence(model, connected, handOverIn, performance.now());
       render();
     },
     status(s) {
@@ -291,6 +302,23 @@ function socketHandlers() {
       showError({ code, message, params });
     },
   };
+}
+
+/** Tell the asker what became of their take-back request: declined, or the other player
+ * moved on (a move closes every open request). A new request clears the note. */
+function undoAnswered(ev, asked) {
+  const mine = model.mySeat !== null && asked === model.mySeat;
+  let note;
+  if (ev.kind === "undo-decline" && ev.asker === model.mySeat) {
+    note = ["table.say.undoDeclined", { name: seatName(model.view, ev.seat) }];
+  } else if (ev.kind === "move" && mine && ev.seat !== model.mySeat) {
+    note = ["table.say.undoLapsed", { name: seatName(model.view, ev.seat) }];
+  } else if (ev.kind === "undo-request" || ev.kind === "undo") {
+    note = [null];
+  } else {
+    return;
+  }
+  ui.status.get().then((status) => status.undoNote(...note), () => {});
 }
 
 /** The server told us which seat our token holds (null: we watch). */
@@ -336,6 +364,9 @@ function say(ev) {
       break;
     case "undo":
       announce(t("table.say.undo"));
+      break;
+    case "cancel":
+      announce(t("table.say.cancelled", { name }));
       break;
     case "end-request":
       announce(t("table.say.endRequest", { name }));
