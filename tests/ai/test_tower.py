@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 from pathlib import Path
@@ -13,6 +14,7 @@ from vertex.ai import player
 from vertex.ai.tower import TowerPlayer
 from vertex.core.errors import IllegalMove, VertexError
 from vertex.games.verticality.notation import parse_aim
+from vertex.games.verticality.plan import next_sizes
 
 
 def test_every_level_gives_an_accepted_aim() -> None:
@@ -108,3 +110,20 @@ def test_level_5_places_a_21st_level_on_a_recorded_20_level_tower() -> None:
         state = state.play(bot.choose(state, 0, 0.5), seat=0)
         assert state.towers[0].standing  # type: ignore[attr-defined]
     assert state.towers[0].levels == 21 and state.level == 22  # type: ignore[attr-defined]
+
+
+def test_the_look_ahead_knows_which_sizes_the_die_can_still_roll() -> None:
+    # The die shows each size on two faces and is rolled again for a size the supply cannot
+    # give (RULES.md §4): once this level's three pyramids are taken, the sizes left with at
+    # least three pyramids are equally likely, and after the supply's last level there is none.
+    game = vertex.create_game("verticality", players=1, tremor_mm=0.0)
+    state = game.initial_state(seed=3)
+    assert next_sizes(state) == {"S": 1 / 3, "M": 1 / 3, "L": 1 / 3}
+    for supply, size, odds in (
+        ({"S": 18, "M": 3, "L": 12}, "M", {"S": 0.5, "L": 0.5}),  # the last medium level
+        ({"S": 5, "M": 0, "L": 3}, "S", {"L": 1.0}),  # 2 small ones left: not a level
+        ({"S": 3, "M": 0, "L": 0}, "S", {}),  # the supply's end
+    ):
+        at = copy.copy(state)
+        at.supply, at.size = supply, size
+        assert next_sizes(at) == odds
