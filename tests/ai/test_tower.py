@@ -14,7 +14,7 @@ from vertex.ai import player
 from vertex.ai.tower import TowerPlayer
 from vertex.core.errors import IllegalMove, VertexError
 from vertex.games.verticality.notation import parse_aim
-from vertex.games.verticality.plan import next_sizes
+from vertex.games.verticality.plan import Planner, next_sizes
 
 
 def test_every_level_gives_an_accepted_aim() -> None:
@@ -127,3 +127,28 @@ def test_the_look_ahead_knows_which_sizes_the_die_can_still_roll() -> None:
         at = copy.copy(state)
         at.supply, at.size = supply, size
         assert next_sizes(at) == odds
+
+
+def test_level_5_keeps_room_for_large_pyramids_after_the_last_medium_level() -> None:
+    # Before the look ahead knew the supply (averaging the three sizes, a fall counting little
+    # more than a thin margin), this seed's tower fell at its 21st level, the first large
+    # pyramid on the last medium level, with no tremor: every layout for it scored below -3
+    # (a card's load off its tips). Now the medium level is laid out for what can follow.
+    path = Path(__file__).parent / "data" / "tower19_seed3.json"
+    record = json.loads(path.read_text())
+    game = vertex.create_game("verticality", **record["options"])
+    state = game.initial_state(seed=record["seed"])
+    for move in record["moves"]:
+        state = state.play(move, seat=0)
+    assert (state.level, state.size, state.supply["M"]) == (20, "M", 3)  # type: ignore[attr-defined]
+    assert next_sizes(state) == {"S": 0.5, "L": 0.5}  # type: ignore[arg-type]
+    bot = player(game, 5, seed=0)
+    for _ in range(4):
+        state = state.play(bot.choose(state, 0, 0.5), seat=0)
+    assert (state.level, state.size) == (21, "L")  # type: ignore[attr-defined]
+    large = Planner(state.towers[0], 21).pyramid_spots("L")  # type: ignore[attr-defined]
+    assert large[0][3] > 1.5  # a plan with margin to spare
+    for _ in range(4):
+        state = state.play(bot.choose(state, 0, 0.5), seat=0)
+        assert state.towers[0].standing  # type: ignore[attr-defined]
+    assert state.towers[0].levels == 21  # type: ignore[attr-defined]
