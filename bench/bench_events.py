@@ -27,7 +27,7 @@ import sys
 import time
 from typing import Any
 
-from vertex.server import views
+from vertex.server import turns, views
 from vertex.server.events import StoredEvent
 from vertex.server.repository import _sent
 from vertex.server.table import Table
@@ -64,7 +64,7 @@ def run(game: str, options: dict[str, Any], games: int) -> dict[str, float]:
     for g in range(games):
         table = seated(game, options, seed=g)
         rng = random.Random(g)
-        base = (table.state.to_dict(), table.sealed())
+        base = (table.state.to_dict(), turns.sealed(table))
         while not table.is_over:
             seat = table.state.to_move[0]
             move = rng.choice(table.state.legal_moves() or [""])
@@ -73,7 +73,7 @@ def run(game: str, options: dict[str, Any], games: int) -> dict[str, float]:
             table.apply(ev)
             t1 = time.perf_counter()
             msg = views.message(table, ev)
-            text = dumps(views.for_viewer(msg, None, table.sealed()))
+            text = dumps(views.for_viewer(msg, None, turns.sealed(table)))
             t2 = time.perf_counter()
             sent = _sent(table, ev, base)
             patched = dumps(sent.for_deltas())

@@ -28,6 +28,7 @@ MARKED: dict[str, tuple[str, ...]] = {
     "process": (
         "server/test_processes.py",
         "server/test_restart.py",
+        "server/test_slow_connections.py",
         "server/test_analysis.py::test_in_a_worker_process",
         "core/test_registry.py::test_listing_the_games_loads_no_rules",
         "core/test_registry.py::test_a_dots_game_never_loads_mujoco",

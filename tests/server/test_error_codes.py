@@ -1,9 +1,11 @@
 """Every refusal the server can send has words in the page's three languages.
 
 Walks the source: every code an `ApiError` is raised with (and the codes the app's error
-handlers write), every sub-code it names in its params (`why`, `problem`), and every options
-problem a game or the options layer names; each needs `error.<code>` (and
-`error.<code>.<sub>`) in i18n/{en,it,ru}/errors.json.
+handlers write), every sub-code it names in its params (`why`, `problem`), every options
+problem a game or the options layer names, and every rule a game names when it refuses a move
+(`IllegalMove(message, rule, params)`: Dots' border/drawn/untouched, Verticality's aims); each
+needs `error.<code>` (and `error.<code>.<sub>`, `error.illegal-move.<rule>` with the same
+placeholders as the rule's params) in i18n/{en,it,ru}/errors.json.
 """
 
 from __future__ import annotations
@@ -27,6 +29,37 @@ def _literal(node: ast.AST | None) -> str | None:
 
 
 def keys_needed() -> set[str]:
+    return set(_walk())
+
+
+def _walk() -> dict[str, set[str] | None]:
+    """Catalog key → the placeholders its words must have (None: as the English has)."""
+    keys: dict[str, set[str] | None] = {}
+    for key in _codes():
+        keys[key] = None
+    for rule, params in _move_rules().items():
+        keys[f"error.illegal-move.{rule}"] = params
+    return keys
+
+
+def _move_rules() -> dict[str, set[str]]:
+    """The rules games name when they refuse a move, with the names of their params."""
+    rules: dict[str, set[str]] = {}
+    for path in (SRC / "games").rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if not isinstance(node, ast.Call) or getattr(node.func, "id", None) != "IllegalMove":
+                continue
+            if len(node.args) < 2:
+                continue  # no rule named: the page says only that the move is not allowed
+            rule = _literal(node.args[1])
+            assert rule, f"{path}:{node.lineno}: a refused move's rule must be a literal"
+            params = node.args[2] if len(node.args) > 2 else None
+            names = {_literal(k) for k in params.keys} if isinstance(params, ast.Dict) else set()
+            rules[rule] = {n for n in names if n}
+    return rules
+
+
+def _codes() -> set[str]:
     keys = {f"error.{c}" for c in CLIENT_CODES}
     keys |= {f"error.bad-options.{problem}" for problem, _ in _PROBLEMS.values()}
     keys.add("error.bad-options.unknown")
@@ -61,6 +94,9 @@ def test_the_walk_finds_the_codes_it_should() -> None:
     keys = keys_needed()
     for known in ("error.stale", "error.not-allowed.player-here", "error.bad-options.range"):
         assert known in keys
+    rules = _move_rules()
+    assert rules["touching"] == {"gap_mm", "within_mm"} and rules["untouched"] == {"line"}
+    assert {"pyramid-now", "card-now", "lower-level", "overlap", "border", "drawn"} <= set(rules)
     assert "error.bad-message.extra" in keys and "error.bad-request" in keys
     assert len(keys) > 60
 
@@ -71,6 +107,9 @@ def test_every_error_code_has_words_in_every_language(lang: str) -> None:
     missing = sorted(keys_needed() - set(catalog))
     assert not missing, f"{lang}/errors.json lacks {missing}"
     english = json.loads((SRC / "web" / "i18n" / "en" / "errors.json").read_text())
+    for key, params in _walk().items():
+        if params is not None:  # a move's rule: its words use the numbers the game sends
+            assert set(_holes(catalog[key])) <= params, f"{lang}: {key} names no such number"
     for key, text in catalog.items():
         assert text.strip(), key
         # the same placeholders as the English, so no language drops a number

@@ -215,3 +215,15 @@ def test_the_result_names_a_seat_the_computer_moved_for_when_time_ran_out(
     assert act(client, tid, bob, "resign").status_code == 200
     result = view(client, tid)["result"]
     assert result["reason"] == "resign" and result["auto"] == [0] and "handed" not in result
+
+
+def test_a_resignation_in_misere_leaves_the_win_to_the_fewest_points(client: TestClient) -> None:
+    opts = {"rows": 2, "cols": 2, "players": 3, "misere": True}
+    tid = new_table(client, options=opts)["id"]
+    ann, bob, cid = (take(client, tid, s, n) for s, n in enumerate(["Ann", "Bob", "Cid"]))
+    for token, move in [(ann, "a1-b1"), (bob, "a1-a2"), (cid, "b1-b2"), (ann, "a2-b2")]:
+        assert play(client, tid, token, move).status_code == 200, move
+    assert view(client, tid)["state"]["scores"] == [1, 0, 0]  # Ann closed a1
+    assert act(client, tid, cid, "resign").status_code == 200
+    # of the two left, Bob has fewer points: in misère he wins, not Ann
+    assert view(client, tid)["result"]["winners"] == [1]

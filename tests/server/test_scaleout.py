@@ -16,13 +16,13 @@ import pytest
 from fastapi.testclient import TestClient
 
 import vertex
-from vertex.server import Limits, Settings, create_app
+from vertex.server import Limits, Settings, create_app, turns
 
 from ..eventually import eventually
 from .conftest import recv_until
+from .pg import PG
 from .test_verticality import run_out
 
-PG = os.environ.get("VERTEX_TEST_POSTGRES", "postgresql+psycopg://127.0.0.1:5432/test")
 REDIS = os.environ.get("VERTEX_TEST_REDIS", "redis://127.0.0.1:6379/0")
 
 
@@ -180,7 +180,9 @@ def test_an_aim_taken_by_one_worker_drops_on_the_worker_with_the_clock(
     r = b.post(f"/api/tables/{tid}/aims", json={"token": ann, "move": "pyramid x=-7 y=4 rot=15"})
     assert r.status_code == 200, r.text
     held = a.app.state.hub.tables[tid]  # type: ignore[attr-defined]
-    eventually(lambda: held.held_aim(0) is not None)  # the aim crosses over the bus, privately
+    eventually(
+        lambda: turns.held_aim(held, 0) is not None
+    )  # the aim crosses over the bus, privately
     run_out(a, tid, (0, 1))
     # b learns of a's events over the bus, a moment later
     rec = eventually(

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from vertex.server import views
+from vertex.server import clocks, turns, views
 from vertex.server.errors import ApiError
 from vertex.server.events import StoredEvent
 from vertex.server.spec import TableSpec
@@ -40,9 +40,9 @@ def test_a_table_starts_when_every_seat_is_taken_and_rebuilds_from_its_log() -> 
     with pytest.raises(ApiError, match="every seat is taken"):
         table.move(0, "a1-b1", 101.0)
     table, log = seated()
-    assert table.started and table.due() == (0,)
+    assert table.started and turns.due(table) == (0,)
     for move, at in (("a1-b1", 101.0), ("a2-b2", 102.0), ("a1-a2", 103.0)):
-        ev = table.move(table.due()[0], move, at)
+        ev = table.move(turns.due(table)[0], move, at)
         table.apply(ev)
         log.append(ev)
     copy = rebuild(table.id, SPEC, 100.0, log)
@@ -65,11 +65,11 @@ def test_event_messages_never_carry_the_token_hash() -> None:
 def test_a_total_clock_charges_thinking_time_and_adds_the_increment() -> None:
     spec = {**SPEC, "clock": {"total": 60.0, "increment": 5.0}}
     table, _log = seated(spec, at=100.0)
-    assert table.deadline(0) == 160.0 and table.deadline(1) is None
+    assert clocks.deadline(table, 0) == 160.0 and clocks.deadline(table, 1) is None
     table.apply(table.move(0, "a1-b1", 110.0))  # Ann thought 10 s: 60 - 10 + 5 = 55
     assert table.bank == [55.0, 60.0]
-    assert table.deadline(1) == 170.0
-    assert table.clocks(130.0) == [55.0, 40.0]
+    assert clocks.deadline(table, 1) == 170.0
+    assert clocks.left(table, 130.0) == [55.0, 40.0]
     with pytest.raises(ApiError, match="has not run out"):
         table.timeout(1, 169.0)
     table.apply(table.timeout(1, 170.5))
@@ -79,7 +79,7 @@ def test_a_total_clock_charges_thinking_time_and_adds_the_increment() -> None:
 def test_a_per_move_clock_restarts_each_move() -> None:
     table, _log = seated({**SPEC, "clock": {"per_move": 30.0}}, at=0.0)
     table.apply(table.move(0, "a1-b1", 20.0))
-    assert table.deadline(1) == 50.0 and table.deadline(0) is None
+    assert clocks.deadline(table, 1) == 50.0 and clocks.deadline(table, 0) is None
 
 
 def test_the_store_refuses_a_version_that_is_taken(tmp_path: Path) -> None:

@@ -4,7 +4,6 @@ personal bests, and a whole game of computer players through the API."""
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 import time
 from pathlib import Path
@@ -16,7 +15,7 @@ from sqlalchemy import create_engine, delete, update
 
 import vertex
 from vertex.games.verticality.plan import plan_aim
-from vertex.server import Settings, create_app, views
+from vertex.server import Settings, create_app, turns, views
 from vertex.server.errors import ApiError
 from vertex.server.store import BestRow, Store, bests_t, tables_t
 from vertex.server.table import Table
@@ -75,45 +74,47 @@ def test_a_haste_a_move_cannot_carry_leaves_the_refusal_to_the_game() -> None:
 
 def test_an_aim_is_checked_held_for_its_step_and_forgotten_after() -> None:
     table = seated(spec())
-    assert table.aim_check(0, "pyramid  x=10 y=-5 rot=390") == "pyramid x=10 y=-5 rot=30"
+    assert turns.aim_check(table, 0, "pyramid  x=10 y=-5 rot=390") == "pyramid x=10 y=-5 rot=30"
     for seat, move, code in [
         (0, "card x=0 y=0 rot=0", "illegal-move"),  # step 1 places a pyramid
         (0, "pyramid x=0 y=200", "illegal-move"),  # off the base
         (0, "tower", "illegal-move"),
     ]:
         with pytest.raises(ApiError) as err:
-            table.aim_check(seat, move)
+            turns.aim_check(table, seat, move)
         assert err.value.code == code
-    table.hold_aim(0, table.aim_tag(0), "pyramid x=10 y=-5 rot=30")
-    assert table.held_aim(0) == "pyramid x=10 y=-5 rot=30" and table.held_aim(1) is None
-    table.hold_aim(1, (0, 5), "pyramid x=1 y=1 rot=0")  # for a step seat 1 is not in
-    assert table.held_aim(1) is None
+    turns.hold_aim(table, 0, turns.aim_tag(table, 0), "pyramid x=10 y=-5 rot=30")
+    assert (
+        turns.held_aim(table, 0) == "pyramid x=10 y=-5 rot=30" and turns.held_aim(table, 1) is None
+    )
+    turns.hold_aim(table, 1, (0, 5), "pyramid x=1 y=1 rot=0")  # for a step seat 1 is not in
+    assert turns.held_aim(table, 1) is None
     table.apply(table.move(0, "pyramid x=10 y=-5 rot=30", 105.0))
-    assert table.held_aim(0) is None  # placed: the aim belonged to that step
+    assert turns.held_aim(table, 0) is None  # placed: the aim belonged to that step
     with pytest.raises(ApiError) as err:
-        table.aim_check(0, "pyramid x=10 y=-5 rot=30")
+        turns.aim_check(table, 0, "pyramid x=10 y=-5 rot=30")
     assert err.value.code == "not-your-turn"
 
 
 def test_a_refused_aim_names_the_rule_and_its_numbers_for_the_page() -> None:
     table = seated(spec())
     with pytest.raises(ApiError) as err:
-        table.aim_check(0, "card x=0 y=0 rot=0")
+        turns.aim_check(table, 0, "card x=0 y=0 rot=0")
     assert err.value.reason == {"rule": "pyramid-now", "pyramid": 1, "level": 1}
     table.apply(table.move(0, "pyramid x=10 y=-5 rot=30", 101.0))
     table.apply(table.move(1, "pyramid x=10 y=-5 rot=30", 102.0))
     with pytest.raises(ApiError) as err:
-        table.aim_check(0, "pyramid x=70 y=-5 rot=30")
+        turns.aim_check(table, 0, "pyramid x=70 y=-5 rot=30")
     assert err.value.code == "illegal-move" and "touching rule" in err.value.message
     reason = err.value.reason
     assert reason is not None and reason["rule"] == "touching" and reason["within_mm"] == 1.0
     assert reason["gap_mm"] > 30
     with pytest.raises(ApiError) as err:
-        table.aim_check(0, "pyramid x=12 y=-5 rot=30")  # 2 mm into the first one
+        turns.aim_check(table, 0, "pyramid x=12 y=-5 rot=30")  # 2 mm into the first one
     assert err.value.reason is not None and err.value.reason["rule"] == "overlap"
     assert err.value.body()["error"]["reason"] == err.value.reason
     with pytest.raises(ApiError) as err:
-        table.aim_check(0, "tower")  # unreadable: the message alone
+        turns.aim_check(table, 0, "tower")  # unreadable: the message alone
     assert err.value.reason is None and "reason" not in err.value.body()["error"]
 
 
@@ -121,7 +122,7 @@ def test_other_games_have_no_aims() -> None:
     dots = {"game": "dots-and-boxes", "options": {"rows": 2, "cols": 2}, "seed": 1}
     table = seated({**dots, "seats": [{"kind": "human"}, {"kind": "human"}]})
     with pytest.raises(ApiError) as err:
-        table.aim_check(0, "a1-b1")
+        turns.aim_check(table, 0, "a1-b1")
     assert err.value.code == "no-aims" and "Dots and Boxes" in err.value.message
 
 
@@ -231,7 +232,9 @@ def test_aims_are_private_and_the_step_clock_drops_the_piece_there(client: TestC
         assert view(client, tid)["version"] == 2  # aims are no events
         hub = client.app.state.hub  # type: ignore[attr-defined]
         table = hub.tables[tid]
-        table.hold_aim(1, table.aim_tag(1), "card x=0 y=0 rot=0")  # one the game refuses
+        turns.hold_aim(
+            table, 1, turns.aim_tag(table, 1), "card x=0 y=0 rot=0"
+        )  # one the game refuses
         run_out(client, tid, (0, 1))
         heard: dict[str, list[Any]] = {"b": [], "watcher": []}
         for name, ws in (("b", b), ("watcher", watcher)):
@@ -369,7 +372,8 @@ def test_a_best_lost_in_a_crash_is_kept_when_the_table_comes_back(settings: Sett
 
 def _postgres() -> str | None:
     """The scale-out tests' PostgreSQL, if one is reachable."""
-    url = os.environ.get("VERTEX_TEST_POSTGRES", "postgresql+psycopg://127.0.0.1:5432/test")
+    from .pg import PG as url
+
     try:
         import psycopg
 

@@ -10,7 +10,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 import vertex
-from vertex.server import views
+from vertex.server import turns, views
 from vertex.server.table import Table
 
 from .conftest import new_table, recv_until, take
@@ -41,29 +41,29 @@ def play(table: Table, seat: int, move: str) -> dict[str, Any]:
 def test_an_aim_is_sealed_from_others_until_its_step_resolves() -> None:
     table = seated(spec(players=3))
     msg = play(table, 0, AIM)
-    assert table.sealed() == {0}
+    assert turns.sealed(table) == {0}
     assert msg["move"] == AIM and msg["cid"] == "c0"  # what the mover (and the log) keeps
-    assert views.for_viewer(msg, 0, table.sealed()) is msg
+    assert views.for_viewer(msg, 0, turns.sealed(table)) is msg
     for viewer in (1, 2, None):
-        seen = views.for_viewer(msg, viewer, table.sealed())
+        seen = views.for_viewer(msg, viewer, turns.sealed(table))
         assert seen["move"] is None and "cid" not in seen and seen["seat"] == 0
         assert seen["state"]["last_move"] == {"seat": 0, "move": None}
         assert seen["state"]["board"]["placed"] == [0]  # who has placed is no secret
     assert msg["move"] == AIM  # the message itself is left alone
     msg = play(table, 1, "pyramid x=-1 y=4 rot=0")
-    assert table.sealed() == {0, 1}
-    assert views.for_viewer(msg, 1, table.sealed())["move"] == "pyramid x=-1 y=4 rot=0"
+    assert turns.sealed(table) == {0, 1}
+    assert views.for_viewer(msg, 1, turns.sealed(table))["move"] == "pyramid x=-1 y=4 rot=0"
     assert (
-        views.for_viewer(msg, 0, table.sealed())["move"] is None
+        views.for_viewer(msg, 0, turns.sealed(table))["move"] is None
     )  # seat 0 may not see seat 1's either
-    assert views.for_viewer(views.view(table, 0.0, viewer=1), 1, table.sealed())["state"][
+    assert views.for_viewer(views.view(table, 0.0, viewer=1), 1, turns.sealed(table))["state"][
         "last_move"
     ]["move"]
     assert views.view(table, 0.0)["state"]["last_move"] == {"seat": 1, "move": None}
     msg = play(table, 2, "pyramid x=0 y=0 rot=0")  # the step resolves: nothing is sealed
-    assert table.sealed() == frozenset()
+    assert turns.sealed(table) == frozenset()
     for viewer in (0, 1, 2, None):
-        assert views.for_viewer(msg, viewer, table.sealed()) is msg
+        assert views.for_viewer(msg, viewer, turns.sealed(table)) is msg
     assert msg["state"]["board"]["placed"] == [] and msg["state"]["board"]["step"] == 1
 
 
@@ -83,7 +83,7 @@ def test_a_finished_table_hides_nothing() -> None:
     table = seated(spec())
     play(table, 0, AIM)
     table.apply(table.resign(1, 200.0))  # the game ends with seat 0's aim still in
-    assert table.is_over and table.sealed() == frozenset()
+    assert table.is_over and turns.sealed(table) == frozenset()
     assert views.view(table, 0.0)["state"]["last_move"]["move"] == AIM
 
 
@@ -92,8 +92,8 @@ def test_games_without_sealed_moves_send_the_same_message_to_all() -> None:
     table = seated({**dots, "seats": [{"kind": "human"}, {"kind": "human"}]})
     msg = play(table, 0, "a1-b1")
     assert (
-        views.for_viewer(msg, 1, table.sealed()) is msg
-        and views.for_viewer(msg, None, table.sealed()) is msg
+        views.for_viewer(msg, 1, turns.sealed(table)) is msg
+        and views.for_viewer(msg, None, turns.sealed(table)) is msg
     )
 
 

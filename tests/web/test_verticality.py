@@ -493,3 +493,29 @@ def test_the_bests_board_lists_solo_towers_best_first_with_their_replays(
         assert no_sideways_scroll(phone)
         shot(phone, "verticality-bests-phone-ru")
         assert not errors
+
+
+# ---- snapping, and the refusal line -------------------------------------------------------
+def test_an_aim_3_mm_short_snaps_against_its_neighbour_and_a_far_one_is_refused_in_words(
+    server: LiveServer, context_factory: Any
+) -> None:
+    table = Towers(server, ["Dora"])
+    page = open_seat(context_factory, table, 0)
+    place_by_drag(page, 0.0, 0.0)
+    wait_still(page)
+    side = SIZES[table.board()["die"]["size"]]  # centres this far apart: the bases touch
+    # Far: refused, the reason in the page's refusal line with the rule as its code.
+    page.mouse.move(*aim_point(page, side + 30, 0.0))
+    wait_aim(page, ("refused",))
+    page.wait_for_selector("[data-refusal][data-code=touching]:has-text('Touching rule')")
+    refusal = page.text_content("[data-refusal]") or ""
+    assert "would stand" in refusal and "mm" in refusal and "touching rule:" not in refusal
+    # 3 mm short of touching: accepted, snapped (said beside the aim), and played snapped.
+    page.mouse.move(*aim_point(page, side + 3, 0.0))
+    wait_aim(page, ("ok",))
+    page.wait_for_selector("[data-aim-snap]")
+    assert page.is_hidden("[data-refusal]")
+    place_by_drag(page, side + 3, 0.0)
+    x, y, _ = last_piece(table, 0)["position_mm"]
+    assert side < x < side + 1.0 and abs(y) < 0.5  # against the first, not 3 mm off
+    assert not page.errors

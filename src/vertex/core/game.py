@@ -47,6 +47,7 @@ class Game(ABC, Generic[O]):
     discrete: ClassVar[bool] = True
     #: Games whose seats may agree to end early with the current scores (Vert3x).
     can_end_by_agreement: ClassVar[bool] = False
+    scored: ClassVar[bool] = True
     #: Games whose play() can take many milliseconds (a physics simulation): servers must
     #: run it off their event loop.
     slow_play: ClassVar[bool] = False
@@ -86,6 +87,7 @@ class Game(ABC, Generic[O]):
             cls.simultaneous = info.simultaneous
             cls.sudden_win = info.sudden_win
             cls.can_end_by_agreement = info.can_end_by_agreement
+            cls.scored = info.scored
             cls.slow_play = info.slow_play
 
     def __init__(self, options: O) -> None:

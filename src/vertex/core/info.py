@@ -37,6 +37,12 @@ class GameInfo:
     can_end_by_agreement: bool = False
     #: play() can take many milliseconds (a physics simulation): servers run it off the loop.
     slow_play: bool = False
+    #: The seats' symbols are dealt by lot at the table (Figures), not fixed by seat number:
+    #: the new-table form promises none.
+    symbols_by_lot: bool = False
+    #: The game counts points; False: it is only won, lost or drawn (Juxtapose), and the
+    #: table shows no scores.
+    scored: bool = True
 
     def describe(self) -> dict[str, Any]:
         """The game for `list_games()` and `GET /api/games`."""
@@ -50,6 +56,8 @@ class GameInfo:
                 "sudden_win": self.sudden_win,
                 "can_end_by_agreement": self.can_end_by_agreement,
                 "slow_play": self.slow_play,
+                "symbols_by_lot": self.symbols_by_lot,
+                "scored": self.scored,
             },
             "options": options_schema(self.options),
             "defaults": self.options().model_dump(mode="json"),

@@ -136,12 +136,32 @@ def gap(a: Sequence[Point], b: Sequence[Point]) -> float:
     return best
 
 
-def _segment_distance(p: Point, a: Point, b: Point) -> float:
+def nearest_points(a: Sequence[Point], b: Sequence[Point]) -> tuple[Point, Point]:
+    """The nearest point of `a` and of `b` (two convex polygons apart): moving `a` by their
+    difference makes the two touch."""
+    best: tuple[float, Point, Point] = (math.inf, a[0], b[0])
+    for p, q, flip in ((a, b, False), (b, a, True)):
+        for pt in p:
+            for i in range(len(q)):
+                on = _segment_point(pt, q[i], q[(i + 1) % len(q)])
+                d = math.hypot(pt[0] - on[0], pt[1] - on[1])
+                if d < best[0]:
+                    best = (d, on, pt) if flip else (d, pt, on)
+    return best[1], best[2]
+
+
+def _segment_point(p: Point, a: Point, b: Point) -> Point:
+    """The point of segment a–b nearest to p."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     length2 = dx * dx + dy * dy
     t = 0.0 if length2 == 0 else ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / length2
     t = max(0.0, min(1.0, t))
-    return math.hypot(p[0] - (a[0] + t * dx), p[1] - (a[1] + t * dy))
+    return (a[0] + t * dx, a[1] + t * dy)
+
+
+def _segment_distance(p: Point, a: Point, b: Point) -> float:
+    q = _segment_point(p, a, b)
+    return math.hypot(p[0] - q[0], p[1] - q[1])
 
 
 def _xy(v: tuple[float, float, float]) -> Point:

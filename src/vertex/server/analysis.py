@@ -35,12 +35,13 @@ from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Path, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from vertex.core import Game, State, replay
 from vertex.server.analysable import refusal
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub
+from vertex.server.messages import StrictBody
 from vertex.server.pools import kill_pool, make_pool
 from vertex.server.quotas import LocalQuotas, RedisQuotas
 from vertex.server.replay import check_ply, position, shown
@@ -68,11 +69,10 @@ WATCH_S = 0.2
 TableId = Annotated[str, Path(max_length=64, description="the table id from its link")]
 
 
-class AnalysisIn(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class AnalysisIn(StrictBody):
     ply: int | None = Field(
-        default=None, description="the position after this many moves; default: the current one"
+        default=None,
+        description="the position after this many moves; default: the current one",
     )
     token: str | None = Field(
         default=None,

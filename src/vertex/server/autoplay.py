@@ -15,6 +15,7 @@ import time
 from collections.abc import Coroutine
 from typing import Any
 
+from vertex.server import clocks, turns
 from vertex.server.ai_runner import Thinker, random_move
 from vertex.server.errors import ApiError
 from vertex.server.events import StoredEvent
@@ -109,7 +110,7 @@ class Autoplay:
             self.lost(table.id)
             self.spawn(self.leases.release(table.id, final=True))
             return
-        for seat in table.due():
+        for seat in turns.due(table):
             if table.seats[seat].kind == "ai" and (table.id, seat) not in self._thinking:
                 self._thinking.add((table.id, seat))
                 self.spawn(self._computer_move(table.id, seat))
@@ -136,7 +137,7 @@ class Autoplay:
         state, epoch, v = table.state, table.epoch, table.v
         level = table.seats[seat].level or 1
         budget = self.settings.ai_budget_s
-        deadline = table.deadline(seat)
+        deadline = clocks.deadline(table, seat)
         if deadline is not None:
             budget = max(0.01, min(budget, (deadline - time.time()) / 2))
         self.thinks += 1
@@ -150,7 +151,7 @@ class Autoplay:
             return
 
         def make(t: Table) -> StoredEvent:
-            if t.epoch != epoch or seat not in t.due() or t.seats[seat].kind != "ai":
+            if t.epoch != epoch or seat not in turns.due(t) or t.seats[seat].kind != "ai":
                 raise ApiError("stale", "the position changed while the computer thought", 409)
             if t.state is not state:
                 # others moved meanwhile (a simultaneous step): the move must still fit now
@@ -189,7 +190,9 @@ class Autoplay:
             handle.cancel()
         if table.clock is None or table.is_over:
             return
-        deadlines = [(d, s) for s in table.due() if (d := table.deadline(s)) is not None]
+        deadlines = [
+            (d, s) for s in turns.due(table) if (d := clocks.deadline(table, s)) is not None
+        ]
         if not deadlines:
             return
         when, seat = min(deadlines)
@@ -208,7 +211,7 @@ class Autoplay:
                     tid, lambda t: t.timeout(seat, time.time()), fence=self.leases.epoch(tid)
                 )
                 return
-            held = table.held_aim(seat)
+            held = turns.held_aim(table, seat)
             if held is not None and await self._timeout_move(tid, seat, v, held, aimed=True):
                 return  # the piece dropped where the player last aimed it
             state = table.state

@@ -1,4 +1,5 @@
-"""`GET /api/verticality/board`: "How tall can you build?" — the page's bests board.
+"""`GET /api/verticality/board`: "How tall can you build?" — the page's bests board; and
+`GET /api/verticality/bests`: the personal-best lists it is made from.
 
 The best solo towers built at this site (each name's best, from the personal-best list the
 store keeps), with a link to each one's replay, beside the computer players' best towers per
@@ -15,12 +16,13 @@ from __future__ import annotations
 import asyncio
 import time
 import weakref
-from typing import Any
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Request, Response
+from fastapi import APIRouter, Query, Request, Response
 from pydantic import BaseModel, Field
 
 from vertex.games.verticality.records import COMPUTER_BESTS, MEASURED_WITH, SUPPLY_LEVELS
+from vertex.server.text import check_text
 
 #: Rows on the board, at most.
 BOARD_SIZE = 20
@@ -37,6 +39,19 @@ class BoardTower(BaseModel):
     table: str = Field(description="the table the tower was built at")
     at: float = Field(description="when the game ended (seconds since 1970, UTC)")
     replay: str = Field(description="the page that replays this tower's game")
+
+
+class Best(BaseModel):
+    name: str = Field(description="the player's display name")
+    levels: int = Field(description="levels completed")
+    height_mm: float = Field(description="height of the tower's last good placement (mm)")
+    table: str = Field(description="the table the result was built at")
+    at: float = Field(description="when the game ended (seconds since 1970, UTC)")
+
+
+class Bests(BaseModel):
+    name: str | None = Field(description="whose results these are; null for the top list")
+    bests: list[Best] = Field(description="best first: levels, then height, then the earlier")
 
 
 class ComputerBest(BaseModel):
@@ -109,3 +124,25 @@ async def _build(hub: Any) -> Board:
     return Board(
         towers=towers, computer=computer, measured_with=MEASURED_WITH, supply_levels=SUPPLY_LEVELS
     )
+
+
+@router.get("/api/verticality/bests")
+async def bests(
+    request: Request,
+    name: Annotated[
+        str | None,
+        Query(max_length=200, description="a display name: that player's results"),
+    ] = None,
+    limit: Annotated[int, Query(ge=1, le=100, description="at most this many")] = 20,
+) -> Bests:
+    """Solo Verticality personal bests: with `name`, that player's results; without, the
+    top list (each name's best). Best first: levels completed, then height."""
+    hub = request.app.state.hub
+    if name is not None:
+        name = check_text(name, hub.limits.name_chars, "name")
+    rows = await hub.store.bests(name, limit)
+    listed = [
+        Best(name=r.name, levels=r.levels, height_mm=r.height_mm, table=r.table_id, at=r.at)
+        for r in rows
+    ]
+    return Bests(name=name, bests=listed)

@@ -30,6 +30,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from vertex.server.settings import Settings
+    from vertex.server.timeouts import TimedH11Protocol
 
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     settings = Settings.from_env(args.database)
@@ -48,6 +49,9 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         workers=args.workers,
+        # h11 with a deadline for each request's head (uvicorn has none: a half-sent head
+        # would hold its connection for good).
+        http=TimedH11Protocol,
         ws_max_size=1 << 20,
         # Table messages are small; compressing each one costs more CPU than it saves.
         ws_per_message_deflate=False,

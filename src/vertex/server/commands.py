@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from vertex.server import agreement, chat, rematch, takebacks
+from vertex.server import agreement, chat, rematch, takebacks, turns
 from vertex.server.errors import ApiError
 from vertex.server.events import StoredEvent
 from vertex.server.messages import (
@@ -124,13 +124,13 @@ async def _aim(port: Port, c: Call[Aim]) -> dict[str, Any]:
     async with port.lock(c.tid):
         table = _checked(await port.get(c.tid), c)
         try:
-            aim = table.aim_check(c.seat, c.msg.move)
+            aim = turns.aim_check(table, c.seat, c.msg.move)
         except ApiError:
             if not await port.catch_up(table):
                 raise
-            aim = table.aim_check(c.seat, c.msg.move)
-        tag = table.aim_tag(c.seat)
-        table.hold_aim(c.seat, tag, aim)
+            aim = turns.aim_check(table, c.seat, c.msg.move)
+        tag = turns.aim_tag(table, c.seat)
+        turns.hold_aim(table, c.seat, tag, aim)
         await port.share_aim(c.tid, {"seat": c.seat, "tag": list(tag), "move": aim})
         return {**ack(c.msg.id, table.v), "aim": aim}
 

@@ -165,8 +165,11 @@ def finish(t: Folded, reason: str, at: float, loser: int | None = None) -> None:
         winners = list(t.state.winners)
     else:
         others = [s for s in range(len(t.seats)) if s != loser]
-        scores = t.state.scores
-        best = max(scores[s] for s in others) if len(others) > 1 else None
+        # Among those left, the game's own rule picks: fewest points in misère; where the
+        # score does not decide (the last tower standing) every one left wins.
+        scores, game = t.state.scores, t.game
+        pick = min if game.lowest_score_wins else max
+        best = pick(scores[s] for s in others) if game.score_decides else None
         winners = [s for s in others if best is None or scores[s] == best]
     t.result = {"reason": reason, "winners": winners}
     if loser is not None:

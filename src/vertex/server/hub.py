@@ -23,13 +23,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import asdict
 from typing import Any
 
-from vertex.core import Game, OptionsError, create_game, game_ids
+from vertex.core import Game
 from vertex.server import commands, views
 from vertex.server.autoplay import Autoplay
 from vertex.server.bus import RedisBus
 from vertex.server.conn import Conn
-from vertex.server.errors import ApiError, bad_options
+from vertex.server.errors import ApiError
 from vertex.server.events import Kind, StoredEvent
+from vertex.server.games import checked_game
 from vertex.server.lobby import Lobby
 from vertex.server.messages import Command
 from vertex.server.parts import Parts
@@ -369,23 +370,6 @@ async def _probe(call: Awaitable[Any]) -> bool:
     except Exception:
         return False
     return True
-
-
-def checked_game(game_id: str, options: dict[str, Any]) -> Game[Any]:
-    """The game with these options, or the ApiError a client can read (naming the option,
-    the problem and its params)."""
-    if game_id not in game_ids():
-        known = ", ".join(game_ids())
-        raise ApiError(
-            "unknown-game",
-            f"there is no game {game_id[:64]!r} (games: {known})",
-            422,
-            params={"games": list(game_ids())},
-        )
-    try:
-        return create_game(game_id, **options)
-    except OptionsError as exc:
-        raise bad_options(exc) from None
 
 
 class TablesPort:

@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, StringConstraints, TypeAdapter, ValidationError
 
 from vertex.server.errors import ApiError
+from vertex.server.nesting import check_depth
 
 MAX_ID_CHARS = 64
 MAX_MOVE_CHARS = 200
@@ -41,6 +42,14 @@ AimText = Annotated[
 ChatText = Annotated[str, StringConstraints(max_length=MAX_TEXT_CHARS)]
 SeatNumber = Annotated[int, Field(ge=0, le=63, description="a seat number")]
 LevelNumber = Annotated[int, Field(ge=1, le=5, description="computer level, 1-5")]
+
+
+class StrictBody(BaseModel):
+    """Every HTTP request body (api/bodies.py, analysis.py, lobby/routes.py): checked like a
+    socket message — unknown fields refused, nothing coerced (`"2"` is no number, `true`
+    no level)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
 
 
 class Message(BaseModel):
@@ -161,6 +170,7 @@ def parse(raw: str | bytes, max_bytes: int) -> Command | Ping:
             f"a message may be at most {max_bytes} bytes, not {size}",
             params={"limit": max_bytes, "size": size},
         )
+    check_depth(raw)
     try:
         return CLIENT.validate_json(raw)
     except ValidationError as exc:

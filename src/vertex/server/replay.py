@@ -17,6 +17,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Path
 
 from vertex.core import AGREED_END, State
+from vertex.server import turns
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub
 from vertex.server.table import Table
@@ -95,7 +96,7 @@ def shown(table: Table) -> tuple[State, int]:
     plies anyone may replay: all but the sealed moves of a step under way (Verticality's aims
     until the step resolves), which the table's record leaves out too."""
     current = table.state
-    return current, len(current.history) - len(table.sealed())
+    return current, len(current.history) - len(turns.sealed(table))
 
 
 def check_ply(plies: int, ply: int | None) -> int:

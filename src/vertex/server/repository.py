@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
 
 from vertex.core import Game
-from vertex.server import views
+from vertex.server import turns, views
 from vertex.server.bus import LocalBus, RedisBus
 from vertex.server.deltas import Patch, diff
 from vertex.server.errors import ApiError, not_found
@@ -142,7 +142,7 @@ class Repository:
         await self.store.create_table(TableRow(tid, spec.game, spec, OPEN, creator, now, now))
         self.tables[tid] = table
         self.recent[tid] = deque(maxlen=RECENT)
-        self.base[tid] = (table.state.to_dict(), table.sealed())
+        self.base[tid] = (table.state.to_dict(), turns.sealed(table))
         return table
 
     # ---- the write path ---------------------------------------------------------------------
@@ -244,7 +244,7 @@ class Repository:
             table = self.tables.get(tid)
             if table is not None and "aim" in event:
                 aim = event["aim"]
-                table.hold_aim(aim["seat"], (aim["tag"][0], aim["tag"][1]), aim["move"])
+                turns.hold_aim(table, aim["seat"], (aim["tag"][0], aim["tag"][1]), aim["move"])
                 return
             if table is None or event["seq"] <= table.v:
                 return
@@ -296,7 +296,7 @@ def _sent(
     state before and after had nothing sealed (a hidden move would make the clients' bases
     differ)."""
     msg = views.message(table, ev)
-    sealed = table.sealed()
+    sealed = turns.sealed(table)
     trusted = "state" in msg and base is not None and not base[1] and not sealed
     return Sent(msg, sealed, base[0] if trusted and base is not None else None)
 
@@ -317,5 +317,5 @@ def _rebuild(
                 base = (sent.msg["state"], sent.sealed)
             recent.append(sent)
     if base is None:
-        base = (table.state.to_dict(), table.sealed())
+        base = (table.state.to_dict(), turns.sealed(table))
     return table, recent, base

@@ -17,6 +17,17 @@ def check_site(site: str) -> str:
     return site
 
 
+_PUBLIC_URL = re.compile(r"^https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~/-]*)?$")
+
+
+def check_public_url(url: str) -> str:
+    """The site's public address, without a trailing slash: http(s), a host, maybe a port
+    and a path — nothing a link could be bent with."""
+    if len(url) > 200 or not _PUBLIC_URL.match(url):
+        raise ValueError("VERTEX_PUBLIC_URL: an address like https://vertex.example")
+    return url.rstrip("/")
+
+
 @dataclass(frozen=True)
 class Limits:
     """What the server refuses. Every refusal is a clear error and changes nothing."""
@@ -66,6 +77,16 @@ class Settings:
     #: Several processes: how often each one checks the tables it holds against the log (an
     #: event lost on the bus is caught up within this), besides after every (re)subscribe.
     reconcile_s: float = 2.0
+    #: Seconds a client has to send a request's head (line and headers), and then its body;
+    #: a connection slower than that is closed (server/timeouts.py, api/guards.py).
+    #: `VERTEX_HEAD_TIMEOUT_S`, `VERTEX_BODY_TIMEOUT_S`.
+    head_timeout_s: float = 10.0
+    body_timeout_s: float = 10.0
+    #: The site's address as players reach it (`https://vertex.example`), for the links a
+    #: QR code carries. None (the local default) uses the address each request came to —
+    #: fine on one's own machine, but behind a proxy or on a public site set it, or a forged
+    #: `Host` header puts another site's address in the code. `VERTEX_PUBLIC_URL`.
+    public_url: str | None = None
 
     @classmethod
     def from_env(cls, database_url: str | None = None, **overrides: object) -> Settings:
@@ -90,6 +111,15 @@ class Settings:
             "redis_url": redis_url,
             "limits": limits,
         }
+        for name, var in (
+            ("head_timeout_s", "VERTEX_HEAD_TIMEOUT_S"),
+            ("body_timeout_s", "VERTEX_BODY_TIMEOUT_S"),
+        ):
+            if os.environ.get(var):
+                values[name] = float(os.environ[var])
+        public_url = os.environ.get("VERTEX_PUBLIC_URL")
+        if public_url:
+            values["public_url"] = check_public_url(public_url)
         site = os.environ.get("VERTEX_SITE")
         if site:
             values["site"] = check_site(site)

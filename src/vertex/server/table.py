@@ -1,5 +1,7 @@
 """A table: a game plus seats, clocks, requests and chat, rebuilt from its event log.
 
+`Table` holds the state and decides; how turns and clocks are counted is in turns.py and
+clocks.py, take-backs, agreement and rematch in their own modules, every change in events.py.
 Pure logic, no IO. Commands check a request against the current table and return the one
 event that carries it out (or raise ApiError); `apply` folds an event into the table. The
 same `apply` rebuilds a table from its log after a restart, and keeps copies on other workers
@@ -13,6 +15,7 @@ from collections import deque
 from typing import Any
 
 from vertex.core import Game, State, VertexError, create_game
+from vertex.server import clocks, turns
 from vertex.server.errors import ApiError, illegal_move
 from vertex.server.events import Seat, StoredEvent, check_start, fold
 from vertex.server.spec import TableSpec
@@ -104,47 +107,12 @@ class Table:
     def humans(self) -> list[int]:
         return [n for n, s in enumerate(self.seats) if s.kind == "human"]
 
-    def due(self) -> tuple[int, ...]:
-        """Seats that owe a move now (none before the start or after the end)."""
-        if not self.started or self.is_over:
-            return ()
-        return self.state.to_move
-
-    def deadline(self, seat: int) -> float | None:
-        if self.clock is None or seat not in self.due_since:
-            return None
-        allowed = self.clock.get("per_move") or self.bank[seat]
-        return self.due_since[seat] + allowed
-
-    def clocks(self, now: float) -> list[float | None] | None:
-        """Seconds left per seat (None: not counting down), for the view."""
-        if self.clock is None:
-            return None
-        out: list[float | None] = []
-        for s in range(len(self.seats)):
-            d = self.deadline(s)
-            if d is not None:
-                out.append(round(max(0.0, d - now), 3))
-            elif "total" in self.clock:
-                out.append(round(self.bank[s], 3))
-            else:
-                out.append(None)
-        return out
-
-    def sealed(self) -> frozenset[int]:
-        """Seats whose move in the step under way others may not see yet (a game's
-        `State.sealed`: Verticality's aims until the step resolves); none once it is over."""
-        return frozenset() if self.is_over else frozenset(self.state.sealed())
-
     # ---- commands: check, then return the event that does it ------------------------------
     def event(self, kind: str, now: float, **data: Any) -> StoredEvent:
         return StoredEvent(self.v + 1, kind, data, now)
 
     def check_open(self) -> None:
-        if self.result is not None:
-            if self.result["reason"] == "expired":
-                raise ApiError("expired", "this table expired after a long pause", 409)
-            raise ApiError("game-over", "the game at this table is over", 409)
+        turns.check_open(self)
 
     def take_seat(self, n: int, name: str, token: str, now: float) -> StoredEvent:
         self.check_open()
@@ -175,9 +143,9 @@ class Table:
         auto: bool = False,
         aimed: bool = False,
     ) -> StoredEvent:
-        self._check_due(seat, v)
+        turns.check_due(self, seat, v)
         if self.seats[seat].kind == "human":
-            move = self._hastened(seat, move, now)
+            move = turns.hastened(self, seat, move, now)
         try:
             new = self.state.play(move, seat=seat)
         except VertexError as exc:
@@ -199,68 +167,6 @@ class Table:
         self.pending = (ev, new)
         return ev
 
-    def _check_due(self, seat: int, v: int | None = None) -> None:
-        self.check_open()
-        if not self.started:
-            raise ApiError("not-started", "the game starts when every seat is taken", 409)
-        if v is not None and v != self.v:
-            raise ApiError(
-                "stale",
-                f"the table is at version {self.v}, not {v}",
-                409,
-                params={"version": self.v, "sent": v},
-            )
-        if seat not in self.state.to_move:
-            due = ", ".join(f"seat {s}" for s in self.state.to_move)
-            raise ApiError(
-                "not-your-turn",
-                f"it is not seat {seat}'s turn ({due} to move)",
-                409,
-                params={"seat": seat, "due": list(self.state.to_move)},
-            )
-
-    def _hastened(self, seat: int, move: str, now: float) -> str:
-        """A person's move with the haste the server measured (games that have haste).
-
-        Haste counts from when the seat's step began (the server time of the event that made
-        it due); the game takes the larger of that and what the client claimed. Computer
-        seats are exempt: they run here, and their level sets their haste.
-        """
-        aiming = self.state.aiming()
-        since = self.due_since.get(seat)
-        if aiming is None or since is None:
-            return move
-        try:
-            return aiming.hasten(move, now - since)
-        except VertexError:
-            return move  # play() says what is wrong with it
-
-    def aim_check(self, seat: int, move: str) -> str:
-        """A seat's aim, checked as its move would be but not played: the canonical aim.
-
-        Not an event: the hub keeps it with `hold_aim`, privately, for the step clock.
-        """
-        self._check_due(seat)
-        aiming = self.state.aiming()
-        if aiming is None:
-            raise ApiError("no-aims", f"{self.game.name} has no aiming: send your move", 409)
-        try:
-            return aiming.check_aim(move, seat)
-        except VertexError as exc:
-            raise illegal_move(exc) from None
-
-    def aim_tag(self, seat: int) -> tuple[int, int]:
-        """Which step of the seat an aim belongs to: (epoch, pieces the seat placed so far)."""
-        return self.epoch, sum(1 for s, _ in self.state.history if s == seat)
-
-    def hold_aim(self, seat: int, tag: tuple[int, int], move: str) -> None:
-        if tag == self.aim_tag(seat):  # (one from another worker may come after the move)
-            self.aims[seat] = (tag, move)
-
-    def held_aim(self, seat: int) -> str | None:
-        held = self.aims.get(seat)
-        return held[1] if held is not None and held[0] == self.aim_tag(seat) else None
-
     def resign(self, seat: int, now: float) -> StoredEvent:
         self.check_open()
         return self.event("resign", now, seat=seat)
@@ -268,7 +174,7 @@ class Table:
     def timeout(self, seat: int, now: float) -> StoredEvent:
         """A seat's clock ran out and the table says it loses."""
         self.check_open()
-        deadline = self.deadline(seat)
+        deadline = clocks.deadline(self, seat)
         if deadline is None or now < deadline:
             raise ApiError("no-timeout", f"seat {seat}'s clock has not run out", 409)
         return self.event("timeout", now, seat=seat)

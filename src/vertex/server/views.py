@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from vertex.core.record import Record
+from vertex.server import clocks, turns
 from vertex.server.analysable import refusal
 from vertex.server.events import SEAT_KINDS, STATE_KINDS, StoredEvent
 from vertex.server.store import BestRow
@@ -40,6 +41,7 @@ def view(
         "game": t.game.id,
         "name": t.game.name,
         "can_end_by_agreement": t.game.can_end_by_agreement,
+        "scored": t.game.scored,  # False: won, lost or drawn only; the page shows no scores
         # does the analysis (perfect play) cover this game? The page offers it only then
         "analysable": refusal(t.game) is None,
         "options": t.game.options_dict(),
@@ -48,13 +50,13 @@ def view(
         "settings": settings(t),
         "started": t.started,
         "result": t.result,
-        "clocks": t.clocks(now),
+        "clocks": clocks.left(t, now),
         "requests": requests(t),
         "rematch": t.rematch,
         "chat": list(t.chat_lines),
         "state": t.state.to_dict(),
     }
-    return for_viewer(view, viewer, t.sealed())
+    return for_viewer(view, viewer, turns.sealed(t))
 
 
 def for_viewer(msg: dict[str, Any], viewer: int | None, sealed: frozenset[int]) -> dict[str, Any]:
@@ -95,7 +97,7 @@ def message(t: Table, ev: StoredEvent) -> dict[str, Any]:
     if ev.kind in STATE_KINDS or (ev.kind == "seat" and t.started_at == ev.at):
         msg["state"] = t.state.to_dict()
         msg["result"] = t.result
-        msg["clocks"] = t.clocks(ev.at)
+        msg["clocks"] = clocks.left(t, ev.at)
     if ev.kind in SEAT_KINDS:
         msg["seats"] = [s.public() for s in t.seats]
         msg["started"] = t.started
@@ -105,7 +107,7 @@ def message(t: Table, ev: StoredEvent) -> dict[str, Any]:
 def record(t: Table) -> Record:
     seats = [{"name": s.public()["name"], "kind": s.kind} for s in t.seats]
     rec = t.state.record(seats=seats, times=t.times)
-    sealed = len(t.sealed())
+    sealed = len(turns.sealed(t))
     if sealed:  # the step under way: its aims are nobody else's business yet
         rec.moves = rec.moves[:-sealed]
     if t.result is not None:

@@ -99,7 +99,7 @@ class Site:
     def file(self, rel: str) -> Path | None:
         """The file at `rel` inside the web folder (or, under `vendor/<package>/`, inside a
         listed folder of that package), or None — also for any way out of them."""
-        if not rel or "\\" in rel or rel.startswith("/"):
+        if not rel or "\\" in rel or "\x00" in rel or rel.startswith("/"):
             return None
         parts = rel.split("/")
         if parts[0] == "vendor":
@@ -153,11 +153,15 @@ def qr_svg(text: str) -> str:
     return out.getvalue().decode()
 
 
-def add_page_routes(app: FastAPI, site: Site, table_exists: Any) -> None:
+def add_page_routes(
+    app: FastAPI, site: Site, table_exists: Any, public_url: str | None, local: bool
+) -> None:
     """`/`, `/tables/{id}`, the table's QR code and the static files.
 
     `table_exists(id)` is an async callable: the table page of a missing table still loads
-    (it explains), but with a 404 status.
+    (it explains), but with a 404 status. QR codes link to `public_url`; without one, only a
+    `local` site (one process, the default) uses the address the request came to — a site
+    of several processes is behind a proxy, where `Host` is whatever a client wrote.
     """
 
     @app.get("/", include_in_schema=False)
@@ -177,7 +181,15 @@ def add_page_routes(app: FastAPI, site: Site, table_exists: Any) -> None:
     async def table_qr(table_id: str, request: Request) -> Response:
         if len(table_id) > 64 or not await table_exists(table_id):
             raise ApiError("no-such-table", f"there is no table {table_id!r}", 404)
-        link = str(request.base_url).rstrip("/") + f"/tables/{table_id}"
+        if public_url is not None:
+            base = public_url
+        elif local:
+            base = str(request.base_url).rstrip("/")
+        else:
+            raise ApiError(
+                "no-public-url", "this site has no public address set (VERTEX_PUBLIC_URL)", 404
+            )
+        link = base + f"/tables/{table_id}"
         if len(link) > MAX_QR_CHARS:
             raise ApiError("bad-request", "the site's address is too long for a QR code")
         headers = {"Cache-Control": "private, max-age=3600"}

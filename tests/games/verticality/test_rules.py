@@ -207,3 +207,38 @@ def test_natural_forces_shake_the_table_when_the_supply_is_used_up() -> None:
         assert len(short.winners) == 1
     else:
         assert short.level == 2 and short.supply[short.size] >= 3
+
+
+def test_an_aim_3_mm_from_touching_snaps_against_its_neighbour_and_is_played() -> None:
+    from vertex.physics import yaw_pose
+    from vertex.physics.geometry import gap, pyramid_footprint
+
+    state = play_planned_until(new(players=1, tremor_mm=0.0), 1, 1)
+    first = state.towers[0].pieces[0]
+    fx, fy = first.pose[0] / MM, first.pose[1] / MM
+    # an L pyramid beside an L one, straight along x: touching at 44.45 mm apart (rot 0)
+    base = pyramid_footprint(first.kind, yaw_pose(0.0, 0.0, 0.0, 0.0))
+    side = (max(p[0] for p in base) - min(p[0] for p in base)) / MM
+    rot = round(first_yaw(first.pose), 2)
+    aim = f"pyramid x={fx + side + 3:.2f} y={fy:.2f} rot={rot}"  # 3 mm short of touching
+    snapped = state.check_aim(aim, 0)
+    assert snapped != aim and snapped.startswith("pyramid ")
+    x = float(snapped.split("x=")[1].split()[0])
+    y = float(snapped.split("y=")[1].split()[0])
+    foot = pyramid_footprint(state.size, yaw_pose(x * MM, y * MM, 0.0, rot))
+    between = gap(foot, pyramid_footprint(first.kind, first.pose)) / MM
+    assert 0.4 < between < 0.6  # against it, inside the 1 mm touching tolerance
+    assert y == pytest.approx(fy, abs=0.05)  # moved straight towards it, not sideways
+    played = state.play(aim, seat=0)
+    assert played.history[-1] == (0, snapped)  # type: ignore[attr-defined]
+    assert len(played.towers[0].pieces) == 2  # type: ignore[attr-defined]
+    # 8 mm short is too far for a hand's nudge: refused, saying by how much, rounded up
+    with pytest.raises(IllegalMove, match="touching rule") as err:
+        state.check_aim(f"pyramid x={fx + side + 8:.2f} y={fy:.2f} rot={rot}", 0)
+    assert err.value.params["gap_mm"] == pytest.approx(8.0, abs=0.11)
+
+
+def first_yaw(pose: tuple[float, ...]) -> float:
+    from vertex.physics.geometry import yaw_deg
+
+    return yaw_deg(pose) % 90

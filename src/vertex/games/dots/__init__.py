@@ -36,6 +36,7 @@ FIGURES = GameInfo(
     ),
     options=FiguresOptions,
     game="vertex.games.dots.figures:Figures",
+    symbols_by_lot=True,
 )
 GAMES = (BOXES, TRIANGLES, FIGURES)
 

@@ -18,6 +18,7 @@ JUXTAPOSE = GameInfo(
     options=JuxtaposeOptions,
     game="vertex.games.juxtapose.game:Juxtapose",
     sudden_win=True,  # a line wins at once
+    scored=False,  # won by a line or drawn: no points
 )
 GAMES = (JUXTAPOSE,)
 

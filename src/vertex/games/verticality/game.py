@@ -163,8 +163,7 @@ class VerticalityState(State):
     def _checked(self, move: str, seat: int) -> Aim:
         aim = parse_aim(move)
         tower = self.towers[seat]
-        tower.check(self.level, self.step, self.size, aim, self.game.options.skyscraper)
-        return aim
+        return tower.check(self.level, self.step, self.size, aim, self.game.options.skyscraper)
 
     def sealed(self) -> tuple[int, ...]:
         """Seats whose piece for the step under way is in but not yet placed: the last

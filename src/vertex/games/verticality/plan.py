@@ -562,7 +562,7 @@ def fits(state: VerticalityState, seat: int, aim: Aim) -> bool:
     """Whether the rules accept `aim` now (no simulation)."""
     try:
         state.towers[seat].check(
-            state.level, state.step, state.size, aim, state.game.options.skyscraper
+            state.level, state.step, state.size, aim, state.game.options.skyscraper, snap=False
         )
     except IllegalMove:
         return False

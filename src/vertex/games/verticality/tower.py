@@ -10,11 +10,12 @@ for a fallen one and a fallen piece is never missed:
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 from vertex.core.errors import IllegalMove
-from vertex.games.verticality.notation import Aim
+from vertex.games.verticality.notation import Aim, make_aim
 from vertex.physics import CAP_S, PYRAMIDS, Keyframes, Kind, Pose, settle, tilt_deg, yaw_pose
 from vertex.physics.geometry import (
     apex,
@@ -22,6 +23,7 @@ from vertex.physics.geometry import (
     card_top_z,
     gap,
     inside,
+    nearest_points,
     penetration,
     pyramid_footprint,
     rotate,
@@ -36,6 +38,11 @@ DROP = 1.0 * MM
 TOUCH = 1.0 * MM
 #: Nudging: a new pyramid may be aimed this deep (m) into a piece of its level, no deeper.
 NUDGE_MAX = 4.0 * MM
+#: Snapping: a pyramid aimed this close (m) to one of its level but not touching is moved
+#: straight towards it, as a hand nudges a pyramid against another, to stand SNAP_GAP apart
+#: (inside the touching tolerance, clear of the neighbour for a steady hand).
+SNAP = 5.0 * MM
+SNAP_GAP = 0.5 * MM
 FALL_TILT = 25.0
 CARD_TILT = 15.0
 #: How far below its support a piece may sink before it counts as dropped a level (m).
@@ -109,8 +116,49 @@ class Tower:
         return 0.0 if card is None else card_top_z(card.pose, x, y)
 
     # ---- placing -----------------------------------------------------------------------
-    def check(self, level: int, step: int, size: str, aim: Aim, skyscraper: bool) -> None:
-        """Refuse an aim the rules forbid, before any simulation (IllegalMove says why)."""
+    def check(
+        self, level: int, step: int, size: str, aim: Aim, skyscraper: bool, snap: bool = True
+    ) -> Aim:
+        """The aim to play: `aim` itself, or (with `snap`) moved against its nearest neighbour
+        when it misses the touching rule by at most SNAP; IllegalMove (saying why) for an aim
+        the rules forbid, before any simulation. The planner checks without snapping: its
+        aims touch already, and its scattered random aims keep their scatter."""
+        if not snap:
+            self._check(level, step, size, aim, skyscraper)
+            return aim
+        try:
+            self._check(level, step, size, aim, skyscraper)
+            return aim
+        except IllegalMove as refusal:
+            if refusal.reason != "touching" or float(refusal.params["gap_mm"]) > SNAP / MM:
+                raise
+            snapped = self._snapped(level, size, aim)
+            if snapped is None:
+                raise
+            try:
+                self._check(level, step, size, snapped, skyscraper)
+            except IllegalMove:
+                raise refusal from None
+            return snapped
+
+    def _snapped(self, level: int, size: str, aim: Aim) -> Aim | None:
+        """`aim` moved straight towards the nearest pyramid of its level (along the line of
+        their nearest points) until it stands SNAP_GAP from it; None if there is none."""
+        foot = pyramid_footprint(size, yaw_pose(aim.x * MM, aim.y * MM, 0.0, aim.rot))
+        mates = [pyramid_footprint(m.kind, m.pose) for m in self.pyramids_of(level)]
+        if not mates:
+            return None
+        mate = min(mates, key=lambda m: gap(foot, m))
+        (px, py), (qx, qy) = nearest_points(foot, mate)
+        distance = math.hypot(qx - px, qy - py)
+        if distance <= SNAP_GAP:
+            return None
+        move = (distance - SNAP_GAP) / distance
+        x = aim.x + (qx - px) * move / MM
+        y = aim.y + (qy - py) * move / MM
+        return make_aim(aim.piece, x, y, aim.rot, aim.haste)
+
+    def _check(self, level: int, step: int, size: str, aim: Aim, skyscraper: bool) -> None:
         if aim.piece == "card":
             if step != 3:
                 raise IllegalMove(
@@ -149,12 +197,14 @@ class Tower:
         if mates and not skyscraper:
             nearest = min(gap(foot, pyramid_footprint(m.kind, m.pose)) for m in mates)
             if nearest > TOUCH:
+                # rounded up, to the tenth that decides: 1.04 mm reads 1.1, never "1 mm"
+                gap_mm = math.ceil(round(nearest / MM, 6) * 10) / 10
                 raise IllegalMove(
                     f"touching rule: each pyramid must touch another of its level, and this one "
-                    f"would stand {nearest / MM:.1f} mm from the nearest (aim closer, within "
+                    f"would stand {gap_mm:.1f} mm from the nearest (aim closer, within "
                     f"{TOUCH / MM:g} mm)",
                     "touching",
-                    {"gap_mm": round(nearest / MM, 1), "within_mm": TOUCH / MM},
+                    {"gap_mm": gap_mm, "within_mm": TOUCH / MM},
                 )
 
     def place(

@@ -17,10 +17,11 @@ import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from vertex.core import game_ids
 from vertex.server.errors import ApiError
+from vertex.server.games import checked_game
 from vertex.server.lobby.conns import FOLLOW_MOST, LobbyConn, LobbyConns
 from vertex.server.lobby.index import LobbyIndex
 from vertex.server.lobby.rows import LobbyRows
@@ -31,7 +32,40 @@ from vertex.server.table import Table
 from vertex.server.tasks import stop_task
 
 if TYPE_CHECKING:
-    from vertex.server.hub import Hub
+    from vertex.core import Game
+    from vertex.server.autoplay import Autoplay
+    from vertex.server.repository import Repository
+    from vertex.server.settings import Settings
+    from vertex.server.sockets import Sockets
+    from vertex.server.spec import SeatSpec
+    from vertex.server.store import Store
+
+
+class Hub(Protocol):
+    """What the lobby uses of the hub (which imports the lobby, so the lobby names only
+    this)."""
+
+    settings: Settings
+    worker: str
+    store: Store
+    scaled: bool
+    repo: Repository
+    sockets: Sockets
+    autoplay: Autoplay
+
+    async def get(self, tid: str) -> Table: ...
+
+    async def take_seat(self, tid: str, n: int, name: str) -> tuple[str, int]: ...
+
+    async def create(
+        self,
+        game: Game[Any],
+        seats: list[SeatSpec] | None,
+        settings: dict[str, Any],
+        creator: str,
+        listed: bool = False,
+    ) -> Table: ...
+
 
 log = logging.getLogger("vertex.server")
 
@@ -220,8 +254,6 @@ class Lobby:
     async def play_now(self, game: str, name: str, creator: str) -> dict[str, Any]:
         """Sit at the oldest listed table of `game` waiting for one more player, or open one
         and wait there. One lock per game, on every process: two players at once meet."""
-        from vertex.server.hub import checked_game
-
         made = checked_game(game, {})
         async with self.shared.lock("play-now:" + game):
             for tid in await self.rows.waiting_for_one(game):

@@ -17,12 +17,14 @@ import re
 from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from fastapi import FastAPI, Query, Request, Response, WebSocket, WebSocketDisconnect
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, Field
 
 from vertex.core import game_ids
 from vertex.server.conn import TokenBucket
 from vertex.server.errors import ApiError
 from vertex.server.lobby.conns import FOLLOW_MOST, LobbyConn
+from vertex.server.messages import StrictBody
+from vertex.server.nesting import check_depth
 from vertex.server.sockets import dumps
 from vertex.server.text import check_text
 
@@ -79,8 +81,7 @@ class LobbyView(BaseModel):
     counts: LobbyCounts = Field(description="entries in each section in all (the rest: minus 50)")
 
 
-class _Body(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+_Body = StrictBody
 
 
 class PlayNow(_Body):
@@ -194,6 +195,7 @@ async def _handle(hub: Hub, conn: LobbyConn, data: str | bytes) -> dict[str, Any
         most = hub.limits.message_bytes
         if len(data) > most:
             raise ApiError("too-large", f"a message may be at most {most} bytes")
+        check_depth(data)
         try:
             msg = json.loads(data)
         except ValueError:

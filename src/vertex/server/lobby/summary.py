@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from vertex.core import create_game
+from vertex.server import turns
 from vertex.server.spec import TableSpec
 from vertex.server.table import Table
 
@@ -45,7 +46,7 @@ def summary(table: Table) -> dict[str, Any]:
         "started_at": table.started_at,
         "finished_at": table.last_at if table.result is not None else None,
         "scores": list(table.state.scores) if table.started else None,
-        "to_move": list(table.due()),
+        "to_move": list(turns.due(table)),
         "result": result,
         "v": table.v,
     }

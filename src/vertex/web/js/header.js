@@ -1,6 +1,8 @@
-// The site header every page shares: the name (a link to the lobby) and the language switch.
+// The site header every page shares: the name (a link to the lobby), the language switch and
+// the theme (light, dark, or the system's).
 import { h } from "./dom.js";
 import { LANGS, lang, loadCatalogs, onLangChange, setLang, t } from "./i18n.js";
+import { setTheme, THEMES, themeChoice } from "./theme.js";
 
 await loadCatalogs("common");
 
@@ -22,12 +24,24 @@ export function mountHeader() {
     h("a", { class: "brand", href: "/" },
       h("img", { src: iconUrl(), alt: "", width: 28, height: 28 }),
       h("span", { "data-i18n": "common.brand", text: t("common.brand") })),
-    h("nav", { class: "langs", "aria-label": t("common.language"), "data-i18n-attr": "aria-label:common.language" },
-      ...buttons),
+    h("div", { class: "header-tools" },
+      themeSwitch(),
+      h("nav", { class: "langs", "aria-label": t("common.language"), "data-i18n-attr": "aria-label:common.language" },
+        ...buttons)),
   );
   onLangChange((now) => {
     for (const b of buttons) b.setAttribute("aria-pressed", String(b.dataset.lang === now));
   });
+}
+
+function themeSwitch() {
+  const select = h("select", { id: "theme", class: "theme", "data-theme-switch": "",
+    onchange: (ev) => setTheme(ev.target.value) },
+  THEMES.map((name) => h("option", { value: name, "data-i18n": `common.theme.${name}`,
+    text: t(`common.theme.${name}`) })));
+  select.value = themeChoice();
+  return h("label", { class: "theme-row" },
+    h("span", { class: "sr-only", "data-i18n": "common.theme", text: t("common.theme") }), select);
 }
 
 function iconUrl() {

@@ -430,6 +430,8 @@ export class NewTableForm {
     const mine = this.seatValues.slice(0, n).indexOf("human");
     let hint = t("lobby.seat.none");
     if (mine >= 0) hint = n === 1 ? t("lobby.seat.alone") : t("lobby.seat.mine", { n: mine + 1 });
+    // a game that deals its figures by lot at the table promises none here (Figures)
+    if (this.byLot()) hint = `${hint} ${t("lobby.seat.by-lot")}`;
     this.seatHint.textContent = hint;
     this.fillButton.hidden = n < 2;
   }
@@ -443,11 +445,15 @@ export class NewTableForm {
     h("option", { value: "human", text: t("lobby.seat.human") }),
     LEVELS.map((level) => h("option", { value: `ai-${level}`, text: levelName(level) })));
     select.value = this.seatValues[i];
-    const swatch = h("span", { class: "swatch", "aria-hidden": "true", text: seatSymbol(i) });
+    const swatch = h("span", { class: "swatch", "aria-hidden": "true", text: this.byLot() ? "" : seatSymbol(i) });
     swatch.style.background = seatColor(i);
     return h("li", { class: "seat-row" },
       h("label", { for: id }, swatch, h("span", { text: t("lobby.seat", { n: i + 1 }) })),
       select);
+  }
+
+  byLot() {
+    return Boolean(this.game.capabilities && this.game.capabilities.symbols_by_lot);
   }
 
   fillSeats() {

@@ -8,12 +8,15 @@ import { tell } from "./alerts.js";
 import { askName } from "./lobby-name.js";
 import { gameName } from "./lobby-words.js";
 import { remembered } from "./store.js";
+import { errorText as refusalText, loadErrors } from "./errors.js";
 
-function errorText(err) {
+async function errorText(err) {
   const known = { "too-many-listed": "place.error.too-many-listed",
     "too-many-tables": "lobby.error.too-many-tables", offline: "lobby.error.offline",
     "seat-taken": "place.error.seat-taken", "game-over": "place.error.seat-taken" };
-  return known[err.code] ? t(known[err.code]) : t("place.error.other", { message: err.message });
+  if (known[err.code]) return t(known[err.code]);
+  await loadErrors().catch(() => null); // with the first other refusal: it words them all
+  return t("place.error.other", { message: refusalText(err) });
 }
 
 export class Seating {
@@ -29,9 +32,12 @@ export class Seating {
     host.replaceChildren(this.panel, this.error);
   }
 
-  showError(err) {
+  async showError(err) {
+    const shown = (this.shown = (this.shown || 0) + 1);
+    const text = err ? await errorText(err) : "";
+    if (shown !== this.shown) return; // another error (or none) came while it was worded
     this.error.hidden = !err;
-    this.error.textContent = err ? errorText(err) : "";
+    this.error.textContent = text;
   }
 
   /** "Sit" on a waiting table: its first free seat. */

@@ -296,7 +296,8 @@ export function createReplay(host, deps) {
       if (move && move.seat !== null && move.seat !== undefined) moveLine.append(swatch(move.seat), " ");
       moveLine.append(h("span", { text: ply ? `${ply}. ${moveText(move)}` : moveText(null) }));
       const st = got.state;
-      scores.replaceChildren(...(st.scores || []).map((score, seat) => {
+      // a game without points (view.scored false: Juxtapose) lists none
+      scores.replaceChildren(...(deps.model.view.scored === false ? [] : st.scores || []).map((score, seat) => {
         const li = h("li", { "data-replay-score": seat, "data-value": score },
           swatch(seat), h("span", { text: t("replay.score", {
             name: deps.names(seat), symbol: symbolOf(seat), score: num(score),

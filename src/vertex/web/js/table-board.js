@@ -1,6 +1,6 @@
 // The board on the table page: the game's board module (js/boards/), or the plain move form
 // when the game's board is not drawn yet; and the "confirm moves" touch setting.
-import { announce, h } from "./dom.js";
+import { announce, coarsePointer, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { loadBoard } from "./boards/index.js";
 import { remembered } from "./store.js";
@@ -8,7 +8,7 @@ import { remembered } from "./store.js";
 /**
  * Fill `host` with the board for `state`. opts: {onMove(move), names(seat), sendAim(move),
  * refuse(code, text): a refusal the board explains}.
- * Returns {board, text: bool}.
+ * Returns {board, text: bool, confirms: bool (the board offers "confirm moves" on touch)}.
  */
 export async function mountBoard(host, state, opts) {
   let mod = null;
@@ -24,10 +24,11 @@ export async function mountBoard(host, state, opts) {
   const board = make.createBoard(host, {
     onMove: opts.onMove, announce, names: opts.names, sendAim: opts.sendAim, refuse: opts.refuse,
   });
-  return { board, text };
+  return { board, text, confirms: Boolean(!text && mod.CONFIRMS_TOUCH) };
 }
 
-/** The touch setting: first tap previews a line, second tap draws it. Remembered. */
+/** The touch setting: first tap previews a line, second tap draws it. Remembered; shown only
+ * on a touch screen, for a board that draws lines (`show(confirms)`). */
 export function createTouchSetting(host, changed) {
   const box = h("input", { type: "checkbox", id: "confirm-touch", name: "confirm-touch",
     checked: Boolean(remembered.setting("confirmTouch", false)) });
@@ -37,8 +38,11 @@ export function createTouchSetting(host, changed) {
     remembered.setSetting("confirmTouch", box.checked);
     changed();
   });
+  host.hidden = true;
   return {
-    get value() { return box.checked; },
+    show(confirms) { host.hidden = !(confirms && coarsePointer()); },
+    /** Whether moves wait for a second tap (never where the setting is not offered). */
+    get value() { return !host.hidden && box.checked; },
     render() { label.textContent = t("table.setting.confirmTouch"); },
   };
 }

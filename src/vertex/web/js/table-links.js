@@ -41,13 +41,16 @@ export function createLinks(host, tableId) {
     "data-qr": true, loading: "lazy",
   });
   const qrCaption = h("figcaption", { class: "hint" });
+  const qrFigure = h("figure", { class: "qr-figure" }, qr, qrCaption);
+  // A site with no public address set gives no code: no empty frame either.
+  qr.addEventListener("error", () => { qrFigure.hidden = true; });
   const seat = linkField("data-seat-link", "table.links.copySeat");
   const seatNote = h("p", { class: "hint private-note" });
   const seatSummary = h("summary");
   const seatBox = h("details", { class: "seat-link" }, seatSummary, seatNote, seat.label, seat.row);
   host.replaceChildren(heading,
     share.label, share.row, shareHint,
-    h("figure", { class: "qr-figure" }, qr, qrCaption),
+    qrFigure,
     seatBox);
   host.setAttribute("aria-labelledby", heading.id);
   share.input.value = `${location.origin}/tables/${tableId}`;

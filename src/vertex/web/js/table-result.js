@@ -66,7 +66,7 @@ export function createResult(host) {
               const won = (result.winners || []).includes(n);
               return h("li", { class: won ? "won" : "" }, swatch,
                 h("span", { text: seatName(view, n) }),
-                h("strong", { text: num(scores[n] ?? 0) }),
+                view.scored === false ? null : h("strong", { text: num(scores[n] ?? 0) }),
                 won ? h("span", { class: "badge", text: t("table.result.winner") }) : null);
             }))
           : null,

@@ -74,13 +74,13 @@ export function createSeats(host, deps) {
     const clock = h("span", { class: "seat-clock", "data-clock": n },
       h("span", { class: "sr-only", text: t("table.clock.left") }), time);
     clocks.set(n, { clock, time });
-    const score = view.state.scores ? view.state.scores[n] : null;
+    const score = view.scored !== false && view.state.scores ? view.state.scores[n] : null;
     const right = h("span", { class: "seat-right" },
       due ? h("span", { class: "turn-mark", text: t("table.seat.toMove") }) : null,
       clock,
-      h("span", { class: "seat-score" },
+      score === null || score === undefined ? null : h("span", { class: "seat-score" },
         h("span", { class: "sr-only", text: t("table.seat.score") }),
-        h("span", { "data-score": n, text: score === null || score === undefined ? "" : num(score) })));
+        h("span", { "data-score": n, text: num(score) })));
 
     const buttons = [];
     if (free && !over && model.seatKnown && model.mySeat === null) {

@@ -9,6 +9,7 @@ import { tell } from "./alerts.js";
 import { announce, h } from "./dom.js";
 import { errorWords, loadErrors } from "./errors.js";
 import { mountHeader } from "./header.js";
+import { onThemeChange } from "./theme.js";
 import { loadCatalogs, onLangChange, t } from "./i18n.js";
 import { remembered } from "./store.js";
 import { TableSocket } from "./socket.js";
@@ -58,6 +59,7 @@ async function boot() {
   socket.start({ token, since: token ? null : view.version });
   if (view.settings && view.settings.clock) startTicking(() => ui.seats.tick(model));
   onLangChange(() => render({ relabel: true }));
+  onThemeChange(() => render({ relabel: true })); // seat inks are the theme's
 }
 
 /** A seat link (#token=…) stores its token for this table and leaves the address bar. */
@@ -158,10 +160,11 @@ async function build(view) {
     names: (n) => seatName(model.view, n),
     // games with aiming (Verticality): where the piece would go, checked, kept privately
     sendAim: (move) => socket.send({ t: "aim", move }),
-    refuse: (code, text) => ui.refusal.show(code, text),
+    // a board's refusal for [data-refusal]; code null: the reason no longer stands
+    refuse: (code, text) => (code === null ? ui.refusal.clear() : ui.refusal.show(code, text)),
   });
   board = mounted.board;
-  touchHost.hidden = mounted.text;
+  ui.touch.show(mounted.confirms);
   // The buttons only: what they open is fetched on the first press.
   ui.replay = createReplay(replayHost, {
     id: tableId, model, board: () => board, names: (n) => seatName(model.view, n), redraw: () => render(),
@@ -207,6 +210,9 @@ function render({ animate = false, relabel = false } = {}) {
   main.dataset.turn = turn(model).join(",");
   main.dataset.mySeat = model.mySeat === null ? "" : String(model.mySeat);
   main.dataset.pending = pending || "";
+  // a visitor who can sit down: on a phone the name box and "take seat" come first (table.css)
+  main.toggleAttribute("data-joining", model.mySeat === null && !view.state.is_over
+    && view.seats.some((s) => s.kind === "human" && !s.name));
   const replaying = ui.replay.active; // the board shows a replayed ply
   if (!replaying) board.update(view.state, {
     mySeat: model.mySeat,
@@ -374,27 +380,23 @@ function goToRematch(newId) {
   location.assign(`/tables/${encodeURIComponent(newId)}`);
 }
 
-/** A refusal or failure, in our words from its code and params (errors.js); the server's
- * message only follows a lead of ours for a code the catalog does not know. The catalogs
- * are fetched with the first refusal: most visits never see one. */
+/** A refusal or failure, in our words from its code, params and (for a move) the game's
+ * rule (errors.js); never the server's English. The catalogs are fetched with the first
+ * refusal: most visits never see one. */
 async function showError(err, lead = null) {
   const shown = ++errors;
   let status;
   try {
-    [status] = await Promise.all([ui.status.get(), loadCatalogs("table-errors"), loadErrors()]);
+    [status] = await Promise.all([ui.status.get(), loadErrors()]);
   } catch {
     return; // the status lines could not be fetched (already logged): nowhere to say it
   }
   if (shown !== errors) return; // cleared, or another refusal came, while it was fetched
-  const words = errorWords(err);
-  // a refused move: our lead, then the game's own explanation of the rule it breaks
-  const detail = err.code === "illegal-move" ? err.message || "" : "";
-  if (words) status.error(words.key, detail, true, words.vars);
-  else status.error(lead || "table.error.refused", err.message || "");
+  const words = errorWords(err) || { key: lead || "table.error.refused", vars: {} };
+  status.error(words.key, "", true, words.vars);
   // the reason for the last refusal, by its rule's code where the game names one
   if (err.code !== "connection-lost" && ui.refusal) {
-    const text = words ? `${t(words.key, words.vars)} ${detail}` : `${t(lead || "table.error.refused")} ${err.message || ""}`;
-    ui.refusal.show(err.reason?.rule || err.code, text.trim());
+    ui.refusal.show(err.reason?.rule || err.code, t(words.key, words.vars));
   }
 }
 

@@ -34,6 +34,9 @@ function loadMenu() {
   return menuLoading;
 }
 
+/** Lines are drawn here: on a touch screen a player may ask to confirm each (table-board.js). */
+export const CONFIRMS_TOUCH = true;
+
 export function createBoard(host, options = {}) {
   return new DotsBoard(host, options);
 }
@@ -432,7 +435,7 @@ class DotsBoard {
     const triangular = this.model ? this.model.triangular : false;
     const items = ["dots.help.tab", triangular ? "dots.help.shiftTriangle" : "dots.help.shift",
       "dots.help.menu", "dots.help.pointer", "dots.help.confirm"];
-    return h("details", { class: "dots-help", id: `${this.id}-help` },
+    return h("details", { class: "dots-help keys-help", id: `${this.id}-help` },
       h("summary", { text: t("dots.help.title") }),
       h("ul", {}, ...items.map((k) => h("li", { text: t(k) }))));
   }

@@ -146,7 +146,7 @@ export function createBoard(host, options = {}) {
   const resultEl = h("p", { class: "jx-result", "data-board-result": "", hidden: true });
   const markEl = h("p", { class: "jx-mark", hidden: true });
   const messageEl = h("p", { class: "jx-message", "data-board-message": "" });
-  const keysEl = h("section", { class: "jx-keys", "data-keys-help": "" });
+  const keysEl = h("section", { class: "jx-keys keys-help", "data-keys-help": "" });
   const root = h("div", { class: "jx" },
     h("div", { class: "jx-layout" },
       h("div", { class: "jx-main" },
@@ -549,7 +549,10 @@ export function createBoard(host, options = {}) {
     phaseEl.dataset.phase = board.phase;
     phaseEl.textContent = board.phase === "drop"
       ? t("juxtapose.phase.drop", { n: (board.stash || []).length })
-      : t("juxtapose.phase.slide", { n: num(board.slide_moves), limit: num(board.move_limit) });
+      // the move to make now, counted from 1 (slide_moves is how many were made); the last
+      // one made once the game is over
+      : t("juxtapose.phase.slide", { n: num(Math.max(1, Math.min(board.slide_moves + (state && state.is_over ? 0 : 1),
+        board.move_limit))), limit: num(board.move_limit) });
     const lines = board.winning_lines || [];
     let result = "";
     if (lines.length) result = lines.map((l) => t("juxtapose.win", { squares: l.join(" – ") })).join(" ");

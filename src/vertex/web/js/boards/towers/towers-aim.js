@@ -1,8 +1,10 @@
 // Where my piece is aimed, and what the server says about it. The page never judges an aim:
 // it sends it (a few a second at most — the server limits them) and shows the answer, the
 // server's own reason when it refuses (touching rule, lower level, off the base…).
-import { has, num, t } from "../../i18n.js";
-import { aimText, clampAim, normRot, round1 } from "./towers-geom.js";
+import { errorText, loadErrors } from "../../errors.js";
+import { aimText, clampAim, normRot, parseAim, round1 } from "./towers-geom.js";
+
+await loadErrors(); // the aims' refusals are worded from it (the first aim may be refused)
 
 /** At most this many aims a second go to the server. */
 export const AIMS_PER_SECOND = 4;
@@ -20,6 +22,7 @@ export function createAimer({ send, changed }) {
     rot: 0,
     status: "idle", // idle | aiming | ok | refused | pending | placed
     refusal: null, // the server's refusal ({message, reason}) when it refused
+    snap: null, // {x, y, rot}: where the server snapped an ok aim to touch its neighbour
     /** The refusal in the page's language now (so a language switch re-says it). */
     get reason() { return reasonText(this.refusal); },
     checked: new Map(), // aim text -> {ok, reason, refusal, aim}
@@ -40,6 +43,7 @@ export function createAimer({ send, changed }) {
     me.rot = start.rot;
     me.status = "aiming";
     me.refusal = null;
+    me.snap = null;
     me.checked.clear();
     clearTimeout(me.timer);
     changed(me);
@@ -61,6 +65,7 @@ export function createAimer({ send, changed }) {
     const known = me.checked.get(me.text());
     me.status = known ? (known.ok ? "ok" : "refused") : "aiming";
     me.refusal = known && !known.ok ? known.refusal : null;
+    me.snap = known ? snapOf(known, me.text()) : null;
     changed(me);
     schedule();
   };
@@ -102,6 +107,7 @@ export function createAimer({ send, changed }) {
         if (key === me.key && text === me.text() && me.status !== "pending" && me.status !== "placed") {
           me.status = answer.ok ? "ok" : "refused";
           me.refusal = answer.refusal || null;
+          me.snap = snapOf(answer, text);
           changed(me, answer);
         }
         if (key === me.key && text !== me.text()) schedule();
@@ -126,21 +132,21 @@ export function createAimer({ send, changed }) {
   return me;
 }
 
+/** Where the server moved an accepted aim (snapped against its neighbour), or null. */
+function snapOf(answer, text) {
+  if (!answer.ok || !answer.aim || answer.aim === text) return null;
+  const p = parseAim(answer.aim);
+  return p && p.piece !== "stop" ? { x: p.x, y: p.y, rot: p.rot } : null;
+}
+
 /** An answer saying the server refused: its words are worked out when shown. */
 function refused(err) {
   return { ok: false, refusal: { message: err.message || "", reason: err.reason || null },
     get reason() { return reasonText(this.refusal); } };
 }
 
-/** The server's refusal in the page's language where the game named its rule (the numbers
- *  written the local way), else the server's own words. */
+/** The server's refusal in the page's language, from the rule it names and its numbers
+ *  (errors.js: `error.illegal-move.<rule>`), never the server's English. */
 export function reasonText(err) {
-  const reason = err && err.reason;
-  const key = reason && `towers.reason.${reason.rule}`;
-  if (!key || !has(key)) return (err && err.message) || "";
-  const vars = {};
-  for (const [name, value] of Object.entries(reason)) {
-    vars[name] = typeof value === "number" ? num(value, { maximumFractionDigits: 1 }) : value;
-  }
-  return t(key, vars);
+  return err ? errorText({ code: "illegal-move", reason: err.reason }) : "";
 }

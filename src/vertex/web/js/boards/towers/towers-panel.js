@@ -186,16 +186,17 @@ export function createPanel({ onStop }) {
     feedback.replaceChildren();
     if (aimer.status === "refused") {
       feedback.append(h("strong", { text: t("towers.aim.refused") }), " ",
-        // the server's own (English) words where the game named no rule to translate
-        h("span", { lang: aimer.refusal && aimer.refusal.reason ? null : "en",
-          "data-aim-reason": true, text: aimer.reason }), h("br"), where);
+        h("span", { "data-aim-reason": true, text: aimer.reason }), h("br"), where);
     } else if (aimer.status === "pending") {
       feedback.append(h("strong", { text: t("towers.aim.placing") }), " ", where);
     } else if (aimer.status === "placed") {
       feedback.append(h("strong", { text: t("towers.aim.placed") }), " ", where);
     } else {
       feedback.append(t("towers.aim.now", { piece: sizeWord }), " ", where,
-        aimer.status === "ok" ? h("span", { class: "ok", text: ` — ${t("towers.aim.ok")}` }) : "");
+        aimer.status === "ok" ? h("span", { class: "ok", text: ` — ${t("towers.aim.ok")}` }) : "",
+        aimer.status === "ok" && aimer.snap ? h("span", { class: "ok", "data-aim-snap": "",
+          text: ` (${t("towers.aim.snapped")}: ${t("towers.aim.where",
+            { x: mm(aimer.snap.x), y: mm(aimer.snap.y), rot: mm(aimer.snap.rot) })})` }) : "");
     }
   }
 

@@ -2,7 +2,8 @@
 // piece being aimed, seat labels, an orbiting camera, and the settles played back from the
 // server's keyframes. It draws; it decides nothing (the server's poses are the truth).
 import * as THREE from "three";
-import { COLORS, INKS } from "../../seats.js";
+import { COLORS, seatInk } from "../../seats.js";
+import { onThemeChange } from "../../theme.js";
 import {
   MIN_SETTLE_S, TUMBLE_S, easeIn, keyframePose, lerpPose, settleDuration, settleKey, tumbled,
 } from "./towers-anim.js";
@@ -65,7 +66,7 @@ const materials = new Map();
 function materialsFor(seat) {
   if (!materials.has(seat)) {
     const colour = COLORS[seat % COLORS.length];
-    const ink = INKS[seat % INKS.length];
+    const ink = seatInk(seat);
     materials.set(seat, {
       pyramid: new THREE.MeshStandardMaterial({ color: colour, roughness: 0.45, metalness: 0.05,
         side: THREE.DoubleSide }),
@@ -132,8 +133,19 @@ export function createScene(canvas, labels, { reducedMotion, ghostNote }) {
   renderer.shadowMap.type = THREE.PCFShadowMap;
 
   const scene = new THREE.Scene();
+  // the sky is the page's (--sky on the view behind the canvas): light or dark with the theme
+  // (read when drawn: the view is in the page by then)
+  let skyKnown = false;
   scene.background = new THREE.Color(SKY);
   scene.fog = new THREE.Fog(SKY, 1800, 4200);
+  function paintSky() {
+    const host = canvas.parentElement;
+    if (skyKnown || !host || !host.isConnected) return;
+    scene.background = new THREE.Color(getComputedStyle(host).backgroundColor || SKY);
+    scene.fog.color = scene.background;
+    skyKnown = true;
+  }
+  onThemeChange(() => { skyKnown = false; invalidate(); });
   const camera = new THREE.PerspectiveCamera(FOV, 1, 4, 6000);
 
   // A key light from the upper right and a dim fill from the left: the four faces of a
@@ -302,7 +314,7 @@ export function createScene(canvas, labels, { reducedMotion, ghostNote }) {
       s.label.textContent = text;
       s.label.classList.toggle("fallen", !tower.standing);
       s.label.classList.toggle("mine", seat === mine);
-      s.label.style.setProperty("--seat", INKS[seat % INKS.length]);
+      s.label.style.setProperty("--seat", seatInk(seat));
     }
   }
 
@@ -542,6 +554,7 @@ export function createScene(canvas, labels, { reducedMotion, ghostNote }) {
     const now = performance.now();
     for (const s of seats) if (s.anim) stepAnimation(s, now);
     placeCamera();
+    paintSky();
     renderer.render(scene, camera);
     placeLabels();
     if (animating || orbit.goal) invalidate();

@@ -177,6 +177,7 @@ export function createBoard(host, options) {
     // The server's reason, to its first colon ("touching rule", "aiming into a lower
     // level"…); the panel beside the view has all of it.
     if (aimer.status === "refused") return `✕ ${aimer.reason.split(": ")[0].slice(0, 80)}`;
+    if (aimer.status === "ok" && aimer.snap) return t("towers.aim.snapped");
     return "";
   }
 
@@ -195,14 +196,20 @@ export function createBoard(host, options) {
       announce(t("towers.say.refused", { reason: aimer.reason }), false);
     }
     if (aimer.status !== "refused") spokenReason = "";
+    // the page's refusal line ([data-refusal]) says the aim's reason while it stands
+    if (options.refuse && showing && aimer.status === "refused") {
+      options.refuse((aimer.refusal && aimer.refusal.reason && aimer.refusal.reason.rule) || "illegal-move", aimer.reason);
+    } else if (options.refuse && aimer.status === "ok") options.refuse(null);
     if (!scene) return;
     if (!showing) {
       scene.setGhost(null);
       return;
     }
+    // an aim the server snapped against its neighbour is drawn where it will go
+    const at = aimer.status === "ok" && aimer.snap ? aimer.snap : aimer;
     scene.setGhost({
-      seat, piece: aimer.piece, size: board.die.size, x: aimer.x, y: aimer.y, rot: aimer.rot,
-      z: aimHeight(board, seat, aimer.x, aimer.y) + (aimer.piece === "card" ? 0.3 : 0),
+      seat, piece: aimer.piece, size: board.die.size, x: at.x, y: at.y, rot: at.rot,
+      z: aimHeight(board, seat, at.x, at.y) + (aimer.piece === "card" ? 0.3 : 0),
       sigma: canAim ? board.tremor_mm * (1 + hasteNow()) : 0,
       state: aimer.status, note: ghostNoteText(),
     });
@@ -222,9 +229,11 @@ export function createBoard(host, options) {
       form.say(t("towers.say.refused", { reason: answer.reason }));
       return;
     }
-    sent = { key, text };
+    // the aim as the server checked it (snapped against its neighbour where it was short)
+    const move = answer.aim || text;
+    sent = { key, text: move };
     form.say("");
-    options.onMove(text);
+    options.onMove(move);
   }
 
   async function checkAndSay() {
@@ -364,7 +373,8 @@ export function createBoard(host, options) {
   function relabel() {
     helpSummary.textContent = t("towers.help.summary");
     helpList.replaceChildren(...["pointer", "touch", "keys", "camera", "tremor", "server"]
-      .map((k) => h("li", { text: t(`towers.help.${k}`) })));
+      .map((k) => h("li", { class: k === "keys" || k === "pointer" ? "keys-help" : null,
+        text: t(`towers.help.${k}`) })));
     notice.textContent = t("towers.noWebgl");
     controls.setAttribute("aria-label", t("towers.view.controls"));
     for (const [k, b] of Object.entries(tools)) {

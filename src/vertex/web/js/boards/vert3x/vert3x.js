@@ -38,6 +38,9 @@ const MAX_STEP_PX = 110; // and at most this wide anywhere // a lattice step is 
 
 let boards = 0;
 
+/** Lines are drawn here: on a touch screen a player may ask to confirm each (table-board.js). */
+export const CONFIRMS_TOUCH = true;
+
 export function createBoard(host, options = {}) {
   ensureStyles();
   const id = `v3x-${++boards}`;
@@ -270,11 +273,11 @@ export function createBoard(host, options = {}) {
     help.replaceChildren(
       h("h3", { class: "v3x-help-title" }, t("vert3x.help.title")),
       h("div", { class: "v3x-help-body" },
-        h("div", { class: "v3x-keys", role: "img", "aria-label": t("vert3x.help.grid") }, ...keys),
+        h("div", { class: "v3x-keys keys-help", role: "img", "aria-label": t("vert3x.help.grid") }, ...keys),
         h("div", { class: "v3x-help-text" },
           h("p", {}, t(pointerHelp())),
-          h("p", {}, t("vert3x.help.keys")),
-          h("p", {}, t("vert3x.help.dirs")))),
+          h("p", { class: "keys-help" }, t("vert3x.help.keys")),
+          h("p", { class: "keys-help" }, t("vert3x.help.dirs")))),
     );
   }
 

@@ -1,0 +1,1 @@
+"""The HTTP API and the table socket, one module per concern; `vertex.server.app` wires them."""

@@ -1,0 +1,106 @@
+"""The table socket `/ws/tables/{id}` (DESIGN.md §5): its handshake and its read loop.
+
+Each message is parsed by the socket's models (messages.py) and handed to the hub; replies and
+events go out through the connection's pump (conn.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import Any
+
+from fastapi import WebSocket
+from starlette.websockets import WebSocketDisconnect
+
+from vertex.server.conn import Conn, TokenBucket
+from vertex.server.errors import ApiError
+from vertex.server.faults import unavailable
+from vertex.server.hub import Hub, dumps
+from vertex.server.messages import Ping
+from vertex.server.protocol import error, parse
+from vertex.server.table import token_hash
+
+log = logging.getLogger("vertex.server")
+
+
+async def serve_table_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
+    await ws.accept()
+    limits = hub.limits
+    try:
+        table = await hub.get(table_id)
+        seat, token = None, ws.query_params.get("token")
+        if token is not None:
+            seat = table.seat_of(token)
+            if seat is None:
+                raise ApiError("bad-token", "that seat token does not hold a seat at this table")
+        since_raw = ws.query_params.get("since")
+        since = None
+        if since_raw is not None:
+            if not since_raw.isdigit() or len(since_raw) > 12:
+                raise ApiError(
+                    "bad-message",
+                    "'since' must be a table version (a number ≥ 0)",
+                    params={"problem": "since"},
+                )
+            since = int(since_raw)
+    except ApiError as exc:
+        with contextlib.suppress(Exception):
+            await ws.send_text(dumps(error(exc)))
+            await ws.close(code=4404 if exc.code == "no-such-table" else 4400)
+        return
+    bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
+    deltas = ws.query_params.get("deltas") == "1"  # state patches instead of states
+    conn = Conn(ws, table_id, seat, None if token is None else token_hash(token), bucket, deltas)
+    pump = asyncio.create_task(conn.pump())
+    try:
+        await hub.attach(conn, since)
+        while not conn.closed:
+            raw = await ws.receive()
+            if raw["type"] == "websocket.disconnect":
+                break
+            data = raw.get("text")
+            if data is None:
+                data = raw.get("bytes") or b""
+            reply = await _handle(hub, conn, data)
+            if reply is not None:
+                conn.send(dumps(reply))
+    except WebSocketDisconnect:
+        pass
+    except ApiError as exc:  # the table could not be loaded
+        conn.send(dumps(error(exc)))
+    except Exception:
+        log.exception("socket for table %s failed", table_id)
+    finally:
+        hub.detach(conn)
+        with contextlib.suppress(BaseException):
+            await asyncio.wait_for(pump, timeout=5)
+        with contextlib.suppress(Exception):
+            await ws.close()
+
+
+async def _handle(hub: Hub, conn: Conn, data: str | bytes) -> dict[str, Any] | None:
+    cid = None
+    try:
+        if not conn.bucket.take():
+            per_s = hub.limits.messages_per_second
+            raise ApiError(
+                "rate-limited",
+                f"too many messages: at most {per_s:g} a second",
+                params={"per_second": per_s},
+            )
+        msg = parse(data, hub.limits.message_bytes)
+        cid = msg.id
+        if isinstance(msg, Ping):
+            return {"t": "pong", **({"id": cid} if cid is not None else {})}
+        if conn.seat is None or conn.token is None:
+            raise ApiError("spectator", "spectators watch; take a seat to play")
+        return await hub.command(conn.table_id, conn.seat, conn.token, msg)
+    except ApiError as exc:
+        return error(exc, cid)
+    except Exception as exc:
+        away = unavailable(exc)
+        if away is None:
+            raise
+        return error(away, cid)
