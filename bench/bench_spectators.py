@@ -6,6 +6,9 @@ lasts); its two players on sockets; N spectator sockets (`?deltas=1`, as the pag
 spread over client processes so the clients' own reading is not the bottleneck. A player
 sends a move; the time is from the send to the moment the last spectator has the event
 (the clients report their receive times; one machine, one clock). Moves go one at a time.
+Beside the latencies: the CPU per move of the server process and of the clients (the
+spectators' processes and the players'), from /proc, over the same moves: on a box the
+clients share with the server, how much of a move's time is the server's own work.
 
 `--before SRC` runs the same against another copy of the code (e.g. a worktree of the
 commit before the change: `git worktree add /tmp/before 147e1c3` then `--before
@@ -87,7 +90,18 @@ def _watch(port: int, tid: str, n: int, ready: Any, out: Any, stop: Any) -> None
     asyncio.run(main())
 
 
-async def _play(port: int, tid: str, tokens: list[str], moves: int, outs: list[Any]) -> list[float]:
+def cpu_s(pid: int, user: bool = True, system: bool = True) -> float:
+    """CPU seconds (user, system or both) a process has used so far (Linux /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    ticks = (int(fields[11]) if user else 0) + (int(fields[12]) if system else 0)
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
+async def _play(
+    port: int, tid: str, tokens: list[str], moves: int, outs: list[Any], cpu: dict[str, Any]
+) -> list[float]:
+    """Play `moves` moves; `cpu["pids"]` (name -> pid lists) get their CPU seconds over the
+    moves in `cpu["used"]` (name -> seconds)."""
     lat: list[float] = []
     base = f"ws://127.0.0.1:{port}/ws/tables/{tid}?token="
     players = [
@@ -99,6 +113,10 @@ async def _play(port: int, tid: str, tokens: list[str], moves: int, outs: list[A
         state = snap["table"]["state"]
     v = snap["v"]
     loop = asyncio.get_running_loop()
+    pids: dict[str, list[int]] = cpu["pids"]
+    began = {k: sum(cpu_s(p) for p in ps) for k, ps in pids.items()}
+    # the server's system time: its sends, and on loopback the receivers' TCP work it does
+    began_sys = cpu_s(pids["server"][0], user=False)
     for i in range(moves):
         seat = state["to_move"][0]
         move = state["legal_moves"][i * 7 % len(state["legal_moves"])]
@@ -117,6 +135,8 @@ async def _play(port: int, tid: str, tokens: list[str], moves: int, outs: list[A
         await asyncio.sleep(0.05)
         if state["is_over"]:
             break
+    cpu["used"] = {k: sum(cpu_s(p) for p in ps) - began[k] for k, ps in pids.items()}
+    cpu["used"]["server sys"] = cpu_s(pids["server"][0], user=False) - began_sys
     for ws in players:
         await ws.close()
     return lat
@@ -149,7 +169,13 @@ def run(spectators: int, moves: int, clients: int, src: str | None) -> dict[str,
                 p.start()
             for _ in procs:
                 ready.get(timeout=300)
-            lat = asyncio.run(_play(port, tid, tokens, moves, outs))
+            cpu: dict[str, Any] = {
+                "pids": {
+                    "server": [proc.pid],
+                    "clients": [p.pid for p in procs if p.pid is not None] + [os.getpid()],
+                }
+            }
+            lat = asyncio.run(_play(port, tid, tokens, moves, outs, cpu))
             stop.set()
             for p in procs:
                 p.join(30)
@@ -162,6 +188,10 @@ def run(spectators: int, moves: int, clients: int, src: str | None) -> dict[str,
         "p50": statistics.median(lat),
         "p99": lat[min(len(lat) - 1, int(len(lat) * 0.99))],
         "max": lat[-1],
+        # CPU per move (ms): the server process, and the spectator clients with the players
+        "server cpu": cpu["used"]["server"] * 1000 / len(lat),
+        "server sys": cpu["used"]["server sys"] * 1000 / len(lat),
+        "client cpu": cpu["used"]["clients"] * 1000 / len(lat),
     }
 
 
@@ -179,9 +209,15 @@ def main() -> None:
     load = os.getloadavg()[0]
     print(f"{args.spectators} spectators of one table, {args.clients} client processes;", end="")
     print(f" load average {load:.1f}")
-    print(f"{'code':<12} {'moves':>6} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}")
+    print(
+        f"{'code':<12} {'moves':>6} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
+        f" {'srv cpu ms/move':>16} {'of it system':>13} {'cli cpu ms/move':>16}"
+    )
     for name, r in rows:
-        print(f"{name:<12} {r['moves']:>6} {r['p50']:>8.1f} {r['p99']:>8.1f} {r['max']:>8.1f}")
+        print(
+            f"{name:<12} {r['moves']:>6} {r['p50']:>8.1f} {r['p99']:>8.1f} {r['max']:>8.1f}"
+            f" {r['server cpu']:>16.1f} {r['server sys']:>13.1f} {r['client cpu']:>16.1f}"
+        )
     if len(rows) == 2:
         b, a = rows[0][1], rows[1][1]
         print(f"ratio before/after: p50 {b['p50'] / a['p50']:.1f}x, p99 {b['p99'] / a['p99']:.1f}x")

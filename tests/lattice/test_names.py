@@ -84,5 +84,5 @@ def test_find_line_errors() -> None:
 
 def test_triangle_apex_names() -> None:
     board = triangle_board(4)
-    assert board.dot_names[:3] == ["a1", "a2", "b2"]
+    assert board.dot_names[:3] == ("a1", "a2", "b2")
     assert board.line_names[:3] == ("a1-a2", "a1-b2", "a2-b2")

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import json
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import anyio
 import pytest
 from fastapi.testclient import TestClient
 
 from vertex.server import Limits, Settings, create_app
+
+from ..eventually import TIMEOUT
 
 
 def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
@@ -54,13 +59,46 @@ def two_player_table(client: TestClient, **body: Any) -> tuple[str, str, str]:
     return tid, take(client, tid, 0, "Ann"), take(client, tid, 1, "Bob")
 
 
-def recv_until(ws: Any, pred: Any, limit: int = 200) -> dict[str, Any]:
-    """Read messages until one satisfies `pred` (skipping presence and the like)."""
+def receive_json(ws: Any, timeout: float = TIMEOUT) -> Any:
+    """The next message of a test client's socket, or AssertionError after `timeout` s.
+
+    Starlette's `receive_json` waits for ever; this waits on the same stream through the
+    session's own portal, under a deadline, so a message that never comes fails the test.
+    """
+
+    async def next_message() -> Any:
+        with anyio.fail_after(timeout):
+            return await ws._send_rx.receive()
+
+    try:
+        message = ws.portal.call(next_message)
+    except TimeoutError:
+        raise AssertionError(f"no message on the socket within {timeout:g} s") from None
+    ws._raise_on_close(message)
+    text = message["text"] if message.get("text") is not None else message["bytes"].decode()
+    return json.loads(text)
+
+
+def recv_until(ws: Any, pred: Any, limit: int = 200, timeout: float = TIMEOUT) -> dict[str, Any]:
+    """Read messages until one satisfies `pred` (skipping presence and the like), within
+    `timeout` s in all."""
+    deadline = time.monotonic() + timeout
     for _ in range(limit):
-        msg: dict[str, Any] = ws.receive_json()
+        try:
+            msg: dict[str, Any] = receive_json(ws, max(0.0, deadline - time.monotonic()))
+        except AssertionError:
+            raise AssertionError(f"expected message never came within {timeout:g} s") from None
         if pred(msg):
             return msg
-    raise AssertionError("expected message never came")
+    raise AssertionError(f"expected message never came in {limit} messages")
 
 
-__all__ = ["Limits", "make_settings", "new_table", "recv_until", "take", "two_player_table"]
+__all__ = [
+    "Limits",
+    "make_settings",
+    "new_table",
+    "receive_json",
+    "recv_until",
+    "take",
+    "two_player_table",
+]

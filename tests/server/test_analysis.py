@@ -16,8 +16,9 @@ import vertex
 import vertex.server.analysis as analysis
 from vertex.ai import solve
 from vertex.server import create_app
+from vertex.server.spec import SeatSpec, TableSpec
 
-from .conftest import make_settings, new_table, two_player_table
+from .conftest import make_settings, new_table, recv_until, two_player_table
 
 
 def analyse(client: TestClient, tid: str, **body: Any) -> Any:
@@ -47,7 +48,9 @@ def app_with(tmp_path: Path) -> Iterator[Any]:
 def test_the_empty_2x2_board_is_won_by_2_and_every_best_move_keeps_it(
     client: TestClient,
 ) -> None:
-    tid = new_table(client)["id"]  # 2×2 boxes, nobody seated yet: a spectator may ask
+    tid = new_table(client, analysis=True)[
+        "id"
+    ]  # 2×2 boxes, nobody seated yet: a spectator may ask
     r = analyse(client, tid)
     assert r.status_code == 200, r.text
     body = r.json()
@@ -70,7 +73,7 @@ def test_the_empty_2x2_board_is_won_by_2_and_every_best_move_keeps_it(
 
 
 def test_a_later_ply_and_a_finished_game(client: TestClient) -> None:
-    tid, ann, bob = two_player_table(client)
+    tid, ann, bob = two_player_table(client, analysis=True)
     for token, move in ((ann, "a2-b2"), (bob, "b1-b2")):
         play(client, tid, token, move)
     # both centre lines drawn: seat 0 to move; check against the solver directly
@@ -87,7 +90,7 @@ def test_a_later_ply_and_a_finished_game(client: TestClient) -> None:
 
 def test_an_unsettled_position_gets_a_legal_estimate(app_with: Any) -> None:
     client = app_with(analysis_time_s=0.3)
-    tid = new_table(client, options={"rows": 5, "cols": 5})["id"]
+    tid = new_table(client, analysis=True, options={"rows": 5, "cols": 5})["id"]
     t0 = time.monotonic()
     r = analyse(client, tid)
     took = time.monotonic() - t0
@@ -133,7 +136,7 @@ def test_the_view_says_whether_the_analysis_covers_the_game(client: TestClient) 
 
 
 def test_bad_requests_are_clear_and_change_nothing(client: TestClient) -> None:
-    tid, ann, bob = two_player_table(client)
+    tid, ann, _bob = two_player_table(client, analysis=True)
     play(client, tid, ann, "a1-b1")
     before = client.get(f"/api/tables/{tid}").json()
     cases = [
@@ -141,30 +144,64 @@ def test_bad_requests_are_clear_and_change_nothing(client: TestClient) -> None:
         (analyse(client, tid, ply=-1), 404, "no-such-ply"),
         (analyse(client, "nosuchtable123"), 404, "no-such-table"),
         (analyse(client, tid, plies=3), 422, "bad-request"),
-        # a seated player during their game: refused (spectators are not)
-        (analyse(client, tid, token=ann), 403, "playing"),
-        (analyse(client, tid, token=bob, ply=0), 403, "playing"),
+        (analyse(client, tid, token=ann), 422, "bad-request"),  # a token proves nothing here
     ]
     for r, status, code in cases:
         assert r.status_code == status, r.text
         assert r.json()["error"]["code"] == code
-    assert "while their game runs" in analyse(client, tid, token=ann).json()["error"]["message"]
-    assert analyse(client, tid, token="not-a-seat-token").status_code == 200
     assert client.get(f"/api/tables/{tid}").json() == before
 
 
-def test_players_get_analysis_once_the_game_is_over(client: TestClient) -> None:
-    tid, ann, bob = two_player_table(client)
+def test_a_live_game_is_closed_to_everyone_until_it_ends(client: TestClient) -> None:
+    """The share link in a private window: a spectator of a live 2-human table (who may be
+    one of its players) gets no analysis, at any ply; once the game ends everyone does."""
+    tid, ann, bob = two_player_table(client)  # analysis during play: off, the default
     play(client, tid, ann, "a1-b1")
-    act = {"token": bob, "action": "resign"}
-    assert client.post(f"/api/tables/{tid}/actions", json=act).status_code == 200
-    body = analyse(client, tid, token=ann).json()  # the position where Bob resigned
+    view = client.get(f"/api/tables/{tid}").json()
+    assert view["analysis"] == "analysis-closed" and view["settings"]["analysis"] is False
+    before = view["version"]
+    for ply in (None, 0, 1):
+        r = analyse(client, tid) if ply is None else analyse(client, tid, ply=ply)
+        assert r.status_code == 403, r.text
+        err = r.json()["error"]
+        assert err["code"] == "analysis-closed" and "game is over" in err["message"]
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:  # a spectator's socket
+        recv_until(ws, lambda m: m.get("t") == "snapshot")
+        act = {"token": bob, "action": "resign"}
+        assert client.post(f"/api/tables/{tid}/actions", json=act).status_code == 200
+        ended = recv_until(ws, lambda m: m.get("kind") == "resign")
+        assert ended["analysis"] is None  # the page learns it opened with the result
+    assert client.get(f"/api/tables/{tid}").json()["analysis"] is None
+    body = analyse(client, tid).json()  # the position where Bob resigned
     assert body["exact"] and body["seat"] == 1 and body["ply"] == 1
-    assert analyse(client, tid, token=bob, ply=0).json()["value"] == "+2"
+    assert analyse(client, tid, ply=0).json()["value"] == "+2"
+    assert client.get(f"/api/tables/{tid}").json()["version"] == before + 1  # only the resign
+
+
+def test_a_table_set_up_with_analysis_answers_during_play(client: TestClient) -> None:
+    tid, ann, _bob = two_player_table(client, analysis=True)
+    play(client, tid, ann, "a1-b1")
+    view = client.get(f"/api/tables/{tid}").json()
+    assert view["analysis"] is None and view["settings"]["analysis"] is True
+    assert view["result"] is None
+    assert analyse(client, tid, ply=0).json()["value"] == "+2"
+    assert analyse(client, tid).json()["ply"] == 1
+    # a game the analysis does not cover says so first, whatever the table allows
+    other = new_table(client, "juxtapose", options={}, analysis=True)["id"]
+    assert client.get(f"/api/tables/{other}").json()["analysis"] == "not-analysable"
+
+
+def test_analysis_during_play_is_a_checked_setting_off_by_default(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"game": "dots-and-boxes", "analysis": "yes"})
+    assert r.status_code == 422 and r.json()["error"]["code"] == "bad-request"
+    spec = TableSpec(game="dots-and-boxes", seed=1, seats=[SeatSpec(), SeatSpec()])
+    assert spec.analysis is False and "analysis" not in spec.stored()  # stored as before
+    allowed = spec.model_copy(update={"analysis": True})
+    assert TableSpec.load(allowed.stored()).analysis is True
 
 
 def test_a_position_with_nothing_left_to_play(client: TestClient) -> None:
-    tid, ann, bob = two_player_table(client, options={"rows": 1, "cols": 1})
+    tid, ann, bob = two_player_table(client, analysis=True, options={"rows": 1, "cols": 1})
     tokens = [ann, bob]
     for _ in range(4):
         state = client.get(f"/api/tables/{tid}").json()["state"]
@@ -178,7 +215,7 @@ def test_a_position_with_nothing_left_to_play(client: TestClient) -> None:
 
 def test_the_rate_per_address_is_kept(app_with: Any) -> None:
     client = app_with(analysis_burst=2, analysis_per_minute=1)
-    tid = new_table(client)["id"]
+    tid = new_table(client, analysis=True)["id"]
     assert analyse(client, tid).status_code == 200
     assert analyse(client, tid).status_code == 200
     r = analyse(client, tid)
@@ -192,7 +229,7 @@ def test_the_rate_per_address_is_kept(app_with: Any) -> None:
 
 def test_the_event_loop_answers_while_an_analysis_runs(app_with: Any) -> None:
     client = app_with(analysis_time_s=1.5)
-    tid = new_table(client, options={"rows": 5, "cols": 5})["id"]
+    tid = new_table(client, analysis=True, options={"rows": 5, "cols": 5})["id"]
     done: dict[str, Any] = {}
 
     def run() -> None:
@@ -225,7 +262,7 @@ def test_a_worker_that_overruns_is_abandoned(
     monkeypatch.setattr(analysis, "GRACE_S", 0.2)
     monkeypatch.setattr(analysis, "analyse_state", stuck)
     client = app_with(analysis_time_s=0.2)
-    tid = new_table(client)["id"]
+    tid = new_table(client, analysis=True)["id"]
     r = analyse(client, tid)
     assert r.status_code == 503 and r.json()["error"]["code"] == "analysis-timeout"
     monkeypatch.undo()
@@ -236,7 +273,7 @@ def test_a_worker_that_overruns_is_abandoned(
 def test_in_a_worker_process(tmp_path: Path) -> None:
     app = create_app(make_settings(tmp_path, ai_executor="process", analysis_time_s=2.0))
     with TestClient(app) as client:
-        tid, ann, _bob = two_player_table(client)
+        tid, ann, _bob = two_player_table(client, analysis=True)
         play(client, tid, ann, "a1-b1")
         body = analyse(client, tid).json()
         assert body["exact"] and body["value"] == "-2" and body["seat"] == 1
@@ -268,7 +305,7 @@ def test_a_four_by_four_game_with_fourteen_lines_drawn_is_answered_exactly(
 ) -> None:
     # the time limit is generous so the test asserts the answer, not the machine's speed
     client = app_with(analysis_time_s=120.0)
-    tid, ann, bob = two_player_table(client, options={"rows": 4, "cols": 4})
+    tid, ann, bob = two_player_table(client, analysis=True, options={"rows": 4, "cols": 4})
     for i, move in enumerate(FOURTEEN):
         play(client, tid, (ann, bob)[i % 2], move)  # no cell is closed: turns alternate
     body = analyse(client, tid).json()  # a spectator's question (no token)
@@ -284,7 +321,7 @@ def test_a_four_by_four_game_with_fourteen_lines_drawn_is_answered_exactly(
 
 def test_asking_again_at_a_table_reuses_its_solver(app_with: Any) -> None:
     client = app_with(analysis_time_s=120.0)
-    tid, ann, bob = two_player_table(client, options={"rows": 4, "cols": 4})
+    tid, ann, bob = two_player_table(client, analysis=True, options={"rows": 4, "cols": 4})
     for i, move in enumerate(FOURTEEN[:13]):
         play(client, tid, (ann, bob)[i % 2], move)
     first = analyse(client, tid).json()
@@ -322,4 +359,4 @@ def test_a_client_that_leaves_cancels_its_analysis(app_with: Any) -> None:
     assert took < 300  # far below the 600 s limit: it stopped because the client left
     assert analyst._pool is not None  # the worker stopped by itself, nothing was killed
     # and it is free again: the next question is answered
-    assert analyse(client, new_table(client)["id"]).json()["value"] == "+2"
+    assert analyse(client, new_table(client, analysis=True)["id"]).json()["value"] == "+2"

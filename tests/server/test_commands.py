@@ -105,6 +105,7 @@ def test_an_old_stored_spec_loads_as_a_table_spec() -> None:
         "undo": True,
         "clock": {"per_move": 20, "increment": 0},
         "on_timeout": "lose",
+        "analysis": False,  # not stored then: off, the default
     }
     assert table.seats[1].kind == "ai" and table.seats[1].level == 3
     # what is stored now reads back the same, and keeps the old keys

@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from vertex.server.deltas import apply, diff
 
-from .conftest import recv_until, two_player_table
+from .conftest import receive_json, recv_until, two_player_table
 
 
 def test_a_patch_rebuilds_the_new_state() -> None:
@@ -54,6 +54,6 @@ def test_delta_and_full_sockets_see_the_same_states(client: TestClient) -> None:
             assert d["result"] == f["result"] and d["requests"] == f["requests"]
     # coming back with `since` gets the patches as they were sent
     with client.websocket_connect(f"/ws/tables/{tid}?token={bob}&since=2&deltas=1") as ws:
-        assert ws.receive_json()["t"] == "resume"
+        assert receive_json(ws)["t"] == "resume"
         again = events(ws, 6)
     assert [m["patch"] for m in again] == [m["patch"] for m in got]

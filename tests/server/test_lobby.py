@@ -12,7 +12,7 @@ from fastapi.testclient import TestClient
 
 from vertex.server import Limits, create_app
 
-from .conftest import make_settings, recv_until, take
+from .conftest import make_settings, receive_json, recv_until, take
 
 BOXES = {"game": "dots-and-boxes", "options": {"rows": 2, "cols": 2}}
 
@@ -68,19 +68,19 @@ def test_a_listed_table_goes_from_waiting_to_playing_to_finished(client: TestCli
 
 def test_the_socket_sends_changes_and_never_a_private_table(client: TestClient) -> None:
     with client.websocket_connect("/ws/lobby") as ws:
-        first = ws.receive_json()
+        first = receive_json(ws)
         assert first["t"] == "lobby" and first["open"] == []
         client.post("/api/tables", json=BOXES)  # private: no event at all
         tid = listed(client)
-        change = ws.receive_json()
+        change = receive_json(ws)
         assert change["t"] == "change" and change["v"] > first["v"]
         assert [e["id"] for e in change["up"]] == [tid] and change["gone"] == []
         assert change["counts"] == {"open": 1, "live": 0, "finished": 0}
         take(client, tid, 0, "Ann")
-        change = ws.receive_json()
+        change = receive_json(ws)
         assert change["up"][0]["free_seats"] == 1
         take(client, tid, 1, "Bob")
-        change = ws.receive_json()
+        change = receive_json(ws)
         assert change["up"][0]["section"] == "live"
         assert change["counts"] == {"open": 0, "live": 1, "finished": 0}
 
@@ -94,10 +94,10 @@ def test_a_game_filter_shows_that_game_only(client: TestClient) -> None:
     r = client.get("/api/lobby", params={"game": "chess"})
     assert r.status_code == 422 and r.json()["error"]["code"] == "unknown-game"
     with client.websocket_connect("/ws/lobby?game=juxtapose") as ws:
-        assert [e["id"] for e in ws.receive_json()["open"]] == [jux]
+        assert [e["id"] for e in receive_json(ws)["open"]] == [jux]
         listed(client)  # another Dots table: not this socket's business
         other = listed(client, game="juxtapose", options={})
-        assert [e["id"] for e in ws.receive_json()["up"]] == [other]
+        assert [e["id"] for e in receive_json(ws)["up"]] == [other]
 
 
 def test_each_section_shows_fifty_newest_and_counts_the_rest(tmp_path: Path) -> None:
@@ -108,16 +108,16 @@ def test_each_section_shows_fifty_newest_and_counts_the_rest(tmp_path: Path) -> 
         assert ids(view, "open") == made[::-1][:50]
         assert view["counts"]["open"] == 53
         with client.websocket_connect("/ws/lobby") as ws:
-            ws.receive_json()
+            receive_json(ws)
             take(client, made[-1], 0, "Ann")  # the newest changes: nothing else moves
-            assert [e["id"] for e in ws.receive_json()["up"]] == [made[-1]]
+            assert [e["id"] for e in receive_json(ws)["up"]] == [made[-1]]
             r = client.post("/api/lobby/unlist", json={"table": made[-1], "token": "x" * 20})
             assert r.status_code == 403
             token = take(client, made[-2], 0, "Bob")
-            ws.receive_json()
+            receive_json(ws)
             r = client.post("/api/lobby/unlist", json={"table": made[-2], "token": token})
             assert r.status_code == 200 and r.json()["listed"] is False
-            change = ws.receive_json()
+            change = receive_json(ws)
             # the one that left goes, the 51st newest comes into view
             assert change["gone"] == [made[-2]] and [e["id"] for e in change["up"]] == [made[2]]
             assert change["counts"]["open"] == 52
@@ -148,7 +148,7 @@ def test_a_table_whose_creator_left_leaves_the_list(client: TestClient) -> None:
     token = take(client, staying, 0, "Bob")
     now = time.time()
     with client.websocket_connect(f"/ws/tables/{staying}?token={token}") as ws:
-        ws.receive_json()
+        receive_json(ws)
         client.portal.call(hub.sweep, now + 9 * 60)  # type: ignore[union-attr]
         assert set(ids(lobby(client), "open")) == {gone, staying, empty}
         client.portal.call(hub.sweep, now + 11 * 60)  # type: ignore[union-attr]
@@ -217,7 +217,7 @@ def test_following_your_tables_shows_each_change(client: TestClient) -> None:
     tid = client.post("/api/tables", json=BOXES).json()["id"]  # private: followed by id
     ann = take(client, tid, 0, "Ann")
     with client.websocket_connect("/ws/lobby") as ws:
-        ws.receive_json()
+        receive_json(ws)
         ws.send_json({"t": "follow", "tables": [tid, "nosuchtable1"]})
         mine = recv_until(ws, lambda m: m["t"] == "mine")
         assert [e["id"] for e in mine["tables"]] == [tid] and mine["missing"] == ["nosuchtable1"]
@@ -243,7 +243,7 @@ def test_watchers_are_counted_on_a_playing_table(client: TestClient) -> None:
     take(client, tid, 0, "Ann")
     take(client, tid, 1, "Bob")
     with client.websocket_connect(f"/ws/tables/{tid}") as spectator:
-        spectator.receive_json()
+        receive_json(spectator)
         assert lobby(client)["live"][0]["watching"] == 1
     deadline = time.monotonic() + 10
     while lobby(client)["live"][0]["watching"] != 0:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import secrets
 import threading
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -65,9 +66,11 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Proc, Proc]
         _forget_rows(_made)
 
 
-def recv(ws: Any, pred: Any, limit: int = 100) -> dict[str, Any]:
+def recv(ws: Any, pred: Any, limit: int = 100, timeout: float = 30.0) -> dict[str, Any]:
+    """The first message that satisfies `pred`, within `timeout` s in all."""
+    deadline = time.monotonic() + timeout
     for _ in range(limit):
-        msg: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        msg: dict[str, Any] = json.loads(ws.recv(timeout=max(0.0, deadline - time.monotonic())))
         if pred(msg):
             return msg
     raise AssertionError("the message never came")

@@ -12,7 +12,7 @@ import vertex
 from vertex.core import Rng, State, game_class, game_ids
 
 from ..eventually import eventually
-from .conftest import new_table, recv_until, take, two_player_table
+from .conftest import new_table, receive_json, recv_until, take, two_player_table
 
 SMALL: dict[str, dict[str, Any]] = {
     "dots-and-boxes": {"rows": 2, "cols": 2},
@@ -47,7 +47,7 @@ def test_a_whole_game_of_each_kind_with_two_human_seats(client: TestClient, gid:
     state = table_state(client, tid)
     rng = Rng.from_seed(11, gid)
     with client.websocket_connect(f"/ws/tables/{tid}") as watcher:
-        snap = watcher.receive_json()
+        snap = receive_json(watcher)
         assert snap["t"] == "snapshot" and snap["seat"] is None
         socks = [client.websocket_connect(f"/ws/tables/{tid}?token={t}") for t in tokens]
         entered = [s.__enter__() for s in socks]
@@ -78,7 +78,7 @@ def test_a_whole_game_of_each_kind_with_two_human_seats(client: TestClient, gid:
             # the spectator saw every move, in order, and the final state
             seen = []
             while True:
-                msg = watcher.receive_json()
+                msg = receive_json(watcher)
                 if msg["t"] == "event":
                     seen.append(msg)
                     if msg["v"] == v:
@@ -104,7 +104,7 @@ def test_a_table_of_computers_plays_itself_to_the_end(client: TestClient) -> Non
         recv_until(ws, lambda m: m["t"] in ("snapshot",))
         view = client.get(f"/api/tables/{tid}").json()
         while view["result"] is None:
-            msg = ws.receive_json()
+            msg = receive_json(ws)
             if msg.get("t") == "event" and msg.get("result"):
                 break
     view = client.get(f"/api/tables/{tid}").json()
@@ -139,7 +139,7 @@ def test_a_human_against_a_computer(client: TestClient) -> None:
 def test_spectators_see_every_move_and_cannot_act(client: TestClient) -> None:
     tid, ann, _bob = two_player_table(client)
     with client.websocket_connect(f"/ws/tables/{tid}") as spec:
-        snap = spec.receive_json()
+        snap = receive_json(spec)
         assert snap["t"] == "snapshot" and snap["v"] == 2 and snap["seat"] is None
         for msg in (
             {"t": "move", "move": "a1-b1", "v": 2},
@@ -174,9 +174,9 @@ def test_reconnecting_with_since_gets_exactly_the_missed_events(client: TestClie
     chat = {"token": ann, "action": "chat", "text": "where did you go?"}
     assert client.post(f"/api/tables/{tid}/actions", json=chat).status_code == 200
     with client.websocket_connect(f"/ws/tables/{tid}?token={bob}&since=2") as ws:
-        head = ws.receive_json()
+        head = receive_json(ws)
         assert head == {"t": "resume", "since": 2, "v": 7, "seat": 1}
-        got = [ws.receive_json() for _ in range(5)]
+        got = [receive_json(ws) for _ in range(5)]
         assert [m["v"] for m in got] == [3, 4, 5, 6, 7]
         assert [m["kind"] for m in got] == ["move"] * 4 + ["chat"]
         assert [m["move"] for m in got[:4]] == [e[1] for e in state.history]
@@ -185,7 +185,7 @@ def test_reconnecting_with_since_gets_exactly_the_missed_events(client: TestClie
         ws.send_json({"t": "ping", "id": 1})
         assert recv_until(ws, lambda m: m["t"] == "pong") == {"t": "pong", "id": 1}
     with client.websocket_connect(f"/ws/tables/{tid}?since=7") as ws:
-        assert ws.receive_json() == {"t": "resume", "since": 7, "v": 7, "seat": None}
+        assert receive_json(ws) == {"t": "resume", "since": 7, "v": 7, "seat": None}
         ws.send_json({"t": "ping"})
         assert recv_until(ws, lambda m: m["t"] != "presence") == {"t": "pong"}
 
@@ -209,3 +209,13 @@ def test_record_as_text_and_json(client: TestClient) -> None:
     rec = client.get(f"/api/tables/{tid}/record").json()
     assert rec["moves"][0]["move"] == "a1-b1" and rec["moves"][0]["t"] > 0
     assert json.loads(vertex.Record.from_json(rec).to_json())["game"] == "dots-and-boxes"
+
+
+def test_a_socket_read_that_gets_nothing_fails_at_its_deadline(client: TestClient) -> None:
+    # the tests' socket reads have deadlines: a message that never comes fails the test
+    # instead of hanging the run
+    tid, _, _ = two_player_table(client)
+    with client.websocket_connect(f"/ws/tables/{tid}") as ws:
+        assert recv_until(ws, lambda m: m["t"] == "snapshot")["t"] == "snapshot"
+        with pytest.raises(AssertionError, match=r"within 0\.3 s"):
+            recv_until(ws, lambda m: m["t"] == "move", timeout=0.3)

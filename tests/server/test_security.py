@@ -17,7 +17,7 @@ from fastapi.testclient import TestClient
 
 from vertex.server import Limits, create_app
 
-from .conftest import make_settings, new_table, recv_until, take, two_player_table
+from .conftest import make_settings, new_table, receive_json, recv_until, take, two_player_table
 
 
 def version(client: TestClient, tid: str) -> int:
@@ -65,9 +65,9 @@ def test_seat_tokens_never_reach_anyone_else(client: TestClient) -> None:
 def test_bad_tokens_are_refused(client: TestClient) -> None:
     tid, ann, _bob = two_player_table(client)
     with client.websocket_connect(f"/ws/tables/{tid}?token=not-a-token") as ws:
-        assert ws.receive_json()["code"] == "bad-token"
+        assert receive_json(ws)["code"] == "bad-token"
     with client.websocket_connect("/ws/tables/nosuchtable00?token=x") as ws:
-        assert ws.receive_json()["code"] == "no-such-table"
+        assert receive_json(ws)["code"] == "no-such-table"
     r = client.post(f"/api/tables/{tid}/moves", json={"token": "x" * 32, "move": "a1-b1"})
     assert r.status_code == 403 and r.json()["error"]["code"] == "bad-token"
     other = two_player_table(client)[0]  # a real token, but for another table

@@ -20,7 +20,7 @@ from vertex.server.errors import ApiError
 from vertex.server.store import BestRow, Store, bests_t, tables_t
 from vertex.server.table import Table
 
-from .conftest import new_table, recv_until, take
+from .conftest import new_table, receive_json, recv_until, take
 
 
 def spec(players: int = 2, ai: tuple[int, ...] = (), **options: Any) -> dict[str, Any]:
@@ -239,7 +239,7 @@ def test_aims_are_private_and_the_step_clock_drops_the_piece_there(client: TestC
         heard: dict[str, list[Any]] = {"b": [], "watcher": []}
         for name, ws in (("b", b), ("watcher", watcher)):
             while sum(m["t"] == "event" for m in heard[name]) < 2:
-                heard[name].append(ws.receive_json())
+                heard[name].append(receive_json(ws))
         a_auto = recv_until(a, lambda m: m["t"] == "event" and m["seat"] == 0)
     # Nobody but Ann heard of her aim before her piece dropped: only events and presence.
     for messages in heard.values():
@@ -279,7 +279,7 @@ def test_three_computer_players_play_verticality_to_the_end(client: TestClient) 
     with client.websocket_connect(f"/ws/tables/{tid}") as ws:
         msg = recv_until(ws, lambda m: m["t"] == "snapshot")
         while (msg.get("table") or msg).get("result") is None:
-            msg = ws.receive_json()
+            msg = receive_json(ws)
     v = view(client, tid)
     assert v["result"]["reason"] == "game" and v["state"]["is_over"]
     assert v["settings"]["clock"] == {"per_move": 60.0}  # the game's own step clock

@@ -96,10 +96,13 @@ def test_security_headers_on_pages_and_api(client: TestClient) -> None:
         assert r.headers["x-content-type-options"] == "nosniff"
         assert r.headers["referrer-policy"] == "no-referrer"
     assert "'unsafe-inline'" not in CSP and "http" not in CSP
-    # the API's own docs viewer loads from elsewhere: no CSP there, the rest stays
+    # the API's docs are our own page, under the same policy, loading only our files
     docs = client.get("/docs")
-    assert "content-security-policy" not in docs.headers
-    assert docs.headers["referrer-policy"] == "no-referrer"
+    assert docs.status_code == 200 and docs.headers["content-security-policy"] == CSP
+    assert "http" not in docs.text.replace("http-equiv", "")
+    for asset in re.findall(r'(?:src|href)="(/static/[^"]+)"', docs.text):
+        assert client.get(asset).status_code == 200, asset
+    assert client.get("/redoc").status_code == 404  # one viewer, not two
 
 
 def read_qr(svg: str) -> list[str]:

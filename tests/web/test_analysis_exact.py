@@ -39,9 +39,10 @@ def test_a_four_by_four_game_after_twelve_lines_is_analysed_exactly(
     context_factory: Any, server: LiveServer
 ) -> None:
     table = str(
-        server.post("/api/tables", {"game": "dots-and-boxes", "options": {"rows": 4, "cols": 4}})[
-            "id"
-        ]
+        server.post(
+            "/api/tables",
+            {"game": "dots-and-boxes", "options": {"rows": 4, "cols": 4}, "analysis": True},
+        )["id"]
     )
     tokens = [sit(server, table, 0, "Ann"), sit(server, table, 1, "Bob")]
     for i, move in enumerate(TWELVE):  # no cell closes: the turns alternate

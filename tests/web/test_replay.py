@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import httpx
 import pytest
 
 import vertex
@@ -39,8 +40,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 
 # ---- helpers ------------------------------------------------------------------------------
-def new_table(server: LiveServer, options: dict[str, Any], game: str = "dots-and-boxes") -> str:
-    return str(server.post("/api/tables", {"game": game, "options": options})["id"])
+def new_table(
+    server: LiveServer, options: dict[str, Any], game: str = "dots-and-boxes", analysis: bool = True
+) -> str:
+    """A table; `analysis`: set up with analysis during play (a practice table)."""
+    body = {"game": game, "options": options, "analysis": analysis}
+    return str(server.post("/api/tables", body)["id"])
 
 
 def play(server: LiveServer, table: str, tokens: list[str], seed: int, stop: int = 999) -> int:
@@ -273,28 +278,68 @@ def test_an_unsettled_position_shows_an_estimate(context_factory: Any, server: L
     assert page.errors == []
 
 
-def test_no_analysis_for_a_seated_player_during_their_game(
+def test_a_live_game_without_analysis_shows_why_and_opens_at_the_end(
     context_factory: Any, server: LiveServer
 ) -> None:
-    table = new_table(server, {"rows": 2, "cols": 2})
+    """The share link in a private window: a spectator of a live 2-human table gets no
+    analysis (the button is disabled with the reason, the API refuses), in the replay of
+    the live game neither; once the game is over it opens, for the players too."""
+    table = new_table(server, {"rows": 2, "cols": 2}, analysis=False)
     ann, bob = sit(server, table, 0, "Ann"), sit(server, table, 1, "Bob")
     play(server, table, [ann, bob], seed=2, stop=2)
-    page = context_factory().new_page()
-    page.goto(f"{server.url}/tables/{table}#token={ann}")
-    page.wait_for_function("() => document.querySelector('[data-table]')?.dataset.mySeat === '0'")
-    page.wait_for_selector('[data-action="replay"]')
-    assert page.locator('[data-action="analysis"]').is_hidden()
-    page.click('[data-action="replay"]')
-    wait_ply(page, 2)
-    page.keyboard.press("Home")
-    wait_ply(page, 0)
-    assert page.locator('[data-action="analysis"]').is_hidden()  # replaying changes nothing
-    # the game ends (Bob resigns): now Ann may look at perfect play, at the replayed start
+    refused = httpx.post(f"{server.url}/api/tables/{table}/analysis", json={"ply": 0}, timeout=10)
+    assert refused.status_code == 403 and refused.json()["error"]["code"] == "analysis-closed"
+    spectator = watch(context_factory, server, table)
+    player = context_factory().new_page()
+    player.goto(f"{server.url}/tables/{table}#token={ann}")
+    player.wait_for_function("() => document.querySelector('[data-table]')?.dataset.mySeat === '0'")
+    for page in (spectator, player):
+        button = page.wait_for_selector('[data-action="analysis"]')
+        assert button.is_disabled()
+        reason = page.locator("[data-analysis-closed]")
+        assert reason.is_visible() and "opens when the game is over" in reason.inner_text()
+    spectator.click('[data-action="replay"]')
+    wait_ply(spectator, 2)
+    spectator.keyboard.press("Home")
+    wait_ply(spectator, 0)
+    assert spectator.locator('[data-action="analysis"]').is_disabled()  # replaying: the same
+    switch_lang(spectator, "ru")
+    spectator.wait_for_function(
+        "() => document.querySelector('[data-analysis-closed]').textContent.includes('Анализ')"
+    )
+    switch_lang(spectator, "en")
+    # the game ends (Bob resigns): the spectator may look at the replayed start, Ann too
+    v = server.get(f"/api/tables/{table}")["version"]
     server.post(f"/api/tables/{table}/actions", {"token": bob, "action": "resign"})
-    page.wait_for_selector("[data-result]")
-    page.click('[data-action="analysis"]')
-    out = page.wait_for_selector('[data-analysis][data-ply="0"][data-value]')
+    for page in (spectator, player):
+        wait_version(page, v + 1)
+        assert page.locator("[data-analysis-closed]").is_hidden()
+    spectator.click('[data-action="analysis"]')
+    out = spectator.wait_for_selector('[data-analysis][data-ply="0"][data-value]')
     assert out.get_attribute("data-value") == "+2"
+    player.click('[data-action="analysis"]')
+    assert player.wait_for_selector("[data-analysis][data-value]").get_attribute("data-ply") == "2"
+    assert spectator.errors == []
+
+
+def test_a_practice_table_offers_analysis_during_play(
+    context_factory: Any, server: LiveServer
+) -> None:
+    table = new_table(server, {"rows": 2, "cols": 2}, analysis=True)
+    ann, bob = sit(server, table, 0, "Ann"), sit(server, table, 1, "Bob")
+    play(server, table, [ann, bob], seed=2, stop=2)
+    page = watch(context_factory, server, table)
+    assert page.locator("[data-analysis-closed]").is_hidden()
+    page.click('[data-action="analysis"]')
+    out = page.wait_for_selector('[data-analysis][data-ply="2"]')
+    assert out.get_attribute("data-state") in ("exact", "estimate")
+    # the table's settings say so
+    page.click(".panel.info summary")
+    page.wait_for_function(
+        "() => document.querySelector('.panel.info dl').textContent"
+        ".includes('Analysis during play')"
+    )
+    assert page.errors == []
 
 
 def test_screenshots(context_factory: Any, server: LiveServer) -> None:

@@ -69,8 +69,12 @@ def replay(record: Record | str | dict[str, Any]) -> State:
         game = create_game(rec.game, **rec.options)
     except VertexError as exc:
         raise RecordError(f"record names a game that cannot be set up: {exc}") from None
-    state = game.initial_state(seed=rec.seed)
-    for number, m in enumerate(rec.moves, start=1):
+    return play_on(game.initial_state(seed=rec.seed), rec.moves)
+
+
+def play_on(state: State, moves: list[RecordedMove], first: int = 1) -> State:
+    """`state` after the recorded `moves` (numbered from `first` in errors), each checked."""
+    for number, m in enumerate(moves, start=first):
         try:
             if m.seat is None:
                 if m.move != AGREED_END:

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
+from typing import Any
 
 from vertex.core.errors import IllegalMove
-from vertex.lattice.names import dot_name, line_name, parse_line
+from vertex.lattice.names import column_name, dot_name, line_name, parse_line
 
 Dot = tuple[int, int]  # (column, row), 0-based
 
@@ -40,6 +42,10 @@ class LineBoard:
     cell_masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
     dot_lines: tuple[int, ...] = field(init=False, repr=False, compare=False)
     all_lines: int = field(init=False, repr=False, compare=False)
+    #: Each dot's name, and the dots as a board view draws them (name, x, y rounded): the
+    #: same on every view of the board, so worked out once, not on every message.
+    dot_names: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    dot_views: tuple[tuple[str, float, float], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         s = object.__setattr__
@@ -58,10 +64,65 @@ class LineBoard:
             incident[b] |= 1 << i
         s(self, "dot_lines", tuple(incident))
         s(self, "all_lines", (1 << len(self.lines)) - 1)
+        names = tuple(dot_name(*d) for d in self.dots)
+        s(self, "dot_names", names)
+        s(
+            self,
+            "dot_views",
+            tuple(
+                (n, round(x, 4), round(y, 4))
+                for n, (x, y) in zip(names, self.positions, strict=True)
+            ),
+        )
 
-    @property
-    def dot_names(self) -> list[str]:
-        return [dot_name(*d) for d in self.dots]
+    def dots_view(self) -> list[dict[str, Any]]:
+        """The dots for a board view: name and drawing position (fresh dicts each call)."""
+        return [{"name": n, "x": x, "y": y} for n, x, y in self.dot_views]
+
+    @cached_property
+    def axes(self) -> dict[str, Any]:
+        """Where the page writes the coordinates (the notation's own letters and numbers, so
+        the page knows no naming rule): `columns` and `rows`, each [label, x, y] at the first
+        dot of its column (the top one) and row (the left one) in drawing coordinates, and
+        `away`: {column, row} the step [dx, dy] outward from that dot along the lattice's own
+        column and row directions (a triangular lattice's columns slant), where the label
+        goes (the page decides how far). Worked out once per board (shared and frozen)."""
+        at = dict(zip(self.dots, self.positions, strict=True))
+
+        def direction(step: Dot) -> tuple[float, float]:
+            for (c, r), (x, y) in at.items():
+                nxt = at.get((c + step[0], r + step[1]))
+                if nxt is not None:
+                    return nxt[0] - x, nxt[1] - y
+            return float(step[0]), float(step[1])
+
+        def firsts(first: dict[int, Dot], label: Any) -> list[list[Any]]:
+            return [[label(k), *at[d]] for k, d in sorted(first.items())]
+
+        def away(step: Dot) -> list[float]:
+            dx, dy = direction(step)
+            return [round(-dx, 4), round(-dy, 4)]
+
+        top: dict[int, Dot] = {}
+        left: dict[int, Dot] = {}
+        for d in self.dots:  # canonical order: by row, then column
+            top.setdefault(d[0], d)
+            if d[1] not in left or d[0] < left[d[1]][0]:
+                left[d[1]] = d
+        return {
+            "columns": firsts(top, column_name),
+            "rows": firsts(left, lambda r: str(r + 1)),
+            "away": {"column": away((0, 1)), "row": away((1, 0))},
+        }
+
+    def axes_view(self) -> dict[str, Any]:
+        """`axes` for a board view: fresh lists each call (views are the callers' to change)."""
+        axes = self.axes
+        return {
+            "columns": [list(c) for c in axes["columns"]],
+            "rows": [list(r) for r in axes["rows"]],
+            "away": {k: list(v) for k, v in axes["away"].items()},
+        }
 
     def line_between(self, a: int, b: int) -> int | None:
         """The line joining dots `a` and `b` (dot indices, either order), or None when they

@@ -8,7 +8,7 @@ Every triangle drawn on either is a union of these pieces, so a claim is a bitma
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from vertex.lattice.geometry import (
@@ -29,6 +29,10 @@ class Units:
     geometry: Geometry
     square: bool  # quarters of unit squares; else the board's (small-triangle) cells
     across: int  # unit squares across (square grids)
+    #: Each piece's view, made once: a board view lists every claimed piece on every move.
+    _views: dict[int, dict[str, Any]] = field(
+        default_factory=dict, init=False, repr=False, compare=False
+    )
 
     @classmethod
     def of(cls, geo: Geometry) -> Units:
@@ -48,7 +52,16 @@ class Units:
         return geo.memo("cells", tri.corners, lambda: _cells_inside(geo, tri))
 
     def view(self, piece: int) -> dict[str, Any]:
-        """A piece for the board view: where it is and its corners (drawing coordinates)."""
+        """A piece for the board view: where it is and its corners (drawing coordinates).
+
+        The same dict for the same piece: callers copy it into their own (views are read,
+        never changed)."""
+        got = self._views.get(piece)
+        if got is None:
+            got = self._views[piece] = self._view(piece)
+        return got
+
+    def _view(self, piece: int) -> dict[str, Any]:
         if self.square:
             square, k = divmod(piece, 4)
             y, x = divmod(square, self.across)

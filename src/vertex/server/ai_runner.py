@@ -1,7 +1,8 @@
 """Computer seats: choose a move away from the event loop.
 
 A worker process (default) or a thread asks `vertex.ai.player(game, level)` for a move. A
-process gets the record and replays it, so nothing but JSON crosses the boundary.
+process gets the record, so nothing but JSON crosses the boundary, and plays on from the
+state it kept from the table's last move (worker_states.py).
 """
 
 from __future__ import annotations
@@ -10,8 +11,9 @@ import asyncio
 from concurrent.futures import Executor
 from typing import Any
 
-from vertex.core import Rng, State, replay
+from vertex.core import Rng, State
 from vertex.server.pools import make_pool
+from vertex.server.worker_states import state_of
 
 
 def choose(state: State, seat: int, level: int, budget_s: float) -> str:
@@ -27,7 +29,8 @@ def random_move(state: State, seat: int) -> str:
 
 
 def _choose_from_record(record_json: str, seat: int, level: int, budget_s: float) -> str:
-    return choose(replay(record_json), seat, level, budget_s)
+    # the worker keeps its states between moves: only the new moves are played
+    return choose(state_of(record_json), seat, level, budget_s)
 
 
 def _ready() -> None:

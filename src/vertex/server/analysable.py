@@ -1,6 +1,12 @@
-"""Which games the analysis (perfect play, `server/analysis.py`) covers: one rule, used by
-the analysis route to refuse the others and by the table view (`analysable`), so the page
-offers analysis only where it can help without keeping a list of game ids of its own.
+"""Which games the analysis (perfect play, `server/analysis.py`) covers, and when a table
+offers it: one rule, used by the analysis route to refuse and by the table view
+(`analysable`, `analysis`), so the page offers analysis exactly where the route answers
+without keeping a list of game ids or rules of its own.
+
+When: once the game is over (and so in its replay), and during play only at a table whose
+creator allowed it (`TableSpec.analysis`, a practice table). A spectator cannot be told from
+a player who opened the link in a private window, so a live game's analysis is closed to
+everyone, not only to its seats.
 
 Pure: no server imports (the table module, which has none, uses it too)."""
 
@@ -22,4 +28,14 @@ def refusal(game: Game[Any]) -> str | None:
         )
     if game.seats != 2:
         return f"perfect play is worked out for two players; this table has {game.seats}"
+    return None
+
+
+def gate(game: Game[Any], over: bool, allowed: bool) -> str | None:
+    """The code of why a table does not offer analysis now (None: it does):
+    `not-analysable` (the game), `analysis-closed` (a live game at a table without it)."""
+    if refusal(game) is not None:
+        return "not-analysable"
+    if not over and not allowed:
+        return "analysis-closed"
     return None

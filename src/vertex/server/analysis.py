@@ -15,11 +15,11 @@ so its transposition table, in the worker (a few tables, a fixed number of bytes
 stepping through a game asks little after the first answer. Each client address may ask for
 a few analyses a minute (bounded memory).
 
-Players at a live table: the server cannot tell a seated player from a spectator who sends no
-token. So the page never offers analysis to a seated player while their game runs, and sends
-the seat token it holds with each request; a request with a token that holds a seat at a
-table whose game is not over is refused (403 `playing`). A player who opens a second browser
-without their token is not stopped: this is a courtesy, like looking away from the board.
+A live game: the server cannot tell a seated player from a spectator (the same player in a
+private window, with no token), so while a game runs its analysis is closed to everyone (403
+`analysis-closed`, every ply: a replay of a live game included), unless the table's creator
+chose "analysis allowed" (a practice table, `TableSpec.analysis`). Once the game is over it
+is open to all. The rule is `analysable.gate`, which the table view carries too.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ from fastapi import FastAPI, Path, Request
 from pydantic import BaseModel, Field
 
 from vertex.core import Game, State, replay
-from vertex.server.analysable import refusal
+from vertex.server.analysable import gate, refusal
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub
 from vertex.server.messages import StrictBody
@@ -73,12 +73,6 @@ class AnalysisIn(StrictBody):
     ply: int | None = Field(
         default=None,
         description="the position after this many moves; default: the current one",
-    )
-    token: str | None = Field(
-        default=None,
-        max_length=200,
-        description="the seat token this browser holds at the table, if any: a seated "
-        "player gets no analysis while the game runs",
     )
 
 
@@ -354,23 +348,25 @@ def add_analysis_routes(app: FastAPI, hub: Hub) -> None:
           `estimate` is the level-5 computer player's move — an estimate, not proven.
 
         Two-player Dots-family games only (Dots and Boxes, Dots and Triangles, Figures); other
-        games get 422 `not-analysable`. Errors: 404 `no-such-table` / `no-such-ply`, 409
-        `position-over` (nothing left to play), 403 `playing` (the `token` holds a seat at
-        this table and the game is still on: no help for players during their game — the
-        page does not offer it to them either), 429 `rate-limited` (a few analyses a minute
-        per client address), 503 `busy` / `analysis-timeout`. Nothing at the table changes.
+        games get 422 `not-analysable`. While the game runs, only a table set up with
+        `analysis: true` (a practice table) answers; any other gets 403 `analysis-closed`
+        for every ply, whoever asks (a player in a private window is a spectator too): it
+        opens once the game is over. Errors: 404 `no-such-table` / `no-such-ply`, 409
+        `position-over` (nothing left to play), 429 `rate-limited` (a few analyses a
+        minute per client address), 503 `busy` / `analysis-timeout`. Nothing at the table
+        changes.
         """
         table = await hub.get(table_id)
         current, plies = shown(table)
         ply = check_ply(plies, body.ply)
-        seated = body.token is not None and table.seat_of(body.token) is not None
-        if seated and not table.is_over:
+        check_analysable(table.game)
+        if gate(table.game, table.is_over, table.analysis_allowed) is not None:
             raise ApiError(
-                "playing",
-                "no analysis for a player while their game runs; it opens when the game is over",
+                "analysis-closed",
+                "no analysis while the game runs at this table (it was set up without "
+                "analysis during play); it opens when the game is over",
                 403,
             )
-        check_analysable(table.game)
         state = await position(hub, table.id, current, ply)
         if state.is_over:
             raise ApiError(

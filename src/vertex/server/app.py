@@ -45,6 +45,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="0.1.0",
         summary="Play pen-and-paper and pyramid games online: tables, seats, live play.",
         lifespan=lifespan,
+        # /docs is our own page (web.py: Swagger UI from our files, under the site's CSP);
+        # FastAPI's would load its viewer from a CDN. No ReDoc: one viewer is enough.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.hub = hub
     add_error_handlers(app)

@@ -131,7 +131,7 @@ async def bests(
     request: Request,
     name: Annotated[
         str | None,
-        Query(max_length=200, description="a display name: that player's results"),
+        Query(max_length=400, description="a display name: that player's results"),
     ] = None,
     limit: Annotated[int, Query(ge=1, le=100, description="at most this many")] = 20,
 ) -> Bests:

@@ -58,10 +58,16 @@ class SeatRates:
             self.buckets.clear()
 
 
-#: A socket that falls this far behind is closed rather than buffered without end.
+#: A lobby socket that falls this far behind is closed rather than buffered without end.
 MAX_BACKLOG = 2_000
-#: ... or this many bytes behind, for frames written straight to its transport.
-MAX_BACKLOG_BYTES = 8 << 20
+#: A table socket's send buffer, in bytes: what is queued here plus what its transport has
+#: not yet written. A client further behind than this cannot keep up (a large board's states
+#: are hundreds of kB each): it is sent `{"t": "resync"}` and let go, and comes back with
+#: `since`, catching up from the table's recent events or a snapshot.
+SEND_BUFFER_BYTES = 4 << 20  # the default of Limits.send_buffer_bytes
+#: Seconds a dropped client's connection may take to read its last bytes before it is cut.
+RESYNC_GRACE_S = 2.0
+RESYNC = '{"t":"resync"}'
 
 
 def text_frame(text: str) -> bytes:
@@ -93,7 +99,9 @@ def _direct(ws: object) -> Any:
 
 class Conn:
     """A connected client. Messages go out through a queue so one slow reader never holds
-    up a broadcast to everyone else at the table."""
+    up a broadcast to everyone else at the table; what waits for it is bounded in bytes
+    (`SEND_BUFFER_BYTES`). Keepalive pings are the server's (uvicorn's, with their own
+    timeout): they do not wait on this buffer."""
 
     def __init__(
         self,
@@ -103,6 +111,7 @@ class Conn:
         token: str | None,
         bucket: TokenBucket,
         deltas: bool = False,
+        buffer_bytes: int = SEND_BUFFER_BYTES,
     ) -> None:
         self.ws = ws
         self.deltas = deltas  # events carry a state patch (deltas.py) rather than the state
@@ -110,18 +119,32 @@ class Conn:
         self.seat = seat
         self.token = token  # sha256 of the seat token, to notice a seat handed over
         self.bucket = bucket
+        self.buffer_bytes = buffer_bytes
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
+        #: Set when the connection is to end (closed, or let go for being too slow).
+        self.done = asyncio.Event()
+        self.resynced = False
         self._direct = _direct(ws)
         self._inflight = 0  # queued messages not yet written: a frame must wait its turn
+        self._queued_bytes = 0  # their size (JSON text is ASCII: characters are bytes)
+
+    def buffered(self) -> int:
+        """Bytes waiting for this client: queued here, and in its transport."""
+        out = self._queued_bytes
+        transport = None if self._direct is None else self._direct.transport
+        if transport is not None:
+            out += transport.get_write_buffer_size()
+        return out
 
     def send(self, text: str) -> None:
         if self.closed:
             return
-        if self.queue.qsize() >= MAX_BACKLOG:
-            self.close()
+        if self.buffered() + len(text) > self.buffer_bytes:
+            self.resync()
             return
         self._inflight += 1
+        self._queued_bytes += len(text)
         self.queue.put_nowait(text)
 
     def send_frame(self, text: str, frame: bytes) -> None:
@@ -143,14 +166,39 @@ class Conn:
         ):
             self.send(text)
             return
-        if transport.get_write_buffer_size() > MAX_BACKLOG_BYTES:
-            self.close()  # a reader this far behind is let go, as with the queue
+        if transport.get_write_buffer_size() + len(frame) > self.buffer_bytes:
+            self.resync()
             return
         transport.write(frame)
+
+    def resync(self) -> None:
+        """Let a client that cannot keep up go: what waits for it is dropped (that frees the
+        memory), it is sent `resync` (if it ever reads that far) and the connection ends; it
+        reconnects with `since`. A connection that still does not read is cut after
+        `RESYNC_GRACE_S`, whatever its transport still holds."""
+        if self.closed:
+            return
+        self.resynced = True
+        while not self.queue.empty():  # nothing queued is sent now
+            if self.queue.get_nowait() is not None:
+                self._inflight -= 1
+        self._queued_bytes = 0
+        proto = self._direct
+        transport = None if proto is None else proto.transport
+        if transport is not None and not transport.is_closing() and not self._inflight:
+            transport.write(text_frame(RESYNC))
+            asyncio.get_running_loop().call_later(RESYNC_GRACE_S, transport.abort)
+        else:
+            self._inflight += 1
+            self.queue.put_nowait(RESYNC)
+            if transport is not None:
+                asyncio.get_running_loop().call_later(RESYNC_GRACE_S, transport.abort)
+        self.close()
 
     def close(self) -> None:
         if not self.closed:
             self.closed = True
+            self.done.set()
             self.queue.put_nowait(None)
 
     async def pump(self) -> None:
@@ -163,3 +211,4 @@ class Conn:
                 await self.ws.send_text(text)
             finally:
                 self._inflight -= 1
+                self._queued_bytes = max(0, self._queued_bytes - len(text))

@@ -5,7 +5,9 @@
 - commands.py: the one command table for the socket and HTTP;
 - autoplay.py: computer seats and clocks, for the tables this process owns (leases.py);
 - sockets.py + presence.py: this process's sockets, and who is connected anywhere;
-- quotas.py: limits that hold across processes.
+- quotas.py: limits that hold across processes;
+- upkeep.py: catching tables up to their log, sweeping idle tables, `/healthz`;
+- ports.py: the narrow port command handlers get instead of the hub.
 
 parts.py makes the parts: in-process versions of the bus, leases, presence and quotas for
 one process, or Redis ones (and the store in PostgreSQL) for several that behave as one
@@ -15,18 +17,14 @@ site. The hub only wires what it is given.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import asdict
 from typing import Any
 
 from vertex.core import Game
 from vertex.server import commands, views
 from vertex.server.autoplay import Autoplay
-from vertex.server.bus import RedisBus
 from vertex.server.conn import Conn
 from vertex.server.errors import ApiError
 from vertex.server.events import Kind, StoredEvent
@@ -34,13 +32,14 @@ from vertex.server.games import checked_game
 from vertex.server.lobby import Lobby
 from vertex.server.messages import Command
 from vertex.server.parts import Parts
+from vertex.server.ports import TablesPort
 from vertex.server.repository import Repository, Sent
 from vertex.server.settings import Settings
 from vertex.server.sockets import Sockets, dumps
 from vertex.server.spec import SeatSpec, TableSpec
 from vertex.server.table import Table
-from vertex.server.tasks import stop_task
 from vertex.server.text import check_text
+from vertex.server.upkeep import Upkeep
 
 log = logging.getLogger("vertex.server")
 
@@ -65,14 +64,12 @@ class Hub:
         self.repo.on_load = self._on_load
         self.sockets = Sockets(parts.presence, self.bus, settings.presence_s / 3, parts.shared)
         self.autoplay = Autoplay(self.repo, self.leases, settings, self.worker)
-        self.port = TablesPort(self)
+        self.port = TablesPort(
+            self.repo, self.sockets, self.store, self.open_table, self.limits.chat_chars
+        )
         self.lobby = Lobby(self)
         self._creating = asyncio.Lock()
-        self._sweeper: asyncio.Task[None] | None = None
-        self._reconciler: asyncio.Task[None] | None = None
-        self.reconciled = 0  # tables found behind their log and caught up (not by the bus)
-        self._watcher: asyncio.Task[None] | None = None
-        self._redis_seen = time.monotonic()  # when Redis last answered a ping
+        self.upkeep = Upkeep(settings, parts, self.repo, self.sockets, self.autoplay, self.lobby)
 
     @property
     def tables(self) -> dict[str, Table]:
@@ -88,18 +85,13 @@ class Hub:
         await self.leases.start(self.autoplay.gained, self.autoplay.lost)
         await self.sockets.start()
         await self.lobby.start()
-        await self._repair()
+        await self.upkeep.repair()
         self.autoplay.thinker.warm()
         log.info(dumps({"event": "start", "worker": self.worker, "scaled": self.scaled}))
-        self._sweeper = asyncio.create_task(self._sweep_loop(), name="vertex-sweeper")
-        if self.scaled:
-            self._reconciler = asyncio.create_task(self._reconcile_loop(), name="vertex-reconcile")
-            self._watcher = asyncio.create_task(self._redis_watch(), name="vertex-redis-watch")
+        self.upkeep.start()
 
     async def stop(self) -> None:
-        await stop_task(self._reconciler)
-        await stop_task(self._watcher)
-        await stop_task(self._sweeper)
+        await self.upkeep.stop()
         await self.lobby.stop()
         await self.autoplay.close()
         await self.leases.close()  # hands our tables on at once
@@ -109,16 +101,6 @@ class Hub:
         await self.parts.presence.close()
         await self.quotas.close()
         await self.store.close()
-
-    async def _repair(self) -> None:
-        """Load the few open tables whose log says their game ended (the process died
-        between the event and the status): loading sets the status and keeps the result."""
-        kinds = [Kind.RESIGN, Kind.TIMEOUT, Kind.END, Kind.EXPIRED]
-        for tid in await self.store.ended_open(kinds):
-            try:
-                await self.repo.get(tid)
-            except Exception:
-                log.exception("table %s could not be repaired", tid)
 
     # ---- finding and opening tables ---------------------------------------------------------
     async def get(self, tid: str) -> Table:
@@ -273,143 +255,12 @@ class Hub:
     def _spectators(self, tid: str) -> int:
         return sum(c.seat is None for c in self.sockets.conns.get(tid, ()))
 
-    # ---- housekeeping -----------------------------------------------------------------------
+    # ---- housekeeping (upkeep.py) ------------------------------------------------------
     async def reconcile(self) -> None:
-        """Catch every table held here up to its log (after a (re)subscribe; periodically)."""
-        try:
-            behind = await self.repo.reconcile()
-        except Exception:  # the database is away too: the next round tries again
-            log.warning("reconciliation failed", exc_info=True)
-            return
-        if behind:
-            self.reconciled += behind
-            log.info(dumps({"event": "reconciled", "tables": behind, "worker": self.worker}))
-
-    async def _reconcile_loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.settings.reconcile_s)
-            await self.reconcile()
-
-    async def _redis_watch(self) -> None:
-        """Ping Redis a few times a second, for `/healthz` (which must answer at once)."""
-        assert isinstance(self.bus, RedisBus)
-        while True:
-            try:
-                await self.bus.redis.ping()
-                self._redis_seen = time.monotonic()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                pass
-            await asyncio.sleep(REDIS_SILENT_S / 4)
-
-    async def _sweep_loop(self) -> None:
-        while True:
-            await asyncio.sleep(self.settings.sweep_interval_s)
-            try:
-                await self.sweep(time.time())
-            except Exception:
-                log.exception("sweep failed")
+        await self.upkeep.reconcile()
 
     async def sweep(self, now: float) -> None:
-        """Expire idle unfinished tables (held or not); let idle tables nobody here watches
-        or runs leave memory (they load again on demand)."""
-        for tid in await self.store.idle_open(now - self.limits.idle_expiry_s):
-            with contextlib.suppress(ApiError):
-                await self.repo.submit(tid, lambda t: t.expire(time.time()))
-        await self.lobby.sweep(now)
-        for tid, table in list(self.repo.tables.items()):
-            if (
-                now - table.last_at > self.settings.unload_after_s
-                and not self.sockets.has(tid)
-                and not self.lobby.follows(tid)
-                and not self.leases.owns(tid)
-                and not self.repo.lock(tid).locked()
-            ):
-                self.repo.forget(tid)
+        await self.upkeep.sweep(now)
 
     async def health(self) -> dict[str, Any]:
-        """What `/healthz` says: `degraded` while Redis (several processes) or the database
-        does not answer."""
-        database = await _probe(self.store.ping())
-        redis = not self.scaled or (
-            self.bus.connected and time.monotonic() - self._redis_seen < REDIS_SILENT_S
-        )
-        status = "ok" if database and redis else "degraded"
-        return {
-            "ok": status == "ok",
-            "status": status,
-            "database_up": database,
-            "redis_up": redis if self.scaled else None,
-            "reconciled": self.reconciled,
-            "worker": self.worker,
-            "tables": len(self.repo.tables),
-            "loaded": self.repo.loaded_count,
-            "owned": len(self.leases.owned),
-            "thinks": self.autoplay.thinks,
-            "sockets": self.sockets.count(),
-            "database": self.store.engine.dialect.name,
-            "bus": self.parts.bus_name,
-            "limits": asdict(self.limits),
-            "lobby": self.lobby.health(),
-        }
-
-
-#: A health probe that takes longer than this has failed.
-PROBE_S = 1.0
-
-
-#: Redis counts as away when no ping has been answered for this long.
-REDIS_SILENT_S = 1.5
-
-
-async def _probe(call: Awaitable[Any]) -> bool:
-    # (for the database only: its calls run in threads, which a timeout here leaves alone)
-    try:
-        await asyncio.wait_for(call, PROBE_S)
-    except Exception:
-        return False
-    return True
-
-
-class TablesPort:
-    """The port a command handler gets (ports.Port): the hub's table operations, no more."""
-
-    def __init__(self, hub: Hub) -> None:
-        self._hub = hub
-        self._repo = hub.repo
-        self.chat_chars = hub.limits.chat_chars
-
-    async def submit(self, tid: str, make: Callable[[Table], StoredEvent]) -> StoredEvent:
-        return await self._repo.submit(tid, make)
-
-    async def submit_locked(
-        self, table: Table, make: Callable[[Table], StoredEvent]
-    ) -> StoredEvent:
-        return await self._repo.submit_locked(table, make)
-
-    def lock(self, tid: str) -> asyncio.Lock:
-        return self._repo.lock(tid)
-
-    async def get(self, tid: str, fresh: bool = False) -> Table:
-        table = await self._repo.get_locked(tid)
-        if fresh and self._repo.scaled:
-            await self._repo.catch_up(table)
-        return table
-
-    async def open(self, spec: TableSpec, like: str) -> Table:
-        row = await self._hub.store.table(like)
-        return await self._hub.open_table(spec, row.creator if row else "", time.time())
-
-    async def connected(self, tid: str) -> list[bool]:
-        table = await self._repo.get(tid)
-        return await self._hub.sockets.connected(tid, len(table.seats))
-
-    async def share_aim(self, tid: str, aim: dict[str, Any]) -> bool:
-        if not self._repo.scaled:
-            return False
-        self._repo.spawn(self._repo.bus.publish(tid, {"aim": aim}))
-        return True
-
-    async def catch_up(self, table: Table) -> bool:
-        return self._repo.scaled and await self._repo.catch_up(table)
+        return await self.upkeep.health()

@@ -1,17 +1,22 @@
 """What a command handler may use of the site: the narrow port it is given, not the hub.
 
-commands.py depends on this protocol only; the hub hands it an implementation (hub.py
-`TablesPort`), so handlers cannot reach for the store, the sockets or the limits directly.
+commands.py depends on this protocol only; the hub hands it `TablesPort` (below, made from
+the repository, the sockets and the store), so handlers cannot reach for the store, the
+sockets or the limits directly.
 """
 
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import time
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from vertex.server.events import StoredEvent
+from vertex.server.repository import Repository
+from vertex.server.sockets import Sockets
 from vertex.server.spec import TableSpec
+from vertex.server.store import Store
 from vertex.server.table import Table
 
 
@@ -44,3 +49,55 @@ class Port(Protocol):
 
     async def catch_up(self, table: Table) -> bool:
         """Apply what other processes logged since our copy's version; False if nothing."""
+
+
+class TablesPort:
+    """The port the hub gives command handlers (`Port`): its table operations, no more."""
+
+    def __init__(
+        self,
+        repo: Repository,
+        sockets: Sockets,
+        store: Store,
+        open_table: Callable[[TableSpec, str, float], Awaitable[Table]],
+        chat_chars: int,
+    ) -> None:
+        self._repo = repo
+        self._sockets = sockets
+        self._store = store
+        self._open_table = open_table
+        self.chat_chars = chat_chars
+
+    async def submit(self, tid: str, make: Callable[[Table], StoredEvent]) -> StoredEvent:
+        return await self._repo.submit(tid, make)
+
+    async def submit_locked(
+        self, table: Table, make: Callable[[Table], StoredEvent]
+    ) -> StoredEvent:
+        return await self._repo.submit_locked(table, make)
+
+    def lock(self, tid: str) -> asyncio.Lock:
+        return self._repo.lock(tid)
+
+    async def get(self, tid: str, fresh: bool = False) -> Table:
+        table = await self._repo.get_locked(tid)
+        if fresh and self._repo.scaled:
+            await self._repo.catch_up(table)
+        return table
+
+    async def open(self, spec: TableSpec, like: str) -> Table:
+        row = await self._store.table(like)
+        return await self._open_table(spec, row.creator if row else "", time.time())
+
+    async def connected(self, tid: str) -> list[bool]:
+        table = await self._repo.get(tid)
+        return await self._sockets.connected(tid, len(table.seats))
+
+    async def share_aim(self, tid: str, aim: dict[str, Any]) -> bool:
+        if not self._repo.scaled:
+            return False
+        self._repo.spawn(self._repo.bus.publish(tid, {"aim": aim}))
+        return True
+
+    async def catch_up(self, table: Table) -> bool:
+        return self._repo.scaled and await self._repo.catch_up(table)

@@ -26,6 +26,7 @@ from vertex.server.bus import LocalBus, RedisBus
 from vertex.server.deltas import Patch, diff
 from vertex.server.errors import ApiError, not_found
 from vertex.server.events import StoredEvent
+from vertex.server.recent import RECENT, RecentEvents
 from vertex.server.spec import TableSpec
 from vertex.server.store import OPEN, Fenced, Store, TableRow
 from vertex.server.table import Table
@@ -34,15 +35,16 @@ _A = TypeVar("_A")
 _R = TypeVar("_R")
 
 _ID = re.compile(r"^[A-Za-z0-9_-]{8,40}$")
-#: Messages of its latest events a table keeps for sockets that reconnect with `since`.
-RECENT = 32
+#: The recent events' budgets (recent.py): per table, and for all tables of the process.
+RECENT_TABLE_BYTES = 8 << 20
+RECENT_BYTES = 128 << 20
 
 
 class Sent:
     """An event's message as sent, the seats sealed when it was made, and (on demand) its
     state as a patch on the state sent before (deltas.py; None: send the full state)."""
 
-    __slots__ = ("_base", "_patch", "msg", "sealed")
+    __slots__ = ("_base", "_patch", "msg", "sealed", "size")
 
     def __init__(
         self, msg: dict[str, Any], sealed: frozenset[int], base: dict[str, Any] | None
@@ -51,6 +53,7 @@ class Sent:
         self.sealed = sealed
         self._base = base  # the state sent before, when a patch on it can be trusted
         self._patch: Patch | bool | None = False  # False: not worked out yet
+        self.size = 0  # its JSON bytes, as recent.py counts them
 
     @property
     def patch(self) -> Patch | None:
@@ -80,13 +83,19 @@ class Duplicate(Exception):
 
 
 class Repository:
-    def __init__(self, store: Store, bus: LocalBus | RedisBus, scaled: bool) -> None:
+    def __init__(
+        self,
+        store: Store,
+        bus: LocalBus | RedisBus,
+        scaled: bool,
+        recent: RecentEvents[Sent] | None = None,
+    ) -> None:
         self.store = store
         self.bus = bus
         self.scaled = scaled
         self.tables: dict[str, Table] = {}
         self.locks: dict[str, asyncio.Lock] = {}
-        self.recent: dict[str, deque[Sent]] = {}
+        self.recent: RecentEvents[Sent] = recent or RecentEvents(RECENT_TABLE_BYTES, RECENT_BYTES)
         #: Per table: the last state sent and the seats sealed then (what a patch is on).
         self.base: dict[str, tuple[dict[str, Any], frozenset[int]]] = {}
         self.listener: Listener | None = None
@@ -122,7 +131,7 @@ class Repository:
         if loaded.status != row.status:  # the process died between the event and the status
             await self.status_changed(loaded)
         self.tables[tid] = loaded
-        self.recent[tid] = recent
+        self.recent.reset(tid, recent)
         self.base[tid] = base
         self.loaded_count += 1
         if self.on_load is not None:
@@ -132,7 +141,7 @@ class Repository:
     def forget(self, tid: str) -> None:
         self.tables.pop(tid, None)
         self.locks.pop(tid, None)
-        self.recent.pop(tid, None)
+        self.recent.forget(tid)
         self.base.pop(tid, None)
 
     async def open(
@@ -141,7 +150,7 @@ class Repository:
         table = Table(tid, spec, now, game)
         await self.store.create_table(TableRow(tid, spec.game, spec, OPEN, creator, now, now))
         self.tables[tid] = table
-        self.recent[tid] = deque(maxlen=RECENT)
+        self.recent.reset(tid)
         self.base[tid] = (table.state.to_dict(), turns.sealed(table))
         return table
 
@@ -195,7 +204,7 @@ class Repository:
         sent = _sent(table, ev, self.base.get(table.id))
         if "state" in sent.msg:
             self.base[table.id] = (sent.msg["state"], sent.sealed)
-        self.recent.setdefault(table.id, deque(maxlen=RECENT)).append(sent)
+        self.recent.add(table.id, sent)
         if own and self.scaled:
             payload = {"seq": ev.seq, "kind": ev.kind, "data": ev.data, "at": ev.at}
             self.spawn(self.bus.publish(table.id, payload))
@@ -261,7 +270,7 @@ class Repository:
         them), or None when they are older than what the table keeps (send a snapshot)."""
         if since >= table.v:
             return []
-        kept = [m for m in self.recent.get(table.id, ()) if m.msg["v"] > since]
+        kept = [m for m in self.recent.of(table.id) if m.msg["v"] > since]
         if not kept or kept[0].msg["v"] != since + 1 or kept[-1].msg["v"] != table.v:
             return None
         return [

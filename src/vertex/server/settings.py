@@ -36,6 +36,8 @@ class Limits:
     message_bytes: int = 4_096  # one socket message
     messages_per_second: float = 20.0  # per socket, sustained
     message_burst: int = 40  # per socket, short bursts
+    #: What may wait to be sent to one table socket (conn.py): past it, resync and let go.
+    send_buffer_bytes: int = 4 << 20
     tables_per_hour: int = 100  # created per client address
     chat_chars: int = 500
     name_chars: int = 40
@@ -99,10 +101,11 @@ class Settings:
             ("tables_per_hour", "VERTEX_TABLES_PER_HOUR"),
             ("messages_per_second", "VERTEX_MESSAGES_PER_SECOND"),
             ("listed_per_address", "VERTEX_LISTED_PER_ADDRESS"),
+            ("send_buffer_bytes", "VERTEX_SEND_BUFFER_BYTES"),
         ):
             if os.environ.get(var):
                 tuning[name] = float(os.environ[var])
-        for whole in ("tables_per_hour", "listed_per_address"):
+        for whole in ("tables_per_hour", "listed_per_address", "send_buffer_bytes"):
             if whole in tuning:
                 tuning[whole] = int(tuning[whole])
         limits = Limits(**tuning)  # type: ignore[arg-type]

@@ -52,6 +52,9 @@ class TableSpec(BaseModel):
     rematch_of: str | None = None
     #: Shown in the lobby (lobby/); False: only its link finds it.
     listed: bool = False
+    #: "Analysis allowed" (a practice table): perfect-play analysis for anyone during play.
+    #: False (the default): analysis opens when the game is over (server/analysis.py).
+    analysis: bool = False
 
     @classmethod
     def load(cls, stored: dict[str, Any] | TableSpec) -> TableSpec:
@@ -69,4 +72,6 @@ class TableSpec(BaseModel):
             out["rematch_of"] = self.rematch_of
         if not self.listed:
             del out["listed"]  # private: stored as before the lobby listed tables
+        if not self.analysis:
+            del out["analysis"]  # the default, as stored before tables could allow it
         return out

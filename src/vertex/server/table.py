@@ -48,6 +48,7 @@ class Table:
         self.seed: int = spec.seed
         self.seats = [Seat(s.kind, s.level, s.name, s.token) for s in spec.seats]
         self.undo_allowed: bool = spec.undo
+        self.analysis_allowed: bool = spec.analysis
         self.clock: dict[str, float] | None = None if spec.clock is None else spec.clock.as_dict()
         self.on_timeout: str = spec.on_timeout
         step = self.game.step_seconds

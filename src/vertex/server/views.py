@@ -12,7 +12,7 @@ from typing import Any
 
 from vertex.core.record import Record
 from vertex.server import clocks, turns
-from vertex.server.analysable import refusal
+from vertex.server.analysable import gate, refusal
 from vertex.server.events import SEAT_KINDS, STATE_KINDS, StoredEvent
 from vertex.server.store import BestRow
 from vertex.server.table import Table
@@ -28,7 +28,17 @@ def public_seats(t: Table, connected: list[bool] | None = None) -> list[dict[str
 
 
 def settings(t: Table) -> dict[str, Any]:
-    return {"undo": t.undo_allowed, "clock": t.clock, "on_timeout": t.on_timeout}
+    return {
+        "undo": t.undo_allowed,
+        "clock": t.clock,
+        "on_timeout": t.on_timeout,
+        "analysis": t.analysis_allowed,
+    }
+
+
+def analysis_gate(t: Table) -> str | None:
+    """Why the table offers no analysis now (a code), or None: it does (analysable.gate)."""
+    return gate(t.game, t.is_over, t.analysis_allowed)
 
 
 def view(
@@ -44,6 +54,8 @@ def view(
         "scored": t.game.scored,  # False: won, lost or drawn only; the page shows no scores
         # does the analysis (perfect play) cover this game? The page offers it only then
         "analysable": refusal(t.game) is None,
+        # and is it offered now (None), or why not: the page shows that reason
+        "analysis": analysis_gate(t),
         "options": t.game.options_dict(),
         "seats": public_seats(t, connected),
         "version": t.v,
@@ -98,6 +110,7 @@ def message(t: Table, ev: StoredEvent) -> dict[str, Any]:
         msg["state"] = t.state.to_dict()
         msg["result"] = t.result
         msg["clocks"] = clocks.left(t, ev.at)
+        msg["analysis"] = analysis_gate(t)
     if ev.kind in SEAT_KINDS:
         msg["seats"] = [s.public() for s in t.seats]
         msg["started"] = t.started

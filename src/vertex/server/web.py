@@ -33,7 +33,7 @@ NODE_MODULES = Path(
     os.environ.get("VERTEX_NODE_MODULES") or Path(vertex.__file__).parents[2] / "node_modules"
 )
 #: The packages the page may load, and the folders of each it may load from.
-VENDOR = {"three": ("build", "examples/jsm")}
+VENDOR = {"three": ("build", "examples/jsm"), "swagger-ui-dist": ("",)}
 _IMPORT_MAP = re.compile(r"<script type=\"importmap\">(.*?)</script>", re.S)
 
 #: Only the site itself: no other host, no inline script or style, no plugins, no framing.
@@ -51,7 +51,7 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
 }
 IMMUTABLE = "public, max-age=31536000, immutable"
-PAGES = {"lobby": "index.html", "table": "table.html", "rules": "rules.html"}
+PAGES = {"lobby": "index.html", "table": "table.html", "rules": "rules.html", "api": "api.html"}
 #: A share link longer than this is not ours.
 MAX_QR_CHARS = 400
 
@@ -168,6 +168,11 @@ def add_page_routes(
     async def lobby() -> HTMLResponse:
         return html(site, site.page("lobby"))
 
+    @app.get("/docs", include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        """The API's documentation, from this site's own files under its CSP."""
+        return html(site, site.page("api"))
+
     @app.get("/tables/{table_id}", include_in_schema=False)
     async def table_page(table_id: str) -> HTMLResponse:
         found = len(table_id) <= 64 and await table_exists(table_id)
@@ -206,23 +211,18 @@ def add_page_routes(
 
 
 class SecurityHeaders:
-    """Adds the security headers to every HTTP response."""
-
-    #: The API's own documentation pages load their viewer from elsewhere: no CSP there.
-    DOCS = ("/docs", "/redoc")
+    """Adds the security headers to every HTTP response, the API documentation's included."""
 
     def __init__(self, app: Any) -> None:
         self.app = app
         self.headers = [(k.lower().encode(), v.encode()) for k, v in SECURITY_HEADERS.items()]
-        self.docs_headers = [h for h in self.headers if h[0] != b"content-security-policy"]
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
 
-        path: str = scope.get("path", "")
-        extra = self.docs_headers if path.startswith(self.DOCS) else self.headers
+        extra = self.headers
 
         async def send_with_headers(message: Any) -> None:
             if message["type"] == "http.response.start":

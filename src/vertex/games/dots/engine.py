@@ -57,6 +57,24 @@ class DotsGame(Game[O]):
         )
 
     @cached_property
+    def line_views(self) -> tuple[tuple[str, str, str], ...]:
+        """Per line, its name and its two dots' names, for the board view (made once)."""
+        board, dots = self.board, self.board.dot_names
+        return tuple(
+            (name, dots[a], dots[b])
+            for name, (a, b) in zip(board.line_names, board.lines, strict=True)
+        )
+
+    @cached_property
+    def cell_views(self) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+        """Per cell, its corner dots' and its lines' names, for the board view (made once)."""
+        board, dots, lines = self.board, self.board.dot_names, self.board.line_names
+        return tuple(
+            (tuple(dots[d] for d in corners), tuple(lines[ln] for ln in cell))
+            for corners, cell in zip(board.cell_dots, board.cells, strict=True)
+        )
+
+    @cached_property
     def line_by_name(self) -> dict[str, int]:
         """Line indices by their own names (the fast path of `play`)."""
         return {name: i for i, name in enumerate(self.board.line_names)}
@@ -244,37 +262,35 @@ class DotsState(State):
         return None
 
     def _board(self) -> dict[str, Any]:
-        board = self.game.board
-        names = board.line_names
-        dot_names = board.dot_names
+        game = self.game
+        board = game.board
+        drawn, predrawn = self.drawn, game.predrawn
+        owners: list[int | None] = [None] * len(board.cells)
+        for seat, mask in enumerate(self.owned):
+            for c in _bits(mask):
+                owners[c] = seat
         return {
             # the page's board module (web/js/boards/dots/) and the shape it draws
             "renderer": "dots",
             "kind": board.kind,
-            "dots": [
-                {"name": n, "x": round(x, 4), "y": round(y, 4)}
-                for n, (x, y) in zip(dot_names, board.positions, strict=True)
-            ],
+            "dots": board.dots_view(),
             "lines": [
                 {
-                    "name": names[i],
-                    "dots": [dot_names[a], dot_names[b]],
-                    "drawn": bool(self.drawn >> i & 1),
-                    "predrawn": bool(self.game.predrawn >> i & 1),
+                    "name": name,
+                    "dots": [a, b],
+                    "drawn": bool(drawn >> i & 1),
+                    "predrawn": bool(predrawn >> i & 1),
                 }
-                for i, (a, b) in enumerate(board.lines)
+                for i, (name, a, b) in enumerate(game.line_views)
             ],
             "cells": [
-                {
-                    "dots": [dot_names[d] for d in board.cell_dots[c]],
-                    "lines": [names[ln] for ln in board.cells[c]],
-                    "owner": self.cell_owner(c),
-                }
-                for c in range(len(board.cells))
+                {"dots": list(dots), "lines": list(lines), "owner": owners[c]}
+                for c, (dots, lines) in enumerate(game.cell_views)
             ],
             "symbols": list(self.game.seat_symbols(self.seed)),
             "order": list(self.order),
             "blocked": self._blocked(),
+            "axes": board.axes_view(),  # where the coordinates go (the page draws them)
         }
 
     def _blocked(self) -> dict[str, dict[str, str]]:

@@ -328,7 +328,13 @@ class Vert3xState(State):
         game = self.game
         geo = game.geometry
         board = geo.board
-        names = board.dot_names
+        names, line_names = board.dot_names, board.line_names
+        inside = self.inside
+        owners: list[int | None] = [None] * len(board.lines)
+        for t, mask in enumerate(self.lines):
+            for i in _bits(mask):
+                if owners[i] is None:  # (as line_owner: the first seat holding it)
+                    owners[i] = t
         scale = game.scoring.scale
         claims = []
         units = game.scoring.units
@@ -341,16 +347,13 @@ class Vert3xState(State):
             "renderer": "vert3x",
             "kind": board.kind,
             "rules": game.options.rules,
-            "dots": [
-                {"name": n, "x": round(x, 4), "y": round(y, 4)}
-                for n, (x, y) in zip(names, board.positions, strict=True)
-            ],
+            "dots": board.dots_view(),
             "lines": [
                 {
-                    "name": board.line_names[i],
+                    "name": line_names[i],
                     "dots": [names[a], names[b]],
-                    "owner": self.line_owner(i),
-                    "inside": bool(self.inside >> i & 1),
+                    "owner": owners[i],
+                    "inside": bool(inside >> i & 1),
                 }
                 for i, (a, b) in enumerate(board.lines)
             ],
@@ -367,6 +370,7 @@ class Vert3xState(State):
             "claims": claims,
             **variation_view(self),
             "start": game.start_names(),
+            "axes": board.axes_view(),  # where the coordinates go (the page draws them)
             "symbols": list(SYMBOLS[: game.seats]),
             "turn": {
                 "seat": self.seat,

@@ -72,6 +72,11 @@ class CreateTable(_Body):
         default=False,
         description="show the table in the lobby (`GET /api/lobby`); default: only its link",
     )
+    analysis: bool = Field(
+        default=False,
+        description="analysis allowed (a practice table): perfect-play analysis for anyone "
+        "during play; default: only once the game is over",
+    )
 
 
 class CheckOptions(_Body):
@@ -80,7 +85,7 @@ class CheckOptions(_Body):
 
 
 class TakeSeat(_Body):
-    name: str = Field(min_length=1, max_length=200)
+    name: str = Field(min_length=1, max_length=400, description="your display name")
 
 
 Token = Annotated[str, Field(min_length=1, max_length=200, description="your seat token")]

@@ -52,12 +52,20 @@ async def serve_table_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
         return
     bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
     deltas = ws.query_params.get("deltas") == "1"  # state patches instead of states
-    conn = Conn(ws, table_id, seat, None if token is None else token_hash(token), bucket, deltas)
+    holder = None if token is None else token_hash(token)
+    conn = Conn(ws, table_id, seat, holder, bucket, deltas, limits.send_buffer_bytes)
     pump = asyncio.create_task(conn.pump())
+    # A client let go for being too slow may never send again: stop waiting for it then.
+    ending = asyncio.ensure_future(conn.done.wait())
     try:
         await hub.attach(conn, since)
         while not conn.closed:
-            raw = await ws.receive()
+            receiving = asyncio.ensure_future(ws.receive())
+            await asyncio.wait((receiving, ending), return_when=asyncio.FIRST_COMPLETED)
+            if not receiving.done():
+                receiving.cancel()
+                break
+            raw = receiving.result()
             if raw["type"] == "websocket.disconnect":
                 break
             data = raw.get("text")
@@ -73,11 +81,13 @@ async def serve_table_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
     except Exception:
         log.exception("socket for table %s failed", table_id)
     finally:
+        ending.cancel()
         hub.detach(conn)
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(pump, timeout=5)
         with contextlib.suppress(Exception):
-            await ws.close()
+            # 1013 "try again later": the client reconnects with `since` at once
+            await ws.close(code=1013 if conn.resynced else 1000)
 
 
 async def _handle(hub: Hub, conn: Conn, data: str | bytes) -> dict[str, Any] | None:

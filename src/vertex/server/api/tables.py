@@ -46,6 +46,7 @@ def add_table_routes(app: FastAPI, hub: Hub) -> None:
             "undo": body.undo,
             "clock": None if body.clock is None else body.clock.model_dump(exclude_none=True),
             "on_timeout": body.on_timeout,
+            "analysis": body.analysis,
         }
         table = await hub.create(game, seats, settings_, creator, body.listed)
         return {"id": table.id, "url": f"/tables/{table.id}", "seats": views.public_seats(table)}

@@ -269,7 +269,7 @@ class Lobby:
                     continue
                 await self.flush()
                 return {"id": tid, "seat": free[0], "token": token, "waiting": False}
-            settings = {"undo": False, "clock": None, "on_timeout": "computer"}
+            settings = {"undo": False, "clock": None, "on_timeout": "computer", "analysis": False}
             table = await self.hub.create(made, None, settings, creator, listed=True)
             token, _v = await self.hub.take_seat(table.id, 0, name)
             await self.flush()

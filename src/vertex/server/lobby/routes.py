@@ -56,6 +56,9 @@ class LobbyEntry(BaseModel):
     free_seats: int
     clock: dict[str, float] | None = Field(description="per_move, or total + increment")
     undo: bool
+    analysis: bool = Field(
+        default=False, description="analysis allowed during play (a practice table)"
+    )
     section: Literal["open", "live", "finished"]
     listed_at: float = Field(description="when the table was opened (seconds since 1970)")
     started_at: float | None
@@ -86,7 +89,7 @@ _Body = StrictBody
 
 class PlayNow(_Body):
     game: str = Field(max_length=64)
-    name: str = Field(min_length=1, max_length=200, description="your display name")
+    name: str = Field(min_length=1, max_length=400, description="your display name")
 
 
 class Seated(BaseModel):

@@ -41,6 +41,7 @@ def summary(table: Table) -> dict[str, Any]:
         "free_seats": sum(1 for s in table.seats if not s.taken),
         "clock": table.clock if table.spec.clock is not None else None,
         "undo": table.undo_allowed,
+        "analysis": table.analysis_allowed,
         "section": section_of(table),
         "listed_at": table.created_at,
         "started_at": table.started_at,
@@ -54,8 +55,8 @@ def summary(table: Table) -> dict[str, Any]:
 
 def quick(spec: TableSpec) -> bool:
     """Can "Play now" seat someone here: the game's default options, people in every seat,
-    no clock (the default) and no take-backs."""
-    if spec.clock is not None or spec.undo:
+    no clock (the default), no take-backs and no analysis during play."""
+    if spec.clock is not None or spec.undo or spec.analysis:
         return False
     if any(s.kind != "human" for s in spec.seats):
         return False

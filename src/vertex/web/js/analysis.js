@@ -1,12 +1,12 @@
 // "What would perfect play do?" for the position on the board: the server's exact value and
 // best moves (or the level-5 computer's estimate), shown in words and on the `[data-analysis]`
-// hook (data-value, data-best, or data-estimate). Never offered to a seated player while
-// their game runs (js/table-replay.js analysisOffered: only where the server's analysis
-// covers the game); the page also sends its seat token so the server can refuse it too.
+// hook (data-value, data-best, or data-estimate). Offered where the table view says the
+// server answers (js/table-replay.js analysisOffered): a live game's analysis only at a
+// table set up with it; elsewhere the button is disabled with the reason (the server
+// refuses too).
 import { api, ApiError } from "./api.js";
 import { h } from "./dom.js";
 import { loadCatalogs, onLangChange, t } from "./i18n.js";
-import { remembered } from "./store.js";
 
 await loadCatalogs("replay");
 
@@ -18,6 +18,7 @@ await loadCatalogs("replay");
  *   button,                   // the [data-action="analysis"] button
  *   shown() -> {ply, state},  // the position the board shows now (replayed or live)
  *   offered() -> boolean,     // may that position be analysed here (analysisOffered)
+ *   showButton(),             // show, disable or hide the button as the table has it
  *   board() -> board | null,  // to describe (and, if it can, highlight) moves
  *   names(seat) -> string,
  * }
@@ -40,12 +41,9 @@ export function createAnalysis(host, deps) {
     asking = ply;
     result = null;
     draw();
-    const body = { ply };
-    const token = remembered.token(deps.id);
-    if (token) body.token = token;
     let reply;
     try {
-      reply = { ply, body: await api.post(`/api/tables/${encodeURIComponent(deps.id)}/analysis`, body) };
+      reply = { ply, body: await api.post(`/api/tables/${encodeURIComponent(deps.id)}/analysis`, { ply }) };
     } catch (err) {
       reply = { ply, error: err instanceof ApiError ? err : new ApiError("offline", String(err)) };
     }
@@ -64,10 +62,10 @@ export function createAnalysis(host, deps) {
     }
   }
 
-  function setHighlight(moves) {
+  function setHighlight(moves, focus = null) {
     const board = deps.board();
     if (board && typeof board.highlight === "function") {
-      board.highlight(moves);
+      board.highlight(moves, focus);
       highlighted = Boolean(moves);
     }
   }
@@ -114,9 +112,13 @@ export function createAnalysis(host, deps) {
       const n = r.margin;
       const words = r.outcome === "draw" ? t("analysis.draw", { name })
         : t(r.outcome === "win" ? "analysis.win" : "analysis.loss", { name, n });
+      // pointing at (or focusing) an entry singles its move out on the board
       const list = h("ul", { class: "analysis-best" },
-        ...r.best.map((m) => h("li", {}, h("code", { title: describe(m), text: m }),
-          h("span", { class: "sr-only", text: ` (${describe(m)})` }))));
+        ...r.best.map((m) => h("li", { tabindex: "0", "data-best-entry": m,
+          onmouseenter: () => setHighlight(r.best, m), onfocus: () => setHighlight(r.best, m),
+          onmouseleave: () => setHighlight(r.best), onblur: () => setHighlight(r.best) },
+        h("code", { title: describe(m), text: m }),
+        h("span", { class: "sr-only", text: ` (${describe(m)})` }))));
       out.replaceChildren(head, where,
         h("p", { class: "analysis-value" },
           h("strong", { class: "analysis-number", text: r.value }), " ", words),
@@ -140,7 +142,7 @@ export function createAnalysis(host, deps) {
       case "rate-limited": return t("analysis.rate");
       case "not-analysable": return t("analysis.unsupported");
       case "busy": case "analysis-timeout": return t("analysis.busy");
-      case "playing": return t("analysis.playing");
+      case "analysis-closed": return t("analysis.closed");
       case "offline": return t("common.offline");
       default: return t("analysis.failed", { message: err.message });
     }
@@ -149,7 +151,7 @@ export function createAnalysis(host, deps) {
   /** After every change of the table or of the position shown. */
   function render() {
     const show = deps.offered();
-    button.hidden = !show;
+    deps.showButton();
     const shown = deps.shown();
     const ply = shown ? shown.ply : null;
     // An answer belongs to one position: another position on the board drops it.

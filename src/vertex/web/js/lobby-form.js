@@ -22,7 +22,9 @@ await Promise.all([loadCatalogs("options"), loadErrors()]); // option words; ref
 const CHECK_DELAY_MS = 250;
 const LEVELS = [1, 2, 3, 4, 5];
 const FILL_LEVEL = 3;
-const NAME_CHARS = 40;
+// The server counts characters as a reader sees them (a joined emoji is one); `maxlength`
+// counts UTF-16 units, up to eight for one such emoji: room for 40 of them, the server decides.
+const NAME_CHARS = 40 * 8;
 
 export class NewTableForm {
   constructor(host, game, shared = null) {
@@ -40,6 +42,7 @@ export class NewTableForm {
     this.seatValues = [];
     this.clock = { kind: "none", perMove: "30", total: "10", increment: "5", onTimeout: "computer" };
     this.undo = false;
+    this.analysis = false;
     this.listed = false; // private (link only) unless asked: as before the lobby listed tables
     this.name = remembered.name();
     this.checking = false;
@@ -164,6 +167,8 @@ export class NewTableForm {
     this.clockGroup(),
     h("div", { class: "group settings" },
       switchField("undo", t("lobby.undo"), t("lobby.undo.help"), this.undo, (on) => { this.undo = on; }),
+      switchField("analysis", t("lobby.analysis"), t("lobby.analysis.help"), this.analysis,
+        (on) => { this.analysis = on; }),
       switchField("listed", t("lobby.listed"), t("lobby.listed.help"), this.listed, (on) => { this.listed = on; }),
       this.nameField()),
     h("div", { class: "submit-row" }, this.submitButton, this.status),
@@ -502,7 +507,7 @@ export class NewTableForm {
     const seats = this.seatValues.slice(0, this.seats).map((v) =>
       (v === "human" ? { kind: "human" } : { kind: "ai", level: Number(v.slice(3)) }));
     const body = { game: this.game.id, options, seats, undo: this.undo,
-      on_timeout: this.clock.onTimeout, listed: this.listed };
+      on_timeout: this.clock.onTimeout, listed: this.listed, analysis: this.analysis };
     if (clock.clock) body.clock = clock.clock;
     const typed = this.name.trim();
     if (typed) remembered.setName(typed);

@@ -3,7 +3,8 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { remembered } from "./store.js";
 
-const NAME_MOST = 40;
+// 40 characters as the server counts them; `maxlength` counts UTF-16 units (lobby-form.js).
+const NAME_MOST = 40 * 8;
 
 /** The remembered name, or one asked for in a small form placed after `anchor`
  * (resolves null when cancelled). */

@@ -102,8 +102,11 @@ export class LobbyPlace {
     const attrs = { class: "entry", "data-lobby-table": e.id, "data-game": e.game };
     const title = entryTitle(e, this.games);
     const words = optionsInWords(e, this.games);
+    // a practice table (analysis allowed during play) says so: watchers may see its analysis
+    if (e.analysis) attrs["data-analysis-allowed"] = "";
     const info = [h("span", { class: "entry-game", text: title }),
-      words ? h("span", { class: "entry-options", text: words }) : null];
+      words ? h("span", { class: "entry-options", text: words }) : null,
+      e.analysis ? h("span", { class: "entry-practice", text: t("place.analysis") }) : null];
     if (name === "open") {
       attrs["data-free-seats"] = String(e.free_seats);
       return h("li", attrs,

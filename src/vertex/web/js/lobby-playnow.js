@@ -8,15 +8,16 @@ import { tell } from "./alerts.js";
 import { askName } from "./lobby-name.js";
 import { gameName } from "./lobby-words.js";
 import { remembered } from "./store.js";
-import { errorText as refusalText, loadErrors } from "./errors.js";
 
 async function errorText(err) {
   const known = { "too-many-listed": "place.error.too-many-listed",
     "too-many-tables": "lobby.error.too-many-tables", offline: "lobby.error.offline",
     "seat-taken": "place.error.seat-taken", "game-over": "place.error.seat-taken" };
   if (known[err.code]) return t(known[err.code]);
-  await loadErrors().catch(() => null); // with the first other refusal: it words them all
-  return t("place.error.other", { message: refusalText(err) });
+  // fetched with the first other refusal (most visits never see one): it words them all
+  const errors = await import("./errors.js");
+  await errors.loadErrors().catch(() => null);
+  return t("place.error.other", { message: errors.errorText(err) });
 }
 
 export class Seating {

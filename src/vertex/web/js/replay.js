@@ -9,7 +9,7 @@ import { createAnalysis } from "./analysis.js";
 import { announce, h, reducedMotion } from "./dom.js";
 import { loadCatalogs, num, onLangChange, t } from "./i18n.js";
 import { seatColor, seatSymbol } from "./seats.js";
-import { analysisOffered, replayOffered } from "./table-replay.js";
+import { analysisOffered, replayOffered, showAnalysisButton } from "./table-replay.js";
 
 await loadCatalogs("replay");
 loadStyle();
@@ -35,6 +35,7 @@ function loadStyle() {
  *   redraw(),           // draw the live position on the board again (after closing)
  *   bar, openButton,    // the replay button ([data-action="replay"]) in its bar
  *   analysisHost, askButton, hint, // the analysis button ([data-action="analysis"])
+ *   closedReason,       // why it is disabled, when it is ([data-analysis-closed])
  * }
  * Returns {active, render(), open(ply?), close(), ask(), destroy()}: call render() after
  * every change of the table; while `active` the table must not update the board.
@@ -91,7 +92,8 @@ export function createReplay(host, deps) {
     id: deps.id,
     button: deps.askButton,
     shown: () => shown(),
-    offered: () => analysisOffered(view(), deps.model.mySeat, shown()),
+    offered: () => analysisOffered(view(), shown()),
+    showButton: () => showAnalysisButton(deps.askButton, deps.closedReason, view(), shown()),
     board: () => deps.board(),
     names: (seat) => deps.names(seat),
   });
@@ -183,6 +185,7 @@ export function createReplay(host, deps) {
     document.body.classList.remove("replaying");
     deps.redraw();
     analysis.render();
+    if (deps.stepped) deps.stepped();
     openButton.focus();
     announce(t("replay.live"));
   }
@@ -230,6 +233,7 @@ export function createReplay(host, deps) {
     document.body.classList.add("replaying");
     panel.dataset.ply = String(k);
     drawPanel();
+    if (deps.stepped) deps.stepped();
     analysis.render();
     announce(positionText(k, got));
   }
@@ -396,6 +400,8 @@ export function createReplay(host, deps) {
   label();
   return {
     get active() { return active; },
+    get ply() { return asked(); },
+    show: (k) => (active ? go(k) : open(k)),
     render,
     open,
     close,

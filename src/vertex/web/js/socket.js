@@ -272,6 +272,9 @@ export class TableSocket {
       case "error":
         this._answer(msg);
         break;
+      case "resync": // we fell too far behind: the server let go; catch up from `since`
+        this._connectNow();
+        break;
       default: // pong, and anything newer than this page
         break;
     }

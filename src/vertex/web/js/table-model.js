@@ -51,6 +51,8 @@ export function applyEvent(model, ev, clocksAt) {
     view.clocks = ev.clocks;
     model.clocksAt = clocksAt;
   }
+  // the server's word on whether the table offers analysis now (it opens at the end)
+  if ("analysis" in ev) view.analysis = ev.analysis;
   if (ev.seats) {
     // Event seats carry no presence: keep what we knew (computer seats are always here).
     view.seats = ev.seats.map((s, n) => ({

@@ -12,16 +12,31 @@ export function replayOffered(view, active) {
 
 /**
  * Analysis is offered for the position `shown` ({ply, state}: the board's, replayed or
- * live) when there is something left to play there, at a table whose game the server's
- * analysis covers (the view's `analysable`: the server's own rule), and never to a seated
- * player while their game runs (the server refuses them too).
+ * live) when the server's table view says the table offers it now (`view.analysis` null:
+ * the server's own rule, server/analysable.py gate) and there is something left to play
+ * there.
  */
-export function analysisOffered(view, mySeat, shown) {
-  if (!view || !view.analysable) return false;
+export function analysisOffered(view, shown) {
+  if (!view || view.analysis !== null) return false;
   // a finished board has nothing left to play (a resigned game's position still has)
-  if (!shown || !shown.state || shown.state.is_over) return false;
-  const seat = mySeat === null || mySeat === undefined ? null : view.seats[mySeat];
-  return !(seat && seat.kind === "human" && !view.result);
+  return Boolean(shown && shown.state && !shown.state.is_over);
+}
+
+/** A live game at a table set up without analysis during play: the button stays, disabled,
+ * with the reason beside it (`[data-analysis-closed]`). */
+export function analysisClosed(view) {
+  return Boolean(view && view.analysis === "analysis-closed");
+}
+
+/** The analysis button as the table has it now: offered, closed (disabled, with its
+ * reason shown) or absent (a game the analysis does not cover). */
+export function showAnalysisButton(button, reason, view, shown) {
+  const closed = analysisClosed(view);
+  button.hidden = !closed && !analysisOffered(view, shown);
+  button.disabled = closed;
+  reason.hidden = !closed;
+  if (closed) button.setAttribute("aria-describedby", reason.id);
+  else button.setAttribute("aria-describedby", "analysis-hint");
 }
 
 /**
@@ -38,10 +53,13 @@ export function createReplay(host, deps) {
     type: "button", class: "analysis-ask", "data-action": "analysis", "aria-describedby": "analysis-hint",
   });
   const hint = h("span", { id: "analysis-hint", class: "sr-only" });
+  const closedReason = h("p", {
+    id: "analysis-closed", class: "hint analysis-closed", "data-analysis-closed": "", hidden: true,
+  });
   const buttons = {
-    openButton, askButton, hint,
+    openButton, askButton, hint, closedReason,
     bar: h("div", { class: "replay-bar" }, openButton),
-    analysisHost: h("div", { class: "replay-analysis" }, askButton, hint),
+    analysisHost: h("div", { class: "replay-analysis" }, askButton, hint, closedReason),
   };
   host.append(buttons.bar, buttons.analysisHost);
   let panels = null; // js/replay.js's controller, from the first press on
@@ -71,6 +89,7 @@ export function createReplay(host, deps) {
     openButton.textContent = t("table.replay.open");
     askButton.textContent = t("table.analysis.ask");
     hint.textContent = t("table.analysis.askHint");
+    closedReason.textContent = t("table.analysis.closed");
     if (panels) {
       panels.render();
       return;
@@ -78,8 +97,8 @@ export function createReplay(host, deps) {
     const view = deps.model.view;
     const st = view && view.state;
     openButton.hidden = !replayOffered(view, false);
-    askButton.hidden = !analysisOffered(view, deps.model.mySeat, st && { ply: st.ply || 0, state: st });
-    // nothing to offer (a seated player at the start of a live game): no empty panel
+    showAnalysisButton(askButton, closedReason, view, st && { ply: st.ply || 0, state: st });
+    // nothing to offer: no empty panel
     host.hidden = openButton.hidden && askButton.hidden;
     // A link to a game's replay (the Verticality bests board's) ends in #replay: open it once.
     if (!openButton.hidden && location.hash === "#replay") {
@@ -91,6 +110,10 @@ export function createReplay(host, deps) {
   render();
   return {
     get active() { return Boolean(panels && panels.active); },
+    /** The ply shown while replaying (a peek from the move list), else null. */
+    get peeking() { return panels && panels.active ? panels.ply : null; },
+    peek: (ply) => press((p) => p.show(ply)),
+    live: () => { if (panels) panels.close(); },
     render,
   };
 }

@@ -17,7 +17,7 @@ export function createSeats(host, deps) {
   const rule = h("p", { class: "hint clock-rule" });
   const nameLabel = h("label", { for: "display-name" });
   const nameInput = h("input", {
-    id: "display-name", name: "display-name", autocomplete: "nickname", maxlength: 40,
+    id: "display-name", name: "display-name", autocomplete: "nickname", maxlength: 40 * 8, // 40 characters; UTF-16 units (lobby-form.js)
     value: remembered.name(), "aria-describedby": "display-name-error",
   });
   const nameError = h("p", { class: "field-error", id: "display-name-error", role: "alert" });

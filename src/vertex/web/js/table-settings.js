@@ -1,5 +1,5 @@
 // The table's settings as rows of a list: the options it was opened with (in the lobby's
-// words, from the options' catalog), take-backs and the clock. Fetched the first time the
+// words, from the options' catalog), take-backs, analysis during play and the clock. Fetched the first time the
 // settings are opened (js/table-info.js): closed, they show nothing.
 import { h } from "./dom.js";
 import { has, loadCatalogs, num, t } from "./i18n.js";
@@ -26,6 +26,7 @@ export function settingsRows(view) {
   }
   const settings = view.settings || {};
   rows.push([t("table.info.undo"), t(settings.undo ? "table.info.yes" : "table.info.no")]);
+  rows.push([t("table.info.analysis"), t(settings.analysis ? "table.info.yes" : "table.info.no")]);
   rows.push([t("table.info.clock"), settings.clock ? clockRule(settings.clock) : t("table.info.noClock")]);
   if (settings.clock) {
     rows.push([t("table.info.onTimeout"),

@@ -126,11 +126,12 @@ async function build(view) {
   const linksHost = h("section", { class: "panel links" });
   const infoHost = h("div", { class: "panel info" });
   const replayHost = h("section", { class: "panel replay" }); // replay + analysis (js/table-replay.js)
+  const movesHost = h("section", { class: "panel moves" }); // the live move list (js/table-moves.js)
   main.replaceChildren(h("div", { class: "table-layout" },
     h("div", { class: "table-main" },
       h("div", { class: "table-head" }, titleHost, connectionEl),
       statusHost, resultHost, boardHost, refusalHost, touchHost),
-    h("div", { class: "table-side" }, seatsHost, actionsHost, replayHost, chatHost, linksHost, infoHost)));
+    h("div", { class: "table-side" }, seatsHost, movesHost, actionsHost, replayHost, chatHost, linksHost, infoHost)));
 
   const fail = (err) => showError(err);
   const send = (msg) => socket.send(msg).then((ack) => { clearError(); return ack; });
@@ -168,7 +169,14 @@ async function build(view) {
   // The buttons only: what they open is fetched on the first press.
   ui.replay = createReplay(replayHost, {
     id: tableId, model, board: () => board, names: (n) => seatName(model.view, n), redraw: () => render(),
+    stepped: () => ui.moves.render(model),
   });
+  // The live move list, once the game has a move to list (a finished game has the replay).
+  ui.moves = onDemand(movesHost, (m) => !isOver(m) && Boolean(m.view.state.ply),
+    () => import("./table-moves.js").then((mod) => mod.createMoves(movesHost, {
+      id: tableId, board: () => board, names: (n) => seatName(model.view, n),
+      peek: (ply) => ui.replay.peek(ply), live: () => ui.replay.live(), peeking: () => ui.replay.peeking,
+    })));
 }
 
 /**
@@ -236,6 +244,7 @@ function render({ animate = false, relabel = false } = {}) {
   ui.links.render(model, token);
   ui.touch.render();
   ui.replay.render();
+  ui.moves.render(model);
   document.title = myTurn && amPlaying(model)
     ? t("table.title.yourTurn") : t("table.title.game", { game: gameName(view) });
 

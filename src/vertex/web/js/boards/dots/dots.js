@@ -14,6 +14,7 @@ import {
   dotsGroup, ends, guides, lineShape, points, setWidths, symbolFor, viewBox,
 } from "./dots-preview.js";
 import { fmt } from "./dots-symbols.js";
+import { coordLayer, coordsOn, createZoom, withCoords } from "../../board-view.js";
 
 export { renderPreview } from "./dots-preview.js"; // alone: boards/index.js loadPreview
 
@@ -71,7 +72,12 @@ class DotsBoard {
     this.help = this.buildHelp();
     // why the line under a mouse cannot be drawn (the server's reason), beside it
     this.tip = h("div", { class: "dots-tip", "data-line-tip": "", hidden: true });
-    this.root = h("div", { class: "dots-board", "data-board": "dots" }, this.svg, this.tip, this.help);
+    this.stage = h("div", { class: "board-stage" }, this.svg);
+    this.zoom = createZoom(this.stage, this.svg, (on) => this.showCoords(on));
+    this.coords = null;           // coordinates on or off (null: this browser's default)
+    this.best = null;             // the analysis' best moves drawn ({moves, focus})
+    this.root = h("div", { class: "dots-board", "data-board": "dots" },
+      this.zoom.bar, this.stage, this.tip, this.help);
     host.replaceChildren(this.root);
 
     const on = (ev, fn) => this.svg.addEventListener(ev, fn.bind(this));
@@ -124,6 +130,35 @@ class DotsBoard {
     });
   }
 
+  /** The analysis' best moves drawn on the board (null: none); `focus` the one pointed at. */
+  highlight(moves, focus = null) {
+    const best = moves ? { moves, focus } : null;
+    this.best = best;
+    if (!best) { if (this.bestG) this.bestG.replaceChildren(); return; }
+    import("../../board-bests.js").then(({ bestMarks }) => {
+      if (this.best !== best || !this.bestG) return; // another answer (or none) meanwhile
+      const ends = (m) => this.model.byName.get(m) || null;
+      this.bestG.replaceChildren(...bestMarks(moves, ends, focus));
+    });
+  }
+
+  /** Coordinates on or off (the table's setting). */
+  showCoords(on) {
+    this.coords = Boolean(on);
+    if (this.model) this.frame();
+  }
+
+  frame() {
+    const vb = viewBox(this.model).split(" ").map(Number);
+    const axes = this.state && this.state.board.axes;
+    const show = Boolean(axes && (this.coords ?? coordsOn(axes)));
+    this.zoom.coordsShown(show, Boolean(axes));
+    this.svg.setAttribute("viewBox", (show ? withCoords(vb, axes, 1, 0.3) : vb).join(" "));
+    this.coordsG.toggleAttribute("hidden", !show);
+    this.measure();
+    this.zoom.measure();
+  }
+
   focus() {
     const el = this.cellEls && this.cellEls[this.cursor];
     if (el) el.focus({ preventScroll: true });
@@ -154,7 +189,6 @@ class DotsBoard {
     this.overlayKey = null;
     this.previewShown = null;
     this.cursor = Math.max(0, Math.min(this.cursor, model.cells.length - 1));
-    this.svg.setAttribute("viewBox", viewBox(model));
     this.svg.dataset.kind = model.kind;
 
     this.title = s("title", { id: `${this.id}-title` });
@@ -185,6 +219,8 @@ class DotsBoard {
     this.symbolsG = s("g", { class: "dots-symbols", "aria-hidden": "true" });
     this.marksG = s("g", { class: "dots-marks", "aria-hidden": "true" });
     this.overlayG = s("g", { class: "dots-overlay", "aria-hidden": "true" });
+    this.bestG = s("g", { class: "board-bests", "aria-hidden": "true", "data-bests": "" });
+    this.coordsG = board.axes ? coordLayer(board.axes, 1) : s("g");
     this.hitsG = s("g", { class: "dots-hits", role: "group" });
     // The cursor's outline: a white halo under a thick ring, seen on every tint.
     this.ringShapes = [
@@ -205,10 +241,11 @@ class DotsBoard {
     }
     this.svg.replaceChildren(
       this.title, this.grid, guides(model), this.linesG, dotsGroup(model), this.symbolsG, this.marksG,
-      this.overlayG, this.ring, this.hitsG,
+      this.overlayG, this.bestG, this.coordsG, this.ring, this.hitsG,
     );
     this.relabelStatic();
-    this.measure();
+    this.frame();
+    if (this.best) this.highlight(this.best.moves, this.best.focus);
     if (hadFocus) this.focus();
   }
 
@@ -345,6 +382,7 @@ class DotsBoard {
   // ---------------------------------------------------------------- names
 
   relabel() {
+    this.zoom.relabel();
     if (!this.model) return;
     this.relabelStatic();
     for (const ln of this.model.lines) {

@@ -143,6 +143,13 @@ export function createScene(canvas, labels, { reducedMotion, ghostNote }) {
     if (skyKnown || !host || !host.isConnected) return;
     scene.background = new THREE.Color(getComputedStyle(host).backgroundColor || SKY);
     scene.fog.color = scene.background;
+    // the table top too (--table): a dark table in the dark theme
+    const probe = document.createElement("span");
+    probe.style.color = "var(--table)";
+    host.append(probe);
+    const top = getComputedStyle(probe).color;
+    probe.remove();
+    if (top) table.material.color = new THREE.Color(top);
     skyKnown = true;
   }
   onThemeChange(() => { skyKnown = false; invalidate(); });

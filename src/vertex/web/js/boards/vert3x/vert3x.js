@@ -12,6 +12,7 @@ import { seatColor, seatSymbol } from "../../seats.js";
 import * as draw from "./vert3x-draw.js";
 import { buildModel, centreDot, lineToward, step } from "./vert3x-geometry.js";
 import { ensureStyles } from "./vert3x-preview.js";
+import { coordLayer, coordsOn, createZoom, withCoords } from "../../board-view.js";
 import {
   dotLabel, lineLabels, lineName, lineStatus, statusLines, triangleText,
 } from "./vert3x-text.js";
@@ -33,8 +34,7 @@ const KEY_GRID = [
   ["A", 180, "←"], null, ["D", 0, "→"],
   ["Z", 225, "↙"], ["X", 270, "↓"], ["C", 315, "↘"],
 ];
-const MIN_STEP_PX_TOUCH = 26;
-const MAX_STEP_PX = 110; // and at most this wide anywhere // a lattice step is at least this wide on a touch screen
+const MAX_STEP_PX = 110; // a lattice step at most this wide (fit: the whole board in view; zoom to read)
 
 let boards = 0;
 
@@ -56,19 +56,20 @@ export function createBoard(host, options = {}) {
   // bottom to top; only the triangles' labels, the lines' hit areas and the dots are named
   // for screen readers (the rest is what those names describe)
   const spoken = new Set(["labels", "hits", "cursor"]);
-  for (const name of ["grid", "claims", "tris", "marks", "under", "ink", "preview", "labels",
-    "dots", "starts", "hits", "cursor"]) {
+  for (const name of ["grid", "coords", "claims", "tris", "marks", "under", "ink", "preview", "labels",
+    "dots", "starts", "bests", "hits", "cursor"]) {
     layer[name] = s("g", {
       class: `v3x-layer v3x-layer-${name}`, "aria-hidden": spoken.has(name) ? null : "true",
     });
   }
   svg.append(defs, ...Object.values(layer));
   const tip = h("div", { class: "v3x-tip", "data-line-tip": true, hidden: true });
-  const stage = h("div", { class: "v3x-stage" }, svg, tip);
+  const stage = h("div", { class: "v3x-stage board-stage" }, svg, tip);
+  const zoom = createZoom(stage, svg, (on) => { coords = on; if (model) frame(state.board); });
   const status = h("div", { class: "v3x-status", "data-v3x-status": true });
   const legend = h("ul", { class: "v3x-legend", "data-v3x-legend": true });
   const help = h("div", { class: "v3x-help", id: `${id}-help`, "data-v3x-help": true });
-  const root = h("div", { class: "v3x", "data-vert3x": true }, status, stage, legend, help);
+  const root = h("div", { class: "v3x", "data-vert3x": true }, status, zoom.bar, stage, legend, help);
   host.replaceChildren(root);
 
   let model = null;
@@ -89,6 +90,8 @@ export function createBoard(host, options = {}) {
   let keyboard = false; // the last input was a key: show the cursor ring and focus casing
   let scored = new Map(); // move -> points its triangles scored (for describeMove)
   let lastPassed = "";
+  let coords = null; // coordinates on or off (null: this browser's default)
+  let best = null; // the analysis' best moves drawn ({moves, focus})
 
   function nameOf(seat) {
     const names = options.names;
@@ -101,11 +104,10 @@ export function createBoard(host, options = {}) {
   // ---- building the lattice ------------------------------------------------------------
   function build(board) {
     model = buildModel(board);
-    const vb = draw.viewBox(model);
-    svg.setAttribute("viewBox", `${vb.x} ${vb.y} ${vb.w} ${vb.h}`);
     // at most MAX_STEP_PX per step, so a small board is not drawn with huge dots and lines
-    svg.style.maxWidth = `${Math.round(vb.across * MAX_STEP_PX)}px`;
-    svg.style.minWidth = coarsePointer() ? `${Math.ceil(vb.across * MIN_STEP_PX_TOUCH)}px` : "";
+    svg.style.maxWidth = `${Math.round(draw.viewBox(model).across * MAX_STEP_PX)}px`;
+    layer.coords.replaceChildren(...(board.axes ? [coordLayer(board.axes, draw.U)] : []));
+    frame(board);
     root.dataset.rules = board.rules || "";
     root.dataset.kind = board.kind || "";
     defs.replaceChildren(...draw.fillPatterns(id, Math.max(6, (board.symbols || []).length)));
@@ -145,6 +147,30 @@ export function createBoard(host, options = {}) {
     cursor = null;
     target = null;
     focusedLine = null;
+  }
+
+  function frame(board) {
+    const vb = draw.viewBox(model);
+    const box = [vb.x, vb.y, vb.w, vb.h];
+    const show = Boolean(board.axes && (coords ?? coordsOn(board.axes)));
+    zoom.coordsShown(show, Boolean(board.axes));
+    svg.setAttribute("viewBox", (show ? withCoords(box, board.axes, draw.U, 0.3) : box).join(" "));
+    layer.coords.toggleAttribute("hidden", !show);
+    zoom.measure();
+  }
+
+  function drawBests() {
+    const want = best;
+    if (!want || !model) { layer.bests.replaceChildren(); return; }
+    // (an overrule "!a1-b1" is drawn on its line)
+    const ends = (m) => model.byName.get(String(m).replace(/^!/, "")) || null;
+    const scaled = (m) => {
+      const ln = ends(m);
+      return ln && { a: { x: ln.a.x * draw.U, y: ln.a.y * draw.U }, b: { x: ln.b.x * draw.U, y: ln.b.y * draw.U } };
+    };
+    import("../../board-bests.js").then(({ bestMarks }) => {
+      if (best === want) layer.bests.replaceChildren(...bestMarks(want.moves, scaled, want.focus));
+    });
   }
 
   // ---- reading a state -----------------------------------------------------------------
@@ -524,6 +550,7 @@ export function createBoard(host, options = {}) {
   }
 
   const offLang = onLangChange(() => {
+    zoom.relabel();
     if (state) { view = read(); render(null); }
   });
   const onResize = () => { if (target) placeTip(target.line); };
@@ -536,6 +563,7 @@ export function createBoard(host, options = {}) {
       ctx = { ...ctx, ...nextCtx };
       if (!model || model.signature !== state.board.lines.map((ln) => ln.name).join(" ")) {
         build(state.board);
+        drawBests();
       }
       if (!previous || previous.ply !== state.ply || !ctx.pending) sent = null;
       view = read();
@@ -554,6 +582,14 @@ export function createBoard(host, options = {}) {
         return t("vert3x.moveScored", { a, b, points: t("vert3x.points", { n: points }) });
       }
       return t("vert3x.move", { a, b });
+    },
+    highlight(moves, focus = null) {
+      best = moves ? { moves, focus } : null;
+      drawBests();
+    },
+    showCoords(on) {
+      coords = Boolean(on);
+      if (model) frame(state.board);
     },
     focus() {
       if (!model) return;

@@ -1,0 +1,175 @@
+"""Upkeep: what one process does beside serving moves: catching its tables up to their
+log, expiring idle tables and letting unwatched ones leave memory, repairing tables whose end
+outran their status, and what `/healthz` says. The hub (hub.py) starts and stops it; it is
+given the parts it looks after and knows nothing of the hub.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable
+from dataclasses import asdict
+from typing import Any
+
+from vertex.server.autoplay import Autoplay
+from vertex.server.bus import RedisBus
+from vertex.server.errors import ApiError
+from vertex.server.events import Kind
+from vertex.server.lobby import Lobby
+from vertex.server.parts import Parts
+from vertex.server.repository import Repository
+from vertex.server.settings import Settings
+from vertex.server.sockets import Sockets, dumps
+from vertex.server.tasks import stop_task
+
+log = logging.getLogger("vertex.server")
+
+
+class Upkeep:
+    """The background rounds of one process and its health."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        parts: Parts,
+        repo: Repository,
+        sockets: Sockets,
+        autoplay: Autoplay,
+        lobby: Lobby,
+    ) -> None:
+        self.settings = settings
+        self.limits = settings.limits
+        self.parts = parts
+        self.store = parts.store
+        self.bus = parts.bus
+        self.leases = parts.leases
+        self.worker = parts.worker
+        self.scaled = parts.shared
+        self.repo = repo
+        self.sockets = sockets
+        self.autoplay = autoplay
+        self.lobby = lobby
+        self.reconciled = 0  # tables found behind their log and caught up (not by the bus)
+        self._redis_seen = time.monotonic()  # when Redis last answered a ping
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        self._tasks.append(asyncio.create_task(self._sweep_loop(), name="vertex-sweeper"))
+        if self.scaled:
+            self._tasks.append(asyncio.create_task(self._reconcile_loop(), name="vertex-reconcile"))
+            self._tasks.append(asyncio.create_task(self._redis_watch(), name="vertex-redis-watch"))
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            await stop_task(task)
+        self._tasks = []
+
+    async def repair(self) -> None:
+        """Load the few open tables whose log says their game ended (the process died
+        between the event and the status): loading sets the status and keeps the result."""
+        kinds = [Kind.RESIGN, Kind.TIMEOUT, Kind.END, Kind.EXPIRED]
+        for tid in await self.store.ended_open(kinds):
+            try:
+                await self.repo.get(tid)
+            except Exception:
+                log.exception("table %s could not be repaired", tid)
+
+    async def reconcile(self) -> None:
+        """Catch every table held here up to its log (after a (re)subscribe; periodically)."""
+        try:
+            behind = await self.repo.reconcile()
+        except Exception:  # the database is away too: the next round tries again
+            log.warning("reconciliation failed", exc_info=True)
+            return
+        if behind:
+            self.reconciled += behind
+            log.info(dumps({"event": "reconciled", "tables": behind, "worker": self.worker}))
+
+    async def _reconcile_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.reconcile_s)
+            await self.reconcile()
+
+    async def _redis_watch(self) -> None:
+        """Ping Redis a few times a second, for `/healthz` (which must answer at once)."""
+        assert isinstance(self.bus, RedisBus)
+        while True:
+            try:
+                await self.bus.redis.ping()
+                self._redis_seen = time.monotonic()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                pass
+            await asyncio.sleep(REDIS_SILENT_S / 4)
+
+    async def _sweep_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.settings.sweep_interval_s)
+            try:
+                await self.sweep(time.time())
+            except Exception:
+                log.exception("sweep failed")
+
+    async def sweep(self, now: float) -> None:
+        """Expire idle unfinished tables (held or not); let idle tables nobody here watches
+        or runs leave memory (they load again on demand)."""
+        for tid in await self.store.idle_open(now - self.limits.idle_expiry_s):
+            with contextlib.suppress(ApiError):
+                await self.repo.submit(tid, lambda t: t.expire(time.time()))
+        await self.lobby.sweep(now)
+        for tid, table in list(self.repo.tables.items()):
+            if (
+                now - table.last_at > self.settings.unload_after_s
+                and not self.sockets.has(tid)
+                and not self.lobby.follows(tid)
+                and not self.leases.owns(tid)
+                and not self.repo.lock(tid).locked()
+            ):
+                self.repo.forget(tid)
+
+    async def health(self) -> dict[str, Any]:
+        """What `/healthz` says: `degraded` while Redis (several processes) or the database
+        does not answer."""
+        database = await _probe(self.store.ping())
+        redis = not self.scaled or (
+            self.bus.connected and time.monotonic() - self._redis_seen < REDIS_SILENT_S
+        )
+        status = "ok" if database and redis else "degraded"
+        return {
+            "ok": status == "ok",
+            "status": status,
+            "database_up": database,
+            "redis_up": redis if self.scaled else None,
+            "reconciled": self.reconciled,
+            "worker": self.worker,
+            "tables": len(self.repo.tables),
+            "loaded": self.repo.loaded_count,
+            "owned": len(self.leases.owned),
+            "thinks": self.autoplay.thinks,
+            "sockets": self.sockets.count(),
+            "database": self.store.engine.dialect.name,
+            "bus": self.parts.bus_name,
+            "limits": asdict(self.limits),
+            "lobby": self.lobby.health(),
+        }
+
+
+#: A health probe that takes longer than this has failed.
+PROBE_S = 1.0
+
+
+#: Redis counts as away when no ping has been answered for this long.
+REDIS_SILENT_S = 1.5
+
+
+async def _probe(call: Awaitable[Any]) -> bool:
+    # (for the database only: its calls run in threads, which a timeout here leaves alone)
+    try:
+        await asyncio.wait_for(call, PROBE_S)
+    except Exception:
+        return False
+    return True

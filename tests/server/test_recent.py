@@ -1,0 +1,66 @@
+"""The recent events a table keeps for `since` are bounded in bytes, per table and for the
+process; a socket asking for more than is kept gets a snapshot."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from vertex.server.recent import RecentEvents
+
+from .conftest import recv_until, two_player_table
+
+
+class Msg:
+    def __init__(self, v: int, kb: int) -> None:
+        self.msg: dict[str, Any] = {"t": "event", "v": v, "state": "x" * (kb * 1000)}
+        self.size = 0
+
+
+def test_sizes_are_the_messages_json_bytes() -> None:
+    recent: RecentEvents[Msg] = RecentEvents(per_table=10**9, total=10**9)
+    m = Msg(1, 5)
+    recent.add("a", m)
+    assert m.size == len(json.dumps(m.msg, separators=(",", ":"))) and recent.total == m.size
+
+
+def test_a_table_keeps_its_latest_within_its_budget() -> None:
+    recent: RecentEvents[Msg] = RecentEvents(per_table=50_500, total=10**9)
+    for v in range(1, 41):
+        recent.add("a", Msg(v, 10))  # ~10 kB each
+    kept = [m.msg["v"] for m in recent.of("a")]
+    assert kept == list(range(36, 41))  # the latest five: 50 kB
+    assert recent.bytes_of("a") <= 50_500 and recent.total == recent.bytes_of("a")
+
+
+def test_the_process_budget_trims_the_biggest_table_first() -> None:
+    recent: RecentEvents[Msg] = RecentEvents(per_table=10**9, total=100_500)
+    for v in range(1, 6):
+        recent.add("small", Msg(v, 1))
+    for v in range(1, 20):
+        recent.add("big", Msg(v, 10))
+    assert recent.total <= 100_500
+    assert len(list(recent.of("small"))) == 5  # untouched
+    assert [m.msg["v"] for m in recent.of("big")][-1] == 19  # the latest stays
+    recent.forget("big")
+    assert recent.total == recent.bytes_of("small")
+
+
+def test_more_than_is_kept_is_a_snapshot(client: TestClient) -> None:
+    repo = client.app.state.hub.repo  # type: ignore[attr-defined]
+    repo.recent.per_table = 1  # each table keeps only its latest message
+    tid, ann, _bob = two_player_table(client)
+    moves = ["a1-b1", "a2-b2"]
+    for i, move in enumerate(moves):
+        token = ann if i % 2 == 0 else _bob
+        r = client.post(f"/api/tables/{tid}/moves", json={"token": token, "move": move})
+        assert r.status_code == 200, r.text
+    v = client.get(f"/api/tables/{tid}").json()["version"]
+    with client.websocket_connect(f"/ws/tables/{tid}?since={v - 1}") as ws:
+        got = recv_until(ws, lambda m: m["t"] in ("resume", "snapshot"))
+        assert got["t"] == "resume"  # the latest one is kept
+    with client.websocket_connect(f"/ws/tables/{tid}?since={v - 2}") as ws:
+        got = recv_until(ws, lambda m: m["t"] in ("resume", "snapshot"))
+        assert got["t"] == "snapshot" and got["v"] == v
