@@ -347,8 +347,12 @@ def test_resigning_and_handing_over_ask_first(server: Any, context_factory: Any)
     nothing; a seat handed to the computer at the level chosen; resigning ends the game. In
     English, then in Russian after a switch (the dialogs' words follow the language)."""
     table = new_table(server, 2, 2)
-    ann = open_seat(context_factory(), server, table, sit(server, table, 0, "Ann"), 0)
+    token = sit(server, table, 0, "Ann")
+    ann = open_seat(context_factory(), server, table, token, 0)
     sit(server, table, 1, "Bob")  # Bob never opens the table: his seat may be handed over
+    # a game to resign: one move played (before it, the table is cancelled instead)
+    server.post(f"/api/tables/{table}/moves", {"token": token, "move": "a1-b1"})
+    wait_version(ann, view_of(server, table)["version"])
     dialog = ann.locator("dialog[open]")
     ann.click("[data-action=resign]")
     assert dialog.locator("h2").inner_text() == "Resign this game?"

@@ -1,127 +1,108 @@
-"""Small things at the table a player should never have to wonder about: the fold-out help
-shows its ▸ marker; "confirm moves" only on a touch screen and only on a board where lines
-are drawn; no keyboard help on a phone; Juxtapose (won, lost or drawn: no points) shows no
-scores and counts slide moves from 1; a visitor joining by link on a phone finds the name box
-and "take seat" above the board; the new-table form promises Figures no figures (dealt by
-lot)."""
+"""The flow at the table (issue 21), in the browser: a take-back request answered with its
+own buttons (declined: the asker is told; the opponent moving on: told too), "take back"
+only with a move to take back, and "cancel table" instead of "resign" before the first move
+(no "let the computer play" before the game starts). Screenshots desktop and phone."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from tests.web.conftest import PHONE, LiveServer, shot, sit
-from tests.web.test_juxtapose import BASE
-from tests.web.test_juxtapose import Table as JuxtaposeTable
-from tests.web.test_juxtapose import open_seat as open_juxtapose
-
-CONFIRM = "#confirm-touch"
+from tests.web.conftest import PHONE, LiveServer, no_sideways_scroll, shot, sit, wait_version
 
 
-def dots_page(server: LiveServer, context_factory: Any, game: str = "dots", **kw: Any) -> Any:
-    game = "dots-and-boxes" if game == "dots" else game
-    table = server.post("/api/tables", {"game": game, "options": {}})["id"]
-    token = sit(server, table, 0, "Ann")
-    sit(server, table, 1, "Bob")
-    page = context_factory(**kw).new_page()
+def new_table(server: LiveServer, **settings: Any) -> str:
+    body = {"game": "dots-and-boxes", "options": {"rows": 2, "cols": 2}, **settings}
+    return str(server.post("/api/tables", body)["id"])
+
+
+def open_seat(context: Any, server: LiveServer, table: str, token: str, seat: int) -> Any:
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
     page.goto(f"{server.url}/tables/{table}#token={token}")
-    page.wait_for_function("() => document.querySelector('[data-table]')?.dataset.mySeat === '0'")
-    page.wait_for_selector(".dots-svg, .v3x-board")
+    page.wait_for_function(
+        "s => document.querySelector('[data-table]')?.dataset.mySeat === s", arg=str(seat)
+    )
+    page.wait_for_selector('[data-connection="online"]')
     return page
 
 
-def test_desktop_dots_has_keyboard_help_with_its_marker_and_no_confirm_moves(
-    server: LiveServer, context_factory: Any
+def version_of(server: LiveServer, table: str) -> int:
+    return int(server.get(f"/api/tables/{table}")["version"])
+
+
+def move(server: LiveServer, table: str, token: str, line: str) -> None:
+    server.post(f"/api/tables/{table}/moves", {"token": token, "move": line})
+
+
+def test_a_declined_take_back_and_one_the_opponent_moves_past(
+    context_factory: Any, server: LiveServer
 ) -> None:
-    page = dots_page(server, context_factory)
-    assert page.is_visible(".dots-help summary")
-    marker = page.eval_on_selector(
-        ".dots-help summary", "s => getComputedStyle(s, '::before').content"
+    table = new_table(server, undo=True)
+    ann_token, bob_token = sit(server, table, 0, "Ann"), sit(server, table, 1, "Bob")
+    ann = open_seat(context_factory(), server, table, ann_token, 0)
+    bob = open_seat(context_factory(**PHONE), server, table, bob_token, 1)
+    # nobody has moved: no take-back offered, and the table is cancelled, not resigned
+    assert ann.locator('[data-action="undo"]').count() == 0
+    assert ann.locator('[data-action="resign"]').count() == 0
+    ann.wait_for_selector('[data-action="cancel"]')
+    move(server, table, ann_token, "a1-b1")
+    for page in (ann, bob):
+        wait_version(page, version_of(server, table))
+    ann.wait_for_selector('[data-action="undo"]')
+    assert bob.locator('[data-action="undo"]').count() == 0  # Bob has no move to take back
+    assert ann.locator('[data-action="resign"]').count() == 1
+
+    ann.click('[data-action="undo"]')
+    box = bob.wait_for_selector("[data-undo-request]:not([hidden])")
+    assert "Ann asks to take back their last move" in box.inner_text()
+    accept, decline = (
+        bob.locator('[data-action="undo-accept"]'),
+        bob.locator('[data-action="undo-decline"]'),
     )
-    assert marker == '"▸"'
-    page.click(".dots-help summary")
-    marker = page.eval_on_selector(
-        ".dots-help summary", "s => getComputedStyle(s, '::before').content"
-    )
-    assert marker == '"▾"'
-    assert page.is_hidden(CONFIRM)  # a mouse draws at once: nothing to confirm
+    # on the phone the request and both answers are together and in view
+    for button in (accept, decline):
+        assert button.is_visible() and button.bounding_box()["y"] < 740
+    shot(bob, "takeback-request-phone")
+    assert no_sideways_scroll(bob)
+    shot(ann, "takeback-asked-desktop")
+    decline.click()
+    note = ann.wait_for_selector("[data-undo-note]:not([hidden])")
+    assert "Bob declined your take-back request" in note.inner_text()
+    said = "() => document.querySelector('[data-announce=assertive]').textContent"
+    ann.wait_for_function(f"() => ({said})().includes('declined')")
+    bob.wait_for_selector("[data-undo-request]", state="hidden")
+    assert server.get(f"/api/tables/{table}")["state"]["ply"] == 1  # nothing taken back
+
+    # asked again, and Bob simply plays on: Ann is told the request lapsed
+    ann.click('[data-action="undo"]')
+    bob.wait_for_selector("[data-undo-request]:not([hidden])")
+    ann.wait_for_selector("[data-undo-note]", state="hidden")
+    move(server, table, bob_token, "a2-b2")
+    note = ann.wait_for_selector("[data-undo-note]:not([hidden])")
+    assert "Bob moved on: your take-back request lapsed" in note.inner_text()
+    assert ann.errors == [] and bob.errors == []
 
 
-def test_a_phone_offers_confirm_moves_on_line_boards_only_and_no_keyboard_help(
-    server: LiveServer, context_factory: Any
-) -> None:
-    for game in ("dots-and-boxes", "vert3x"):
-        page = dots_page(server, context_factory, game, **PHONE)
-        assert page.is_visible(CONFIRM), game
-        assert page.locator(".keys-help").count() > 0
-        helps = page.locator(".keys-help")
-        assert not any(helps.nth(i).is_visible() for i in range(helps.count()))
-    table = JuxtaposeTable(server)
-    page = open_juxtapose(context_factory, table, 0, **PHONE)
-    page.wait_for_selector(".jx")
-    assert page.is_hidden(CONFIRM)  # pyramids are moved, not lines drawn
-    assert page.is_hidden("[data-keys-help]")
-
-
-def test_juxtapose_shows_no_scores_and_counts_slide_moves_from_1(
-    server: LiveServer, context_factory: Any
-) -> None:
-    table = JuxtaposeTable(server)
-    table.drops(BASE)  # 15 drops: the slide phase, no move of it made yet
-    page = open_juxtapose(context_factory, table, 1)
-    page.wait_for_selector(".jx-phase:has-text('Slide phase')")
-    assert page.inner_text(".jx-phase") == "Slide phase: move 1 of 200"
-    assert page.locator("[data-score], .seat-score").count() == 0
-    assert page.locator(".seat").count() == 2
-
-
-def test_joining_by_link_on_a_phone_puts_the_name_box_and_take_seat_above_the_board(
-    server: LiveServer, context_factory: Any
-) -> None:
-    table = server.post("/api/tables", {"game": "dots-and-boxes", "options": {}})["id"]
-    sit(server, table, 0, "Ann")
-    page = context_factory(**PHONE).new_page()
-    page.goto(f"{server.url}/tables/{table}")
-    page.wait_for_selector("[data-take-seat]")
-    page.wait_for_selector(".dots-svg")
-    name = page.locator("#display-name").bounding_box()
-    take = page.locator("[data-take-seat]").first.bounding_box()
-    board = page.locator(".dots-svg").bounding_box()
-    assert name and take and board
-    assert name["y"] < board["y"] and take["y"] < board["y"]
-    assert take["y"] + take["height"] < 740  # in view without scrolling
-    shot(page, "join-phone")
-    page.fill("#display-name", "Bob")
-    page.locator("[data-take-seat]").first.click()
-    page.wait_for_function("() => document.querySelector('[data-table]')?.dataset.mySeat === '1'")
-    board = page.locator(".dots-svg").bounding_box()
-    heading = page.locator("#seats-heading").bounding_box()
-    assert board and heading and board["y"] < heading["y"]  # seated: the board first again
-
-
-def test_the_form_says_figures_are_dealt_by_lot_and_shows_no_figure_per_seat(
-    server: LiveServer, context_factory: Any
-) -> None:
-    page = context_factory().new_page()
-    page.goto(server.url + "/")
-    page.click('[data-game="figures"]')
-    page.wait_for_selector('form[data-new-table][data-for-game="figures"]')
-    page.wait_for_selector(".seat-row .swatch")
-    assert "dealt by lot" in page.inner_text("form[data-new-table]")
-    assert all(not t.strip() for t in page.locator(".seat-row .swatch").all_inner_texts())
-    page.click('[data-game="dots-and-boxes"]')
-    page.wait_for_selector('form[data-new-table][data-for-game="dots-and-boxes"]')
-    assert "dealt by lot" not in page.inner_text("form[data-new-table]")
-    assert page.locator(".seat-row .swatch").first.inner_text() == "✕"
-
-
-def test_the_russian_rules_page_words_vert3x_scoring_in_russian(
-    server: LiveServer, context_factory: Any
-) -> None:
-    page = context_factory(locale="ru-RU").new_page()
-    page.goto(server.url + "/rules/vert3x")
-    page.wait_for_selector('[data-option="scoring"]')
-    text = page.inner_text('[data-option="scoring"]')
-    assert "Подсчёт треугольников" in text and "Контур" in text
-    for raw in ("outline", "powers", "units"):
-        assert raw not in text.replace("scoring", ""), raw
-    assert "Очки за линии" in page.inner_text('[data-option="line_points"]')
+def test_cancel_before_the_first_move(context_factory: Any, server: LiveServer) -> None:
+    table = new_table(server)
+    token = sit(server, table, 0, "Ann")  # waiting for an opponent
+    for name, kw in (("cancel-table-desktop", {}), ("cancel-table-phone", PHONE)):
+        page = open_seat(context_factory(**kw), server, table, token, 0)
+        page.wait_for_selector('[data-action="cancel"]')
+        # the game has not started: no computer takes Ann's seat, nothing to resign (the
+        # free seat may still be given to a computer: that starts the game)
+        assert page.locator('[data-action="hand-over"][data-seat="0"]').count() == 0
+        assert page.locator('[data-action="resign"]').count() == 0
+        shot(page, name)
+    page.click('[data-action="cancel"]')
+    dialog = page.locator("dialog[open]")
+    assert dialog.locator("h2").inner_text() == "Cancel this table?"
+    dialog.locator("[data-confirm]").click()
+    banner = page.wait_for_selector('[data-result="cancelled"]')
+    assert "Table cancelled" in banner.inner_text()
+    assert "Ann cancelled the table before the first move" in banner.inner_text()
+    assert server.get(f"/api/tables/{table}")["result"]["reason"] == "cancelled"
+    assert page.locator('[data-action="rematch"]').count() == 0
+    assert page.errors == []

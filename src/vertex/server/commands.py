@@ -19,6 +19,7 @@ from vertex.server.errors import ApiError
 from vertex.server.events import StoredEvent
 from vertex.server.messages import (
     Aim,
+    Cancel,
     Chat,
     Command,
     EndAccept,
@@ -28,6 +29,7 @@ from vertex.server.messages import (
     Rematch,
     Resign,
     UndoAccept,
+    UndoDecline,
     UndoRequest,
 )
 from vertex.server.ports import Port
@@ -161,6 +163,8 @@ HANDLERS: dict[type[Command], Handler] = {
     Rematch: _rematch,
     UndoRequest: event(lambda t, c: takebacks.request(t, c.seat, c.now)),
     UndoAccept: event(lambda t, c: takebacks.accept(t, c.seat, c.now)),
+    UndoDecline: event(lambda t, c: takebacks.decline(t, c.seat, c.now)),
+    Cancel: event(lambda t, c: t.cancel(c.seat, c.now)),
     EndRequest: event(lambda t, c: agreement.request(t, c.seat, c.now)),
     EndAccept: event(lambda t, c: agreement.accept(t, c.seat, c.now)),
     Chat: _chat,

@@ -88,13 +88,38 @@ def _direct(ws: object) -> Any:
     """The server's protocol object for `ws` when it is uvicorn's sans-I/O websockets one
     (which writes each frame to its transport in one piece and keeps no state about data
     frames sent): frames may then go straight to its transport. None otherwise (tests'
-    clients, other servers): messages take the ASGI path."""
-    proto = getattr(getattr(ws, "_send", None), "__self__", None)
+    clients, other servers): messages take the ASGI path.
+
+    The socket's `send` is the protocol's own bound method wrapped by whatever stands
+    between (Starlette's exception handling, middleware that watches the messages): each
+    wrapper keeps the `send` it was given in its closure, so the chain is followed back."""
+    proto = _sender_of(getattr(ws, "_send", None), WRAPPERS_FOLLOWED)
     if type(proto).__name__ != "WebSocketsSansIOProtocol":
         return None
     if not hasattr(proto, "transport") or not hasattr(proto, "conn"):
         return None
     return proto
+
+
+#: How many wrappers of a socket's `send` are followed looking for the server's protocol.
+WRAPPERS_FOLLOWED = 8
+
+
+def _sender_of(send: object, depth: int) -> object:
+    """The object whose bound method `send` is, through up to `depth` closure wrappers."""
+    owner = getattr(send, "__self__", None)
+    if owner is not None or depth <= 0:
+        return owner
+    for cell in getattr(send, "__closure__", None) or ():
+        try:
+            inner = cell.cell_contents
+        except ValueError:  # an empty cell
+            continue
+        if callable(inner) and not isinstance(inner, type):
+            found = _sender_of(inner, depth - 1)
+            if type(found).__name__ == "WebSocketsSansIOProtocol":
+                return found
+    return None
 
 
 class Conn:

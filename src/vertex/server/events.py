@@ -38,6 +38,8 @@ class Kind(StrEnum):
     TIMEOUT = "timeout"
     UNDO_REQUEST = "undo-request"
     UNDO_ACCEPT = "undo-accept"
+    UNDO_DECLINE = "undo-decline"
+    CANCEL = "cancel"
     UNDO = "undo"
     END_REQUEST = "end-request"
     END = "end"
@@ -49,7 +51,16 @@ class Kind(StrEnum):
 
 #: Events that change the game or the result: their messages carry the new state.
 STATE_KINDS = frozenset(
-    {Kind.MOVE, Kind.UNDO, Kind.END, Kind.RESIGN, Kind.TIMEOUT, Kind.EXPIRED, Kind.HAND_OVER}
+    {
+        Kind.MOVE,
+        Kind.UNDO,
+        Kind.END,
+        Kind.RESIGN,
+        Kind.TIMEOUT,
+        Kind.EXPIRED,
+        Kind.HAND_OVER,
+        Kind.CANCEL,
+    }
 )
 #: Events that change the seats: their messages carry the seats.
 SEAT_KINDS = frozenset({Kind.SEAT, Kind.HAND_OVER})
@@ -205,6 +216,17 @@ def _undo_accept(t: Folded, ev: StoredEvent) -> None:
     t.undo_accepts.add(ev.data["seat"])
 
 
+def _undo_decline(t: Folded, ev: StoredEvent) -> None:
+    t.undo_request, t.undo_accepts = None, set()
+
+
+def _cancel(t: Folded, ev: StoredEvent) -> None:
+    # called off before the first move: no game, nobody wins or loses
+    t.result = {"reason": "cancelled", "winners": [], "seat": ev.data["seat"]}
+    t.due_since = {}
+    t.undo_request, t.undo_accepts, t.end_accepts = None, set(), set()
+
+
 def _undo(t: Folded, ev: StoredEvent) -> None:
     go_back(t, ev.data["ply"], ev.at)
 
@@ -253,6 +275,8 @@ FOLDS: dict[Kind, Callable[[Folded, StoredEvent], None]] = {
     Kind.UNDO_REQUEST: _undo_request,
     Kind.UNDO_ACCEPT: _undo_accept,
     Kind.UNDO: _undo,
+    Kind.UNDO_DECLINE: _undo_decline,
+    Kind.CANCEL: _cancel,
     Kind.END_REQUEST: _end_request,
     Kind.END: _end,
     Kind.HAND_OVER: _hand_over,

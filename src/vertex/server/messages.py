@@ -90,6 +90,18 @@ class UndoAccept(Message):
     t: Literal["undo-accept"]
 
 
+class UndoDecline(Message):
+    """Say no to the take-back another seat asked for."""
+
+    t: Literal["undo-decline"]
+
+
+class Cancel(Message):
+    """Call the table off before the first move (nobody wins or loses)."""
+
+    t: Literal["cancel"]
+
+
 class EndRequest(Message):
     t: Literal["end-request"]
 
@@ -123,6 +135,8 @@ Command = (
     | Rematch
     | UndoRequest
     | UndoAccept
+    | UndoDecline
+    | Cancel
     | EndRequest
     | EndAccept
     | Chat
@@ -141,6 +155,8 @@ TYPES: dict[str, type[Message]] = {
         Rematch,
         UndoRequest,
         UndoAccept,
+        UndoDecline,
+        Cancel,
         EndRequest,
         EndAccept,
         Chat,
@@ -154,6 +170,8 @@ ACTIONS = (
     "rematch",
     "undo-request",
     "undo-accept",
+    "undo-decline",
+    "cancel",
     "end-request",
     "end-accept",
     "chat",

@@ -168,6 +168,17 @@ class Table:
         self.pending = (ev, new)
         return ev
 
+    def cancel(self, seat: int, now: float) -> StoredEvent:
+        """Call the table off: only before the first move (then it is resigning)."""
+        self.check_open()
+        if self.state.history:
+            raise ApiError(
+                "too-late-to-cancel",
+                "a table can be cancelled only before the first move; resign instead",
+                409,
+            )
+        return self.event("cancel", now, seat=seat)
+
     def resign(self, seat: int, now: float) -> StoredEvent:
         self.check_open()
         return self.event("resign", now, seat=seat)

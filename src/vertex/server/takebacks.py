@@ -47,6 +47,30 @@ def accept(t: Table, seat: int, now: float) -> StoredEvent:
     return t.event("undo-accept", now, seat=seat)
 
 
+def decline(t: Table, seat: int, now: float) -> StoredEvent:
+    """One of the others says no: the request is withdrawn, and the asker is told (the
+    event names who declined)."""
+    t.check_open()
+    if t.undo_request is None:
+        raise ApiError("nothing-to-accept", "nobody asked to take a move back", 409)
+    if seat == t.undo_request[0]:
+        raise ApiError(
+            "not-allowed",
+            "the other players decline your take-back, not you",
+            409,
+            params={"why": "own-undo"},
+        )
+    return t.event("undo-decline", now, seat=seat, asker=t.undo_request[0])
+
+
+def undoable(t: Table) -> list[int]:
+    """The seats with a move of theirs to take back now (the page offers "take back" only
+    to them)."""
+    if not t.undo_allowed or not t.started or t.is_over:
+        return []
+    return [s for s in t.humans() if last_move_ply(t, s) is not None]
+
+
 def last_move_ply(t: Table, seat: int) -> int | None:
     for i in range(len(t.state.history) - 1, -1, -1):
         if t.state.history[i][0] == seat:

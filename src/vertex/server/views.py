@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from vertex.core.record import Record
-from vertex.server import clocks, turns
+from vertex.server import clocks, takebacks, turns
 from vertex.server.analysable import gate, refusal
 from vertex.server.events import SEAT_KINDS, STATE_KINDS, StoredEvent
 from vertex.server.store import BestRow
@@ -96,6 +96,8 @@ def requests(t: Table) -> dict[str, Any]:
         "undo": None if t.undo_request is None else t.undo_request[0],
         "undo_accepts": sorted(t.undo_accepts),
         "end": sorted(t.end_accepts),
+        # seats with a move to take back (the page offers "take back" only to them)
+        "undoable": takebacks.undoable(t),
     }
 
 

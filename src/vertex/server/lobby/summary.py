@@ -18,9 +18,10 @@ SECTIONS = (OPEN, LIVE, FINISHED)
 
 
 def section_of(table: Table) -> str | None:
-    """Where a listed table belongs; None: in no section (it expired)."""
+    """Where a listed table belongs; None: in no section (it expired, or was cancelled
+    before the first move: no game to show)."""
     if table.result is not None:
-        return None if table.result.get("reason") == "expired" else FINISHED
+        return None if table.result.get("reason") in ("expired", "cancelled") else FINISHED
     return LIVE if table.started else OPEN
 
 

@@ -1,5 +1,6 @@
 // A player's table actions: take back a move, end by agreement, let the computer play,
-// resign, rematch. Spectators get none (the server would refuse them anyway). What the
+// resign (or, before the first move, cancel the table), rematch. Answering another's
+// take-back request is with the request itself, above the board (js/table-status.js). Spectators get none (the server would refuse them anyway). What the
 // buttons offer follows the server's open requests; the server decides everything.
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
@@ -15,8 +16,9 @@ export function createActions(host, deps) {
   const end = h("button", { type: "button", "data-action": "end" });
   const handOver = h("button", { type: "button", "data-action": "hand-over", "data-seat": "" });
   const resign = h("button", { type: "button", class: "danger", "data-action": "resign" });
+  const cancel = h("button", { type: "button", class: "danger", "data-action": "cancel" });
   const rematch = h("button", { type: "button", class: "primary", "data-action": "rematch" });
-  const buttons = h("div", { class: "action-buttons" }, rematch, undo, end, handOver, resign);
+  const buttons = h("div", { class: "action-buttons" }, rematch, undo, end, handOver, resign, cancel);
   host.replaceChildren(heading, buttons);
   host.setAttribute("aria-labelledby", heading.id);
 
@@ -39,11 +41,7 @@ export function createActions(host, deps) {
     }
   }
 
-  undo.addEventListener("click", () => {
-    const req = model.view.requests || {};
-    const t_ = req.undo === null || req.undo === undefined ? "undo-request" : "undo-accept";
-    run(undo, { t: t_ });
-  });
+  undo.addEventListener("click", () => run(undo, { t: "undo-request" }));
   end.addEventListener("click", () => {
     const agreed = (model.view.requests && model.view.requests.end) || [];
     run(end, { t: agreed.length ? "end-accept" : "end-request" });
@@ -70,6 +68,14 @@ export function createActions(host, deps) {
       title: t("table.resign.title"), text: t("table.resign.text"), confirm: t("table.resign.confirm"),
     });
     if (ok) run(resign, { t: "resign" });
+  });
+  cancel.addEventListener("click", async () => {
+    const asked = await confirmations();
+    if (!asked) return;
+    const ok = await asked.resign.ask({
+      title: t("table.cancel.title"), text: t("table.cancel.text"), confirm: t("table.cancel.confirm"),
+    });
+    if (ok) run(cancel, { t: "cancel" });
   });
   rematch.addEventListener("click", async () => {
     const ack = await run(rematch, { t: "rematch" });
@@ -109,19 +115,17 @@ export function createActions(host, deps) {
     const running = view.started && !over;
     const req = view.requests || { undo: null, undo_accepts: [], end: [] };
 
-    rematch.hidden = !over || Boolean(view.rematch) || view.result.reason === "expired";
+    const noGame = over && ["expired", "cancelled"].includes(view.result.reason);
+    rematch.hidden = !over || Boolean(view.rematch) || noGame;
     rematch.textContent = t("table.action.rematch");
 
-    undo.hidden = !(running && view.settings && view.settings.undo);
-    if (req.undo === null || req.undo === undefined) {
-      set(undo, t("table.action.undo"), false);
-    } else if (req.undo === m.mySeat) {
-      set(undo, t("table.action.undoAsked"), true);
-    } else if ((req.undo_accepts || []).includes(m.mySeat)) {
-      set(undo, t("table.action.undoAccepted"), true);
-    } else {
-      set(undo, t("table.action.undoAccept", { name: seatName(view, req.undo) }), false);
-    }
+    // "take back" only with a move of mine to take back (the server's `undoable`), and my
+    // own request while it is open; another's request is answered where it is shown
+    const open = req.undo !== null && req.undo !== undefined;
+    const mine = (req.undoable || []).includes(m.mySeat);
+    undo.hidden = !(running && view.settings && view.settings.undo && (open ? req.undo === m.mySeat : mine));
+    if (open) set(undo, t("table.action.undoAsked"), true);
+    else set(undo, t("table.action.undo"), false);
 
     end.hidden = !(running && canEndByAgreement(m));
     const agreed = req.end || [];
@@ -129,15 +133,19 @@ export function createActions(host, deps) {
     else if (agreed.length) set(end, t("table.action.endAccept"), false);
     else set(end, t("table.action.end"), false);
 
-    handOver.hidden = over;
+    // before the first move there is no game to resign or hand over: the table is called off
+    const unplayed = !over && !(view.state && view.state.ply);
+    handOver.hidden = over || !view.started;
     handOver.dataset.seat = String(m.mySeat);
     set(handOver, t("table.action.handOver"), false);
-    resign.hidden = over;
+    resign.hidden = over || unplayed;
     set(resign, t("table.action.resign"), false);
+    cancel.hidden = !unplayed;
+    set(cancel, t("table.action.cancel"), false);
     for (const b of busy) b.disabled = true;
     // Only what can be done now is in the page (a hook present = an action offered);
     // the list is touched only when it changes, so the focused button keeps its focus.
-    const offered = [rematch, undo, end, handOver, resign].filter((b) => !b.hidden);
+    const offered = [rematch, undo, end, handOver, resign, cancel].filter((b) => !b.hidden);
     const now = [...buttons.children];
     if (offered.length !== now.length || offered.some((b, i) => b !== now[i])) {
       buttons.replaceChildren(...offered);

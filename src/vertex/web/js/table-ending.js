@@ -90,6 +90,7 @@ export function endingSentences(view) {
     case "timeout": out.push(t("table.reason.timeout", { name: loser })); break;
     case "agreed": out.push(t("table.reason.agreed")); break;
     case "expired": return [t("table.reason.expired")];
+    case "cancelled": return [t("table.reason.cancelled", { name: loser })];
     default: out.push(...gameEnding(view));
   }
   if (result.handed?.length) {

@@ -18,6 +18,7 @@ function resultHeadline(view) {
   const names = (seats) => nameList(seats.map((n) => seatName(view, n)));
   const winners = result.winners || [];
   if (result.reason === "expired") return t("table.result.expired");
+  if (result.reason === "cancelled") return t("table.result.cancelled");
   let who;
   if (winners.length === 0) who = t("table.result.nobody");
   else if (winners.length === view.seats.length && winners.length > 1) who = t("table.result.draw");
@@ -50,7 +51,7 @@ export function createResult(host) {
       const scores = view.state.scores || [];
       const mine = model.mySeat;
       let tone = "neutral";
-      if (mine !== null && result.reason !== "expired") {
+      if (mine !== null && !["expired", "cancelled"].includes(result.reason)) {
         tone = (result.winners || []).includes(mine) ? "won" : "lost";
       }
       host.className = `result-banner ${tone}`;

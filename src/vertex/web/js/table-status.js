@@ -1,17 +1,44 @@
-// The lines above the board: whose turn it is, the open requests, and the last refusal from
-// the server (shown here and announced). A finished game has none of these to show: the
+// The lines above the board: whose turn it is, the open requests (a take-back request with
+// its answer buttons, together and in view on a phone), what became of my own request, and
+// the last refusal from the server (shown here and announced). A finished game has none of these to show: the
 // table fetches this module once it has (js/table.js onDemand).
 import { announce, h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatColor, seatSymbol } from "./seats.js";
-import { isMyTurn, isOver, turn } from "./table-model.js";
+import { amPlaying, isMyTurn, isOver, turn } from "./table-model.js";
 import { nameList, seatName } from "./table-text.js";
 
-export function createStatus(host) {
+/** deps: {send(msg) -> Promise<ack>, fail(err)}: for answering a take-back request. */
+export function createStatus(host, deps) {
   const turnLine = h("p", { class: "turn-line", "data-turn-line": true });
   const requests = h("p", { class: "requests-line", "data-requests": true });
+  const accept = h("button", { type: "button", class: "primary", "data-action": "undo-accept" });
+  const decline = h("button", { type: "button", "data-action": "undo-decline" });
+  const question = h("p", { class: "undo-question" });
+  const answer = h("div", { class: "undo-answer", role: "group", "data-undo-request": "", hidden: true },
+    question, h("div", { class: "action-buttons" }, accept, decline));
+  const note = h("p", { class: "notice", "data-undo-note": "", hidden: true });
   const error = h("p", { class: "notice bad", "data-error": true, hidden: true });
-  host.replaceChildren(turnLine, requests, error);
+  host.replaceChildren(turnLine, requests, answer, note, error);
+  answer.setAttribute("aria-labelledby", "undo-question");
+  question.id = "undo-question";
+  let noteKey = null; // {key, vars}: what became of my take-back request
+  let answering = false;
+  async function reply(msg) {
+    if (answering) return;
+    answering = true;
+    accept.disabled = decline.disabled = true;
+    try {
+      await deps.send(msg);
+    } catch (err) {
+      deps.fail(err);
+    } finally {
+      answering = false;
+      accept.disabled = decline.disabled = false;
+    }
+  }
+  accept.addEventListener("click", () => reply({ t: "undo-accept" }));
+  decline.addEventListener("click", () => reply({ t: "undo-decline" }));
   let errorKey = null; // the error shown, to retranslate its lead on a language switch
 
   function who(view, n) {
@@ -47,15 +74,35 @@ export function createStatus(host) {
 
       const req = view.requests || {};
       const lines = [];
-      if (req.undo !== null && req.undo !== undefined) {
-        lines.push(t("table.request.undo", { name: seatName(view, req.undo) }));
+      const asker = req.undo ?? null;
+      // a request I am asked to answer: the question with its buttons, nothing else
+      const toAnswer = asker !== null && amPlaying(model) && asker !== model.mySeat
+        && !(req.undo_accepts || []).includes(model.mySeat);
+      answer.hidden = !toAnswer;
+      if (toAnswer) {
+        question.textContent = t("table.request.undo", { name: seatName(view, asker) });
+        accept.textContent = t("table.action.undoAccept", { name: seatName(view, asker) });
+        decline.textContent = t("table.action.undoDecline");
+      } else if (asker !== null) {
+        const agreed = (req.undo_accepts || []).includes(model.mySeat);
+        lines.push(t(agreed ? "table.action.undoAccepted" : "table.request.undo", { name: seatName(view, asker) }));
       }
+      note.hidden = !noteKey;
+      note.textContent = noteKey ? t(noteKey.key, noteKey.vars) : "";
       if (req.end && req.end.length) {
         lines.push(t("table.request.end", { names: nameList(req.end.map((n) => seatName(view, n))) }));
       }
       requests.textContent = lines.join(" ");
       requests.hidden = lines.length === 0;
       if (errorKey) this.error(errorKey.lead, errorKey.message, false, errorKey.vars);
+    },
+    /** What became of my take-back request (declined, or the other moved on): shown until
+     *  the next request, and announced. null clears it. */
+    undoNote(key, vars = {}) {
+      noteKey = key ? { key, vars } : null;
+      note.hidden = !noteKey;
+      note.textContent = noteKey ? t(key, vars) : "";
+      if (noteKey) announce(note.textContent, true);
     },
     /** Show (and announce) a refusal: the words for it (`lead` with `vars`), and where the
      *  page has none of its own the server's reason after them. */

@@ -141,7 +141,7 @@ async function build(view) {
     // fetched once there is something for them: a game going on (or a refusal) to speak of,
     // a result to show, a seat to act for
     status: onDemand(statusHost, (m) => !isOver(m),
-      () => import("./table-status.js").then((mod) => mod.createStatus(statusHost))),
+      () => import("./table-status.js").then((mod) => mod.createStatus(statusHost, { send, fail }))),
     result: onDemand(resultHost, isOver,
       () => import("./table-result.js").then((mod) => mod.createResult(resultHost))),
     seats: null,
@@ -271,7 +271,9 @@ function socketHandlers() {
       render();
     },
     event(ev, live) {
+      const asked = model.view.requests ? model.view.requests.undo : null;
       applyEvent(model, ev, clocksStamp(ev.at, live));
+      if (live) undoAnswered(ev, asked);
       if (ev.kind === "hand-over" && ev.seat === model.mySeat) {
         // Our seat is the computer's now: the token holds nothing any more.
         forgetToken();
@@ -301,6 +303,23 @@ function socketHandlers() {
       showError({ code, message, params });
     },
   };
+}
+
+/** Tell the asker what became of their take-back request: declined, or the other player
+ * moved on (a move closes every open request). A new request clears the note. */
+function undoAnswered(ev, asked) {
+  const mine = model.mySeat !== null && asked === model.mySeat;
+  let note;
+  if (ev.kind === "undo-decline" && ev.asker === model.mySeat) {
+    note = ["table.say.undoDeclined", { name: seatName(model.view, ev.seat) }];
+  } else if (ev.kind === "move" && mine && ev.seat !== model.mySeat) {
+    note = ["table.say.undoLapsed", { name: seatName(model.view, ev.seat) }];
+  } else if (ev.kind === "undo-request" || ev.kind === "undo") {
+    note = [null];
+  } else {
+    return;
+  }
+  ui.status.get().then((status) => status.undoNote(...note), () => {});
 }
 
 /** The server told us which seat our token holds (null: we watch). */
@@ -346,6 +365,9 @@ function say(ev) {
       break;
     case "undo":
       announce(t("table.say.undo"));
+      break;
+    case "cancel":
+      announce(t("table.say.cancelled", { name }));
       break;
     case "end-request":
       announce(t("table.say.endRequest", { name }));
