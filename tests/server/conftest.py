@@ -23,6 +23,8 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "ai_executor": "thread",
         "ai_budget_s": 0.02,
         "sweep_interval_s": 3600.0,
+        # absent players may be handed over at once, except where a test says otherwise
+        "hand_over_grace_s": 0.0,
     }
     values.update(overrides)
     return Settings(**values)

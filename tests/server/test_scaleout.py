@@ -53,6 +53,7 @@ def workers() -> Iterator[tuple[TestClient, TestClient]]:
         ai_executor="thread",
         ai_budget_s=0.02,
         limits=Limits(tables_per_hour=1_000_000),
+        hand_over_grace_s=0.0,
     )
     with TestClient(create_app(settings)) as a, TestClient(create_app(settings)) as b:
         assert a.get("/healthz").json()["bus"] == "redis"

@@ -58,6 +58,8 @@ class LiveServer:
             "ai_executor": "thread",
             "ai_budget_s": 0.05,
             "sweep_interval_s": 3600.0,
+            # absent players may be handed over at once, except where a test says otherwise
+            "hand_over_grace_s": 0.0,
         }
         values.update(overrides)
         self.settings = Settings(**values)

@@ -1,17 +1,22 @@
 """Computer seats: choose a move away from the event loop.
 
-A worker process (default) or a thread asks `vertex.ai.player(game, level)` for a move. A
+Worker processes (default) or threads ask `vertex.ai.player(game, level)` for a move. A
 process gets the record, so nothing but JSON crosses the boundary, and plays on from the
-state it kept from the table's last move (worker_states.py).
+state it kept from the table's last move (worker_states.py): a table goes back to the worker
+that had it whenever that one is free. There is a worker per core (`Settings.ai_workers`),
+shared fairly between the addresses that opened the tables (fair.py): one address's many
+tables cannot hold every worker.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections import OrderedDict
 from concurrent.futures import Executor
 from typing import Any
 
 from vertex.core import Rng, State
+from vertex.server.fair import FairShare
 from vertex.server.pools import make_pool
 from vertex.server.worker_states import state_of
 
@@ -37,31 +42,75 @@ def _ready() -> None:
     import vertex.ai  # noqa: F401  (loaded before the first move is asked for)
 
 
+#: Tables whose last worker is remembered (to send them back to it).
+TABLES_KEPT = 1_000
+
+
 class Thinker:
-    def __init__(self, kind: str) -> None:
+    def __init__(self, kind: str, workers: int, per_address: int) -> None:
         self.kind = kind
-        self._pool: Executor | None = None
+        self.workers = workers
+        self.share = FairShare(workers, per_address)
+        # one pool of one worker each: a table is sent back to the worker that kept its state
+        self._pools: list[Executor | None] = [None] * workers
+        self._idle = list(range(workers))
+        self._last: OrderedDict[str, int] = OrderedDict()  # table -> its last worker
 
-    def _executor(self) -> Executor:
-        if self._pool is None:
-            self._pool = make_pool(self.kind, name="vertex-ai", threads=2)
-        return self._pool
+    def _executor(self, i: int) -> Executor:
+        pool = self._pools[i]
+        if pool is None:
+            pool = self._pools[i] = make_pool(self.kind, name=f"vertex-ai-{i}")
+        return pool
 
-    def warm(self) -> None:
-        """Start the worker process now (a fresh interpreter takes seconds to start, which
-        a table taken over from a dead owner should not wait for)."""
-        if self.kind == "process":
-            self._executor().submit(_ready)
+    def warm(self, i: int = 0) -> None:
+        """Start the worker processes now (a fresh interpreter takes seconds to start, which
+        a computer's reply should not wait for): one after the other, so they do not all
+        compete for the machine at the server's start."""
+        if self.kind != "process" or i >= self.workers:
+            return
+        try:
+            started = self._executor(i).submit(_ready)
+        except RuntimeError:  # shutting down
+            return
+        started.add_done_callback(lambda _f: self.warm(i + 1))
 
-    async def choose(self, state: State, seat: int, level: int, budget_s: float) -> str:
+    def _take(self, table: str) -> int:
+        """A free worker (one is: turns never outnumber workers), the table's last if free."""
+        last = self._last.get(table)
+        i = last if last is not None and last in self._idle else self._idle[-1]
+        self._idle.remove(i)
+        self._last[table] = i
+        self._last.move_to_end(table)
+        while len(self._last) > TABLES_KEPT:
+            self._last.popitem(last=False)
+        return i
+
+    async def choose(
+        self,
+        state: State,
+        seat: int,
+        level: int,
+        budget_s: float,
+        address: str = "",
+        table: str = "",
+    ) -> str:
+        """The move, once `address` (who opened the table) has its turn at a worker."""
         loop = asyncio.get_running_loop()
         args: tuple[Any, ...]
-        if self.kind == "process":
-            args = (state.record().to_json(), seat, level, budget_s)
-            return await loop.run_in_executor(self._executor(), _choose_from_record, *args)
-        return await loop.run_in_executor(self._executor(), choose, state, seat, level, budget_s)
+        async with self.share.turn(address):
+            i = self._take(table)
+            try:
+                pool = self._executor(i)
+                if self.kind == "process":
+                    args = (state.record().to_json(), seat, level, budget_s)
+                    return await loop.run_in_executor(pool, _choose_from_record, *args)
+                args = (state, seat, level, budget_s)
+                return await loop.run_in_executor(pool, choose, *args)
+            finally:
+                self._idle.append(i)
 
     def close(self) -> None:
-        if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
-            self._pool = None
+        for i, pool in enumerate(self._pools):
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+                self._pools[i] = None

@@ -13,7 +13,9 @@ deadline, and when the client who asked leaves (a cancel flag the solver polls);
 that overruns anyway is abandoned (a process is killed). Each table keeps its own solver, and
 so its transposition table, in the worker (a few tables, a fixed number of bytes each), so
 stepping through a game asks little after the first answer. Each client address may ask for
-a few analyses a minute (bounded memory).
+a few analyses a minute (bounded memory), and has one running at a time: the workers (one per
+core) serve the addresses in turn (fair.py), so one address within its rate cannot keep
+others waiting behind its queue.
 
 A live game: the server cannot tell a seated player from a spectator (the same player in a
 private window, with no token), so while a game runs its analysis is closed to everyone (403
@@ -40,6 +42,7 @@ from pydantic import BaseModel, Field
 from vertex.core import Game, State, replay
 from vertex.server.analysable import gate, refusal
 from vertex.server.errors import ApiError
+from vertex.server.fair import FairShare, Full
 from vertex.server.hub import Hub
 from vertex.server.messages import StrictBody
 from vertex.server.pools import kill_pool, make_pool
@@ -53,8 +56,9 @@ SOLVER_SHARE = 0.7
 #: (a fresh worker process first has to start and import the engines).
 GRACE_S = 3.0
 START_GRACE_S = 20.0
-#: Requests allowed to wait for the worker; more are told the server is busy.
-MAX_WAITING = 4
+#: Requests allowed to wait for a worker, all addresses together (each address may have
+#: `Settings.analysis_waiting` of them); more are told the server is busy.
+MAX_WAITING = 32
 #: Exact answers kept (they never change), all tables together.
 RESULT_CACHE = 256
 #: Tables whose solver a worker keeps between requests (stepping through a game reuses it).
@@ -101,17 +105,18 @@ class Analysis(BaseModel):
 # ---- the work (in a worker process or thread) ------------------------------------------------
 _solvers: OrderedDict[tuple[str, Any], Any] = OrderedDict()
 _solvers_lock = threading.Lock()
-#: Set by the server when the client who asked has left (a process's Event, or a thread's).
-_cancel: Any = None
+#: Set by the server when the client who asked has left (a process's Event, or a thread's):
+#: each worker thread has its own (threads of several workers share this module).
+_local = threading.local()
 
 
 def _init_worker(cancel: Any) -> None:
-    global _cancel
-    _cancel = cancel
+    _local.cancel = cancel
 
 
 def _cancelled() -> bool:
-    return _cancel is not None and bool(_cancel.is_set())
+    cancel = getattr(_local, "cancel", None)
+    return cancel is not None and bool(cancel.is_set())
 
 
 def _take_solver(table: str, game: Game[Any]) -> Any:
@@ -172,8 +177,46 @@ def check_analysable(game: Game[Any]) -> None:
         raise ApiError("not-analysable", reason, 422)
 
 
+class Worker:
+    """One analysis worker: its pool of one (a process or a thread) and its cancel flag."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.pool: Executor | None = None
+        self.cancel: Any = None
+        self.fresh = True  # a new process: it has to start and import the engines first
+
+    def executor(self) -> Executor:
+        if self.pool is None:
+            self.fresh = True
+            if self.kind == "process":
+                self.cancel = multiprocessing.get_context("spawn").Event()
+            else:
+                self.cancel = threading.Event()
+            self.pool = make_pool(
+                self.kind, name="vertex-analysis", initializer=_init_worker, initargs=(self.cancel,)
+            )
+        return self.pool
+
+    def abandon(self) -> None:
+        """Drop a worker that overran: a process is killed; a thread (which cannot be) is
+        told to stop, and a new one serves the next request."""
+        pool, self.pool = self.pool, None
+        if self.cancel is not None:
+            self.cancel.set()
+        if pool is not None:
+            kill_pool(pool)
+
+    def close(self) -> None:
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
 class Analyst:
-    """Runs analyses away from the event loop, one at a time, within the time limit."""
+    """Runs analyses away from the event loop within the time limit, on a worker per core,
+    fairly between client addresses (fair.py): one analysis at a time per address, a few
+    waiting, the addresses in turn."""
 
     def __init__(self, settings: Settings, quotas: LocalQuotas | RedisQuotas) -> None:
         self.kind = settings.ai_executor
@@ -181,11 +224,11 @@ class Analyst:
         self.quotas = quotas  # shared by every process of the site
         self.burst = settings.analysis_burst
         self.per_minute = settings.analysis_per_minute
-        self._pool: Executor | None = None
-        self._cancel: Any = None  # the current pool's cancel flag
-        self._fresh = True
-        self._running = asyncio.Semaphore(1)
-        self._waiting = 0
+        slots = settings.analysts()
+        self.workers = [Worker(self.kind) for _ in range(slots)]
+        self._idle = list(range(slots))
+        self._last: OrderedDict[str, int] = OrderedDict()  # table -> the worker that had it
+        self.share = FairShare(slots, 1, settings.analysis_waiting)
         self._results: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
 
     async def check_rate(self, client: str) -> None:
@@ -202,43 +245,60 @@ class Analyst:
         state: State,
         table: str = "",
         gone: Callable[[], Awaitable[bool]] | None = None,
+        client: str = "",
     ) -> dict[str, Any]:
-        """The analysis of `state` at `table`; `gone()` says the client left (the work is
-        then cancelled, and ClientGone raised)."""
+        """The analysis of `state` at `table`, in `client`'s turn; `gone()` says the client
+        left (the work is then cancelled, and ClientGone raised)."""
         key = (state.game.key(), state.seed, state.history)
         cached = self._results.get(key)
         if cached is not None:
             self._results.move_to_end(key)
             return {**cached, "seconds": 0.0}
-        if self._waiting >= MAX_WAITING:
-            raise ApiError("busy", "the analysis worker is busy; try again in a moment", 503)
-        self._waiting += 1
+        if self.share.waiting() >= MAX_WAITING:
+            raise _busy()
         try:
-            await self._running.acquire()
-        finally:
-            self._waiting -= 1
-        try:
-            if gone is not None and await gone():
-                raise ClientGone
-            start = time.monotonic()
-            out = await self._run(state, table, gone)
-            out["seconds"] = round(time.monotonic() - start, 3)
-        finally:
-            self._running.release()
+            async with self.share.turn(client):
+                if gone is not None and await gone():
+                    raise ClientGone
+                worker = self._take(table)
+                try:
+                    start = time.monotonic()
+                    out = await self._run(worker, state, table, gone)
+                    out["seconds"] = round(time.monotonic() - start, 3)
+                finally:
+                    self._idle.append(self.workers.index(worker))
+        except Full:
+            raise _busy() from None
         if out["exact"]:
             self._results[key] = out
             while len(self._results) > RESULT_CACHE:
                 self._results.popitem(last=False)
         return out
 
+    def _take(self, table: str) -> Worker:
+        """A free worker (one is: turns never outnumber workers), the table's last one if it
+        is free (it keeps that table's solver)."""
+        last = self._last.get(table)
+        i = last if last is not None and last in self._idle else self._idle[-1]
+        self._idle.remove(i)
+        self._last[table] = i
+        self._last.move_to_end(table)
+        while len(self._last) > RESULT_CACHE:
+            self._last.popitem(last=False)
+        return self.workers[i]
+
     async def _run(
-        self, state: State, table: str, gone: Callable[[], Awaitable[bool]] | None
+        self,
+        worker: Worker,
+        state: State,
+        table: str,
+        gone: Callable[[], Awaitable[bool]] | None,
     ) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
-        pool = self._executor()
-        grace = GRACE_S + (START_GRACE_S if self._fresh and self.kind == "process" else 0.0)
-        self._fresh = False
-        self._cancel.clear()
+        pool = worker.executor()
+        grace = GRACE_S + (START_GRACE_S if worker.fresh and self.kind == "process" else 0.0)
+        worker.fresh = False
+        worker.cancel.clear()
         if self.kind == "process":
             rec = state.record().to_json()
             work = loop.run_in_executor(pool, analyse_record, rec, self.limit_s, table)
@@ -249,11 +309,11 @@ class Analyst:
             try:
                 out: dict[str, Any] = await asyncio.wait_for(asyncio.shield(work), WATCH_S)
             except TimeoutError:
-                if gone is not None and not self._cancel.is_set() and await gone():
-                    await self._stop(work)
+                if gone is not None and not worker.cancel.is_set() and await gone():
+                    await self._stop(worker, work)
                     raise ClientGone from None
                 if loop.time() > until:
-                    self._abandon()
+                    worker.abandon()
                     raise ApiError(
                         "analysis-timeout",
                         "the analysis overran its time limit and was stopped",
@@ -264,43 +324,22 @@ class Analyst:
                 raise ClientGone
             return out
 
-    async def _stop(self, work: asyncio.Future[Any]) -> None:
+    async def _stop(self, worker: Worker, work: asyncio.Future[Any]) -> None:
         """Cancel the work and wait the moment it takes to stop (the next question must not
         clear the flag under it); a worker that does not stop is abandoned."""
-        self._cancel.set()
+        worker.cancel.set()
         try:
             await asyncio.wait_for(work, GRACE_S)
         except Exception:
-            self._abandon()
-
-    def _executor(self) -> Executor:
-        if self._pool is None:
-            self._fresh = True
-            if self.kind == "process":
-                self._cancel = multiprocessing.get_context("spawn").Event()
-            else:
-                self._cancel = threading.Event()
-            self._pool = make_pool(
-                self.kind,
-                name="vertex-analysis",
-                initializer=_init_worker,
-                initargs=(self._cancel,),
-            )
-        return self._pool
-
-    def _abandon(self) -> None:
-        """Drop a worker that overran: a process is killed; a thread (which cannot be) is
-        told to stop, and a new one serves the next request."""
-        pool, self._pool = self._pool, None
-        if self._cancel is not None:
-            self._cancel.set()
-        if pool is not None:
-            kill_pool(pool)
+            worker.abandon()
 
     def close(self) -> None:
-        pool, self._pool = self._pool, None
-        if pool is not None:
-            pool.shutdown(wait=False, cancel_futures=True)
+        for worker in self.workers:
+            worker.close()
+
+
+def _busy() -> ApiError:
+    return ApiError("busy", "the analysis worker is busy; try again in a moment", 503)
 
 
 class ClientGone(Exception):
@@ -374,9 +413,10 @@ def add_analysis_routes(app: FastAPI, hub: Hub) -> None:
                 f"the game is over at ply {ply}: nothing is left to play there",
                 409,
             )
-        await analyst.check_rate(request.client.host if request.client else "unknown")
+        address = request.client.host if request.client else "unknown"
+        await analyst.check_rate(address)
         try:
-            out = await analyst.analyse(state, table.id, request.is_disconnected)
+            out = await analyst.analyse(state, table.id, request.is_disconnected, address)
         except ClientGone:
             raise ApiError("cancelled", "the client left; the analysis was stopped", 499) from None
         exact, value = out["exact"], out["value"]

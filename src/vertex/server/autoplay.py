@@ -53,7 +53,7 @@ class Autoplay:
         self.leases = leases
         self.settings = settings
         self.worker = worker
-        self.thinker = Thinker(settings.ai_executor)
+        self.thinker = Thinker(settings.ai_executor, *settings.thinkers())
         self.thinks = 0  # computer players asked for a move (each logged as a "think" line)
         self._thinking: set[tuple[str, int]] = set()
         self._timers: dict[str, asyncio.TimerHandle] = {}
@@ -143,7 +143,7 @@ class Autoplay:
         self.thinks += 1
         _line(event="think", table=tid, seat=seat, v=v, worker=self.worker)
         try:
-            move = await self.thinker.choose(state, seat, level, budget)
+            move = await self.thinker.choose(state, seat, level, budget, table.creator, tid)
         except Exception:
             log.exception("computer player failed at table %s; playing a random move", tid)
             move = random_move(state, seat)
@@ -220,7 +220,9 @@ class Autoplay:
                 if aiming is not None:  # the game's own rule for a piece not placed
                     move = await asyncio.to_thread(aiming.default_aim, seat)
                 else:
-                    move = await self.thinker.choose(state, seat, 1, TIMEOUT_BUDGET_S)
+                    move = await self.thinker.choose(
+                        state, seat, 1, TIMEOUT_BUDGET_S, table.creator, tid
+                    )
             except Exception:
                 move = random_move(state, seat)
 

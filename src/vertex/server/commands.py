@@ -14,7 +14,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-from vertex.server import agreement, chat, rematch, takebacks, turns
+from vertex.server import absence, agreement, chat, rematch, takebacks, turns
 from vertex.server.errors import ApiError
 from vertex.server.events import StoredEvent
 from vertex.server.messages import (
@@ -97,8 +97,9 @@ async def _chat(port: Port, c: Call[Chat]) -> dict[str, Any]:
 async def _hand_over(port: Port, c: Call[HandOver]) -> dict[str, Any]:
     target = c.seat if c.msg.seat is None else c.msg.seat
     level = c.msg.level or 2
-    # who is here, on any process: only a player who is away can be handed over by another
-    here = await port.connected(c.tid)
+    # who is here, on any process: only a player who is away can be handed over by another,
+    # and only once they have been away for the grace period (absence.py)
+    here, left = await port.absent(c.tid)
 
     def make(t: Table, c: Call[HandOver]) -> StoredEvent:
         if not 0 <= target < len(t.seats):
@@ -113,6 +114,15 @@ async def _hand_over(port: Port, c: Call[HandOver]) -> dict[str, Any]:
                 f"seat {target}'s player is here; only they can leave",
                 409,
                 params={"why": "player-here", "seat": target},
+            )
+        wait = left[target] if target != c.seat and target < len(left) else None
+        if wait:
+            seconds = absence.refusal_seconds(wait)
+            raise ApiError(
+                "not-allowed",
+                f"seat {target}'s player may come back: they can be handed over in {seconds} s",
+                409,
+                params={"why": "grace", "seat": target, "seconds": seconds},
             )
         return t.hand_over(target, level, c.now)
 

@@ -20,19 +20,22 @@ import asyncio
 import logging
 import secrets
 import time
+from collections.abc import Callable
 from typing import Any
 
 from vertex.core import Game
-from vertex.server import commands, views
+from vertex.server import absence, commands, views
 from vertex.server.autoplay import Autoplay
 from vertex.server.conn import Conn
 from vertex.server.errors import ApiError
 from vertex.server.events import Kind, StoredEvent
+from vertex.server.faults import unavailable
 from vertex.server.games import checked_game
 from vertex.server.lobby import Lobby
-from vertex.server.messages import Command
+from vertex.server.messages import Chat, Command
 from vertex.server.parts import Parts
 from vertex.server.ports import TablesPort
+from vertex.server.quotas import LocalQuotas
 from vertex.server.repository import Repository, Sent
 from vertex.server.settings import Settings
 from vertex.server.sockets import Sockets, dumps
@@ -59,13 +62,22 @@ class Hub:
         self.bus = parts.bus
         self.leases = parts.leases
         self.quotas = parts.quotas
+        self._own_quotas = LocalQuotas()  # for seats' allowances while Redis is away
         self.repo = Repository(self.store, self.bus, self.scaled)
         self.repo.listener = self._on_event
         self.repo.on_load = self._on_load
         self.sockets = Sockets(parts.presence, self.bus, settings.presence_s / 3, parts.shared)
+        self.sockets.absence = self.absence
+        #: The time the hand-over grace is measured in (tests move it: absence.py).
+        self.clock: Callable[[], float] = time.time
         self.autoplay = Autoplay(self.repo, self.leases, settings, self.worker)
         self.port = TablesPort(
-            self.repo, self.sockets, self.store, self.open_table, self.limits.chat_chars
+            self.repo,
+            self.sockets,
+            self.store,
+            self.open_rematch,
+            self.limits.chat_chars,
+            self.absence,
         )
         self.lobby = Lobby(self)
         self._creating = asyncio.Lock()
@@ -111,7 +123,15 @@ class Hub:
 
     async def view(self, tid: str, viewer: int | None = None) -> dict[str, Any]:
         table = await self.repo.get(tid)
-        return views.view(table, time.time(), await self.connected(tid), viewer)
+        here = await self.connected(tid)
+        return views.view(table, time.time(), here, viewer, self.absence(tid, here))
+
+    def absence(self, tid: str, here: list[bool]) -> list[float | None]:
+        """Per seat, the seconds before its absent player may be handed over (absence.py)."""
+        table = self.repo.tables.get(tid)
+        if table is None:
+            return [None for _ in here]
+        return absence.left(table, here, self.clock(), self.settings.hand_over_grace_s)
 
     async def connected(self, tid: str) -> list[bool]:
         table = self.repo.tables.get(tid)
@@ -138,19 +158,8 @@ class Hub:
                 params={"seats": game.seats, "got": len(seats)},
             )
         now = time.time()
-        per_hour = self.limits.tables_per_hour
-        refused = ApiError(
-            "too-many-tables",
-            f"at most {per_hour} new tables an hour from one address",
-            429,
-            params={"limit": per_hour},
-        )
         async with self._creating:
-            # the log counts across restarts; the shared window is exact across processes
-            if await self.store.count_created(creator, now - 3600) >= per_hour:
-                raise refused
-            if not await self.quotas.take_window("tables", creator, per_hour, 3600.0):
-                raise refused
+            await self._count_new_table(creator, now)
             spec = TableSpec(
                 game=game.id,
                 options=game.options_dict(),
@@ -165,6 +174,29 @@ class Hub:
                 table = await self.open_table(spec, creator, now, game)
                 await self.lobby.created(table, creator)
                 return table
+
+    async def _count_new_table(self, creator: str, now: float) -> None:
+        """One more table for `creator` this hour, or `too-many-tables` (hold `_creating`)."""
+        per_hour = self.limits.tables_per_hour
+        refused = ApiError(
+            "too-many-tables",
+            f"at most {per_hour} new tables an hour from one address",
+            429,
+            params={"limit": per_hour},
+        )
+        # the log counts across restarts; the shared window is exact across processes
+        if await self.store.count_created(creator, now - 3600) >= per_hour:
+            raise refused
+        if not await self.quotas.take_window("tables", creator, per_hour, 3600.0):
+            raise refused
+
+    async def open_rematch(self, spec: TableSpec, creator: str) -> Table:
+        """A rematch's table: a new table of the first one's creator, within their limit
+        (resign and rematch again and again must not make tables past it)."""
+        now = time.time()
+        async with self._creating:
+            await self._count_new_table(creator, now)
+            return await self.open_table(spec, creator, now)
 
     async def open_table(
         self, spec: TableSpec, creator: str, now: float, game: Game[Any] | None = None
@@ -184,14 +216,38 @@ class Hub:
 
     async def command(self, tid: str, seat: int, token: str, msg: Command) -> dict[str, Any]:
         """Carry out a seat's command (socket or HTTP); the reply for the sender."""
+        if isinstance(msg, Chat):
+            await self._chat_allowance(token)
         return await commands.run(self.port, tid, seat, token, msg)
 
-    async def take_rate(self, token_hash: str) -> bool:
-        """One HTTP command of a seat against its allowance (shared by every process)."""
+    async def _chat_allowance(self, token_hash: str) -> None:
+        """One chat line of a seat against its allowance, over all its sockets and HTTP, on
+        every process (each line is a permanent log row shown to everyone)."""
         lim = self.limits
-        return await self.quotas.take_rate(
-            "seat", token_hash, lim.messages_per_second, lim.message_burst
-        )
+        if not await self._seat_rate("chat", token_hash, lim.chat_per_minute / 60, lim.chat_burst):
+            raise ApiError(
+                "rate-limited",
+                f"too many chat lines: at most {lim.chat_per_minute:g} a minute",
+                429,
+                params={"per_minute": lim.chat_per_minute},
+            )
+
+    async def take_rate(self, token_hash: str) -> bool:
+        """One command of a seat against its allowance: HTTP and every socket of the seat,
+        on every process, draw on the same one."""
+        lim = self.limits
+        return await self._seat_rate("seat", token_hash, lim.messages_per_second, lim.message_burst)
+
+    async def _seat_rate(self, name: str, key: str, rate: float, burst: int) -> bool:
+        """A seat's allowance from the site's shared quotas; while Redis is away, from this
+        process's own (a Redis outage must not stop play: the limit then holds per process)."""
+        if self.upkeep.redis_up():
+            try:
+                return await self.quotas.take_rate(name, key, rate, burst)
+            except Exception as exc:
+                if unavailable(exc) is None:
+                    raise
+        return await self._own_quotas.take_rate(name, key, rate, burst)
 
     async def _on_event(
         self,
@@ -228,17 +284,22 @@ class Hub:
                 await self.repo.catch_up(table)
             n = len(table.seats)
             before = await self.sockets.connected(tid, n)
+            away = self.absence(tid, before)
             missed = None
             if since is not None:
                 missed = self.repo.since(table, since, conn.seat, conn.deltas)
             if missed is None or since is None or since > table.v:
                 snap = {"t": "snapshot", "v": table.v, "seat": conn.seat}
-                snap["table"] = views.view(table, time.time(), before, conn.seat)
+                snap["table"] = views.view(table, time.time(), before, conn.seat, away)
                 conn.send(dumps(snap))
             else:
                 conn.send(dumps({"t": "resume", "since": since, "v": table.v, "seat": conn.seat}))
                 for msg in missed:
                     conn.send(dumps(msg))
+                # who is here now: a page that read the view and then resumed would miss
+                # a player who left in between (no event says so)
+                here = {"t": "presence", "connected": before, "hand_over_in": away}
+                conn.send(dumps(here))
             self.sockets.add(conn, n, before)
         await self.sockets.changed(tid, n)
         if conn.seat is None:

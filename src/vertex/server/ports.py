@@ -8,7 +8,6 @@ sockets or the limits directly.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
@@ -39,10 +38,15 @@ class Port(Protocol):
         """The table, with its lock held; `fresh`: first read what other processes logged."""
 
     async def open(self, spec: TableSpec, like: str) -> Table:
-        """Open a new table (a rematch) for the creator of table `like`."""
+        """Open a new table (a rematch) for the creator of table `like`, counted against
+        their tables-an-hour limit (`too-many-tables`)."""
 
     async def connected(self, tid: str) -> list[bool]:
         """Which seats have a socket open, on any process."""
+
+    async def absent(self, tid: str) -> tuple[list[bool], list[float | None]]:
+        """Who is here, and the seconds before each absent player may be handed over
+        (absence.py)."""
 
     async def share_aim(self, tid: str, aim: dict[str, Any]) -> bool:
         """Tell the other processes a seat's aim (never a client); True if there are any."""
@@ -59,14 +63,16 @@ class TablesPort:
         repo: Repository,
         sockets: Sockets,
         store: Store,
-        open_table: Callable[[TableSpec, str, float], Awaitable[Table]],
+        open_rematch: Callable[[TableSpec, str], Awaitable[Table]],
         chat_chars: int,
+        absence: Callable[[str, list[bool]], list[float | None]],
     ) -> None:
         self._repo = repo
         self._sockets = sockets
         self._store = store
-        self._open_table = open_table
+        self._open_rematch = open_rematch  # within the creator's tables-an-hour limit
         self.chat_chars = chat_chars
+        self._absence = absence
 
     async def submit(self, tid: str, make: Callable[[Table], StoredEvent]) -> StoredEvent:
         return await self._repo.submit(tid, make)
@@ -87,11 +93,15 @@ class TablesPort:
 
     async def open(self, spec: TableSpec, like: str) -> Table:
         row = await self._store.table(like)
-        return await self._open_table(spec, row.creator if row else "", time.time())
+        return await self._open_rematch(spec, row.creator if row else "")
 
     async def connected(self, tid: str) -> list[bool]:
         table = await self._repo.get(tid)
         return await self._sockets.connected(tid, len(table.seats))
+
+    async def absent(self, tid: str) -> tuple[list[bool], list[float | None]]:
+        here = await self.connected(tid)
+        return here, self._absence(tid, here)
 
     async def share_aim(self, tid: str, aim: dict[str, Any]) -> bool:
         if not self._repo.scaled:

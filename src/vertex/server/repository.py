@@ -148,6 +148,7 @@ class Repository:
         self, tid: str, spec: TableSpec, creator: str, now: float, game: Game[Any] | None = None
     ) -> Table:
         table = Table(tid, spec, now, game)
+        table.creator = creator
         await self.store.create_table(TableRow(tid, spec.game, spec, OPEN, creator, now, now))
         self.tables[tid] = table
         self.recent.reset(tid)
@@ -315,6 +316,7 @@ def _rebuild(
 ) -> tuple[Table, deque[Sent], tuple[dict[str, Any], frozenset[int]]]:
     """A table from its log, with its latest events' messages (in a thread)."""
     table = Table(tid, row.spec, row.created_at)
+    table.creator = row.creator
     recent: deque[Sent] = deque(maxlen=RECENT)
     base: tuple[dict[str, Any], frozenset[int]] | None = None
     first_kept = len(events) - RECENT

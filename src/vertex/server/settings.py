@@ -6,6 +6,8 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from vertex.server.fair import machine_workers
+
 DEFAULT_DATABASE = "sqlite:///vertex.db"
 _SITE = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
 
@@ -36,6 +38,10 @@ class Limits:
     message_bytes: int = 4_096  # one socket message
     messages_per_second: float = 20.0  # per socket, sustained
     message_burst: int = 40  # per socket, short bursts
+    # ... and the same again per seat: its commands over all its sockets, HTTP and processes
+    #: Chat lines of one seat (each is a permanent log row shown to everyone).
+    chat_per_minute: float = 20.0
+    chat_burst: int = 5
     #: What may wait to be sent to one table socket (conn.py): past it, resync and let go.
     send_buffer_bytes: int = 4 << 20
     tables_per_hour: int = 100  # created per client address
@@ -58,6 +64,11 @@ class Settings:
     #: "process" runs computer players in a worker process (keeps the server responsive while
     #: they think); "thread" is lighter and is what in-process tests use.
     ai_executor: str = "process"
+    #: Workers thinking for computer seats in each process (0: one per core), and at most
+    #: how many of them the tables of one address hold at once (0: half, at least one) —
+    #: the rest serve other addresses, in turn (fair.py).
+    ai_workers: int = 0
+    ai_per_address: int = 0
     #: How often idle tables are looked for.
     sweep_interval_s: float = 60.0
     #: Finished tables nobody watches leave memory after this long (they reload on demand).
@@ -68,6 +79,14 @@ class Settings:
     analysis_time_s: float = 3.0
     analysis_per_minute: float = 20.0
     analysis_burst: int = 6
+    #: Analysis workers in each process (0: one per core); one address has one analysis
+    #: running at a time and `analysis_waiting` more waiting, in turn with the others.
+    analysis_workers: int = 0
+    analysis_waiting: int = 1
+    #: A seat whose player left (no socket open anywhere) may be handed to the computer by
+    #: another player only after this long (a page reload is not leaving).
+    #: `VERTEX_HAND_OVER_GRACE_S`.
+    hand_over_grace_s: float = 60.0
     #: Several processes (redis_url set): a table's owner renews its lease (leases.py) every
     #: third of `lease_s`; a dead owner's tables are taken over within about `lease_s` + a
     #: third. Presence (presence.py) of a dead process expires after `presence_s`.
@@ -89,6 +108,14 @@ class Settings:
     #: fine on one's own machine, but behind a proxy or on a public site set it, or a forged
     #: `Host` header puts another site's address in the code. `VERTEX_PUBLIC_URL`.
     public_url: str | None = None
+
+    def thinkers(self) -> tuple[int, int]:
+        """(workers, per address) for the computer seats' pool, sized to the machine."""
+        workers = self.ai_workers or machine_workers()
+        return workers, self.ai_per_address or max(1, workers // 2)
+
+    def analysts(self) -> int:
+        return self.analysis_workers or machine_workers()
 
     @classmethod
     def from_env(cls, database_url: str | None = None, **overrides: object) -> Settings:
@@ -117,9 +144,16 @@ class Settings:
         for name, var in (
             ("head_timeout_s", "VERTEX_HEAD_TIMEOUT_S"),
             ("body_timeout_s", "VERTEX_BODY_TIMEOUT_S"),
+            ("hand_over_grace_s", "VERTEX_HAND_OVER_GRACE_S"),
         ):
             if os.environ.get(var):
                 values[name] = float(os.environ[var])
+        for name, var in (
+            ("ai_workers", "VERTEX_AI_WORKERS"),
+            ("analysis_workers", "VERTEX_ANALYSIS_WORKERS"),
+        ):
+            if os.environ.get(var):
+                values[name] = int(os.environ[var])
         public_url = os.environ.get("VERTEX_PUBLIC_URL")
         if public_url:
             values["public_url"] = check_public_url(public_url)

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from vertex.server import views
@@ -46,6 +47,11 @@ class Sockets:
         self.sizes: dict[str, int] = {}  # seats per table with sockets here
         self.shown: dict[str, list[bool]] = {}  # the presence these sockets last heard
         self._task: asyncio.Task[None] | None = None
+        #: Set by the hub: per seat, the seconds before an absent player may be handed over
+        #: (absence.py), given who is here; sent with each presence message.
+        self.absence: Callable[[str, list[bool]], list[float | None]] = lambda _t, here: [
+            None for _ in here
+        ]
 
     async def start(self) -> None:
         if self.shared:
@@ -128,7 +134,7 @@ class Sockets:
         if self.shown.get(tid) == now or not self.conns.get(tid):
             return
         self.shown[tid] = now
-        text = dumps({"t": "presence", "connected": now})
+        text = dumps({"t": "presence", "connected": now, "hand_over_in": self.absence(tid, now)})
         for conn in self.conns.get(tid, ()):
             conn.send(text)
 

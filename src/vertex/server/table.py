@@ -57,6 +57,8 @@ class Table:
             # where the game says (Aiming.default_aim), which the "computer" timeout plays.
             self.clock, self.on_timeout = {"per_move": step}, "computer"
         self.created_at = created_at
+        #: The address that opened the table (its computer seats think in its share, fair.py).
+        self.creator = ""
         self.state: State = self.game.initial_state(self.seed)
         self.times: list[float] = []
         self.v = 0
@@ -81,6 +83,8 @@ class Table:
         #: their clock ran out: the result names them (the banner says who decided the game).
         self.handed: set[int] = set()
         self.auto_moved: set[int] = set()
+        #: When this process first saw each seated player gone (absence.py; not logged).
+        self.away_since: dict[int, float] = {}
         check_start(self, created_at)
 
     # ---- views ------------------------------------------------------------------------------

@@ -131,13 +131,17 @@ class Upkeep:
             ):
                 self.repo.forget(tid)
 
+    def redis_up(self) -> bool:
+        """Whether Redis answers now (always, for one process on its own)."""
+        return not self.scaled or (
+            self.bus.connected and time.monotonic() - self._redis_seen < REDIS_SILENT_S
+        )
+
     async def health(self) -> dict[str, Any]:
         """What `/healthz` says: `degraded` while Redis (several processes) or the database
         does not answer."""
         database = await _probe(self.store.ping())
-        redis = not self.scaled or (
-            self.bus.connected and time.monotonic() - self._redis_seen < REDIS_SILENT_S
-        )
+        redis = self.redis_up()
         status = "ok" if database and redis else "degraded"
         return {
             "ok": status == "ok",

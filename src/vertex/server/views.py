@@ -18,11 +18,17 @@ from vertex.server.store import BestRow
 from vertex.server.table import Table
 
 
-def public_seats(t: Table, connected: list[bool] | None = None) -> list[dict[str, Any]]:
+def public_seats(
+    t: Table, connected: list[bool] | None = None, away: list[float | None] | None = None
+) -> list[dict[str, Any]]:
+    """`away`: per seat, the seconds before its absent player may be handed over
+    (absence.py), shown as `hand_over_in` on the seats it applies to."""
     out = []
     for n, seat in enumerate(t.seats):
         view = seat.public()
         view["connected"] = seat.kind == "ai" or bool(connected and connected[n])
+        if away is not None and n < len(away) and away[n] is not None:
+            view["hand_over_in"] = away[n]
         out.append(view)
     return out
 
@@ -42,7 +48,11 @@ def analysis_gate(t: Table) -> str | None:
 
 
 def view(
-    t: Table, now: float, connected: list[bool] | None = None, viewer: int | None = None
+    t: Table,
+    now: float,
+    connected: list[bool] | None = None,
+    viewer: int | None = None,
+    away: list[float | None] | None = None,
 ) -> dict[str, Any]:
     """What `viewer` (a seat, None: anyone) may see: no token, no hash of one, and no
     sealed move of another seat (`for_viewer`)."""
@@ -57,7 +67,7 @@ def view(
         # and is it offered now (None), or why not: the page shows that reason
         "analysis": analysis_gate(t),
         "options": t.game.options_dict(),
-        "seats": public_seats(t, connected),
+        "seats": public_seats(t, connected, away),
         "version": t.v,
         "settings": settings(t),
         "started": t.started,

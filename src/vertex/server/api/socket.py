@@ -106,6 +106,13 @@ async def _handle(hub: Hub, conn: Conn, data: str | bytes) -> dict[str, Any] | N
             return {"t": "pong", **({"id": cid} if cid is not None else {})}
         if conn.seat is None or conn.token is None:
             raise ApiError("spectator", "spectators watch; take a seat to play")
+        if not await hub.take_rate(conn.token):  # the seat's, over all its sockets
+            per_s = hub.limits.messages_per_second
+            raise ApiError(
+                "rate-limited",
+                f"too many commands from this seat: at most {per_s:g} a second",
+                params={"per_second": per_s},
+            )
         return await hub.command(conn.table_id, conn.seat, conn.token, msg)
     except ApiError as exc:
         return error(exc, cid)

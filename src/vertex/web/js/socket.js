@@ -36,7 +36,8 @@ export class TableSocket {
    *   snapshot(view, seat)     a full table view; `seat` is the seat our token holds or null
    *   resume(seat)             reconnected: the missed events follow as event()
    *   event(msg, live)         the next event (live false while catching up)
-   *   presence(connected)      who is here, per seat
+   *   presence(connected, handOverIn)  who is here, per seat, and the seconds before
+   *                            each absent player may be handed over (null: not away)
    *   status(s)                "online" | "reconnecting" | "offline"
    *   gone()                   the table does not exist
    *   badToken()               our seat token holds no seat here (any more)
@@ -266,7 +267,7 @@ export class TableSocket {
         this._event(msg);
         break;
       case "presence":
-        this.on.presence(msg.connected || []);
+        this.on.presence(msg.connected || [], msg.hand_over_in || []);
         break;
       case "ack":
       case "error":

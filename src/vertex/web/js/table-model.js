@@ -14,6 +14,8 @@ export function createModel(id) {
 
 /** A full view (HTTP or snapshot). */
 export function setView(model, view, clocksAt) {
+  const now = performance.now();
+  view.seats = view.seats.map((s) => ({ ...s, handOverAt: handOverAt(s.hand_over_in, now) }));
   model.view = view;
   model.clocksAt = clocksAt;
   // A view that carries the chat so far (asked of the server) replaces what we heard.
@@ -58,6 +60,7 @@ export function applyEvent(model, ev, clocksAt) {
     view.seats = ev.seats.map((s, n) => ({
       ...s,
       connected: s.kind === "ai" || Boolean(view.seats[n] && view.seats[n].connected),
+      handOverAt: s.kind === "ai" || !view.seats[n] ? null : view.seats[n].handOverAt,
     }));
   }
   if ("started" in ev) view.started = ev.started;
@@ -68,13 +71,28 @@ export function applyEvent(model, ev, clocksAt) {
   }
 }
 
-/** Presence from the socket: people per seat (computer seats are always there). */
-export function setPresence(model, connected) {
+/**
+ * Presence from the socket: people per seat (computer seats are always there), and per
+ * absent player the seconds before another may hand their seat to the computer.
+ */
+export function setPresence(model, connected, handOverIn = [], now = performance.now()) {
   if (!model.view) return;
   model.view.seats = model.view.seats.map((s, n) => ({
     ...s,
     connected: s.kind === "ai" || Boolean(connected[n]),
+    handOverAt: s.kind === "ai" ? null : handOverAt(handOverIn[n], now),
   }));
+}
+
+/** performance.now() at which an absent player's grace ends (null: not away). */
+function handOverAt(seconds, now) {
+  return typeof seconds === "number" ? now + seconds * 1000 : null;
+}
+
+/** Whole seconds left of an absent player's grace (0: they may be handed over now). */
+export function handOverWait(seat, now = performance.now()) {
+  if (seat.handOverAt === null || seat.handOverAt === undefined) return null;
+  return Math.max(0, Math.ceil((seat.handOverAt - now) / 1000));
 }
 
 export const isOver = (model) => Boolean(model.view && model.view.result);

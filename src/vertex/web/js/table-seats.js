@@ -1,11 +1,12 @@
 // The seats panel: who sits where (name, presence, symbol and colour, score, whose turn,
 // clock, a computer's level), and the ways to a seat: "Take seat" for free seats, and
-// "let the computer play" for a seat whose player has gone.
-import { h } from "./dom.js";
+// "let the computer play" for a seat whose player has gone — once the server's grace for a
+// player who may come back is over (a countdown everyone at the table sees).
+import { announce, h } from "./dom.js";
 import { num, t } from "./i18n.js";
 import { seatColor, seatSymbol } from "./seats.js";
 import { remembered } from "./store.js";
-import { amPlaying, isOver, turn } from "./table-model.js";
+import { amPlaying, handOverWait, isOver, turn } from "./table-model.js";
 import { clockRule, clockText, seatName } from "./table-text.js";
 import { secondsLeft } from "./table-clocks.js";
 
@@ -27,6 +28,9 @@ export function createSeats(host, deps) {
   host.setAttribute("aria-labelledby", heading.id);
   let busy = false;
   const clocks = new Map(); // seat -> its clock element
+  const waits = new Map(); // seat -> {seat, text, button}: an absent player's countdown
+  const said = new Map(); // seat -> "wait" | "ready": what screen readers were told
+  let ticking = null;
 
   async function take(n) {
     const name = nameInput.value.trim();
@@ -82,6 +86,10 @@ export function createSeats(host, deps) {
         h("span", { class: "sr-only", text: t("table.seat.score") }),
         h("span", { "data-score": n, text: num(score) })));
 
+    const away = !free && !over && seat.kind === "human" && !seat.connected;
+    const wait = away && handOverWait(seat) !== null
+      ? h("p", { class: "hint hand-over-wait", id: `hand-over-wait-${n}`, "data-hand-over-wait": n })
+      : null;
     const buttons = [];
     if (free && !over && model.seatKnown && model.mySeat === null) {
       buttons.push(h("button", {
@@ -89,20 +97,42 @@ export function createSeats(host, deps) {
         onclick: () => take(n), text: t("table.seat.take", { n: n + 1 }),
       }));
     }
+    let handOver = null;
     if (!mine && !over && amPlaying(model) && seat.kind === "human" && !seat.connected) {
-      buttons.push(h("button", {
+      handOver = h("button", {
         type: "button", "data-action": "hand-over", "data-seat": n,
+        "aria-describedby": wait ? wait.id : null,
         onclick: () => deps.handOver(n),
         text: free ? t("table.seat.computerTakes") : t("table.seat.handOverOther", { name: seatName(view, n) }),
-      }));
+      });
+      buttons.push(handOver);
     }
+    if (wait) waits.set(n, { seat, name: seatName(view, n), text: wait, button: handOver });
     return h("li", {
       class: ["seat", due ? "is-turn" : "", mine ? "is-me" : ""].filter(Boolean).join(" "),
       "data-seat": n,
       "aria-current": due ? "true" : null,
     },
     h("span", { class: "seat-line" }, swatch, h("span", { class: "seat-who" }, name, meta), right),
+    wait,
     buttons.length ? h("span", { class: "seat-buttons" }, ...buttons) : null);
+  }
+
+  /** The absent players' countdowns: the words each second, the button once it is time;
+   * screen readers hear when one starts and when it ends (not every second). */
+  function countdown() {
+    for (const [n, { seat, name, text, button }] of waits) {
+      const left = handOverWait(seat);
+      const words = left > 0 ? t("table.seat.handOverWait", { name, seconds: num(left) })
+        : t("table.seat.handOverReady", { name });
+      if (text.textContent !== words) text.textContent = words;
+      if (button && !busy) button.disabled = left > 0;
+      const phase = left > 0 ? "wait" : "ready";
+      if (said.get(n) !== phase) {
+        said.set(n, phase);
+        announce(words);
+      }
+    }
   }
 
   return {
@@ -123,12 +153,20 @@ export function createSeats(host, deps) {
           : active.dataset.seat !== undefined ? `[data-action][data-seat="${active.dataset.seat}"]` : null)
         : null;
       clocks.clear();
+      waits.clear();
       list.replaceChildren(...view.seats.map((_, n) => seatRow(model, n, due.includes(n))));
       if (key) {
         const again = list.querySelector(key);
         if (again) again.focus();
       }
       this.tick(model);
+      for (const n of said.keys()) if (!waits.has(n)) said.delete(n);
+      countdown();
+      if (waits.size && ticking === null) ticking = setInterval(countdown, 250);
+      if (!waits.size && ticking !== null) {
+        clearInterval(ticking);
+        ticking = null;
+      }
     },
     /** Refresh the clocks only (called several times a second while one runs). */
     tick(model) {

@@ -286,8 +286,8 @@ function socketHandlers() {
       render({ animate: live && ev.kind === "move" });
       if (live) say(ev);
     },
-    presence(connected) {
-      setPresence(model, connected);
+    presence(connected, handOverIn) {
+      setPresence(model, connected, handOverIn, performance.now());
       render();
     },
     status(s) {
