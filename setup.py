@@ -17,7 +17,8 @@ setup(
         Extension(
             "vertex.ai.dots._core",
             sources=["src/vertex/ai/dots/_core.c"],
-            extra_compile_args=flags,
+            extra_compile_args=[*flags, "-pthread"],
+            extra_link_args=["-pthread"],
         )
     ]
 )

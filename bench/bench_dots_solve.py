@@ -1,16 +1,18 @@
 """Exact solves (issues 5 and 19): the compiled core and the Python solver in one run.
 
     .venv/bin/python bench/bench_dots_solve.py [--limit S] [--py-limit S] [--boards quick|all]
-        [--memory BYTES] [--positions N]
+        [--memory BYTES] [--threads N] [--positions N] [--only-positions]
 
 Each board is solved from the empty position, best moves included, first by the compiled
 core (`vertex.ai.dots.core.CoreSolver`), then by the Python solver (`PySolver`, the
 reference) with its own limit; a solver not done in time is reported as such. Columns:
 value, best first moves, positions searched, table entries, table hit rate, seconds (wall;
-cpu in brackets). Then `--positions` 4×4 positions with 12 quiet lines drawn (nothing on
-offer) are solved by the core: the slowest and the median. `--boards all` adds 3×4, the
-size-5 triangle and 4×4 positions; 4×4 from empty is `vertex solve dots-and-boxes rows=4
-cols=4 --memory 4G --progress` (see RESULTS.md).
+cpu in brackets). Then `--positions` 4×4 positions with at least 12 lines drawn are solved
+by the core with the server's table (64 MiB, one thread): half of them with exactly 12 quiet
+lines (nothing on offer: the hardest), half from random games at 12 to 20 lines; the median,
+99th percentile and slowest, in seconds and positions. `--boards all` adds 3×4 and the
+size-5 triangle; 4×4 from empty is `vertex solve dots-and-boxes rows=4 cols=4 --memory 4G
+--threads 2 --progress` (see RESULTS.md).
 """
 
 from __future__ import annotations
@@ -56,6 +58,25 @@ def row(label: str, who: str, lines: int, known: int | None, out: dict[str, Any]
         f"{label:13} {who:6} {lines:5} {value:>6} {k:>6} {best:>5} {out['nodes']:12,} "
         f"{out['stored']:11,} {hits:>5} {secs:>16}"
     )
+
+
+def random_positions(game: DotsGame[Any], count: int, seed: int) -> list[DotsState]:
+    """Positions of random games with 12 to 20 lines drawn (cells may be on offer)."""
+    rng = random.Random(seed)
+    out: list[DotsState] = []
+    while len(out) < count:
+        state, stop = game.initial_state(), rng.randint(12, 20)
+        while len(state.history) < stop and state.legal_moves():
+            nxt = state.play(rng.choice(state.legal_moves()))
+            assert isinstance(nxt, DotsState)
+            state = nxt
+        if not state.is_over:
+            out.append(state)
+    return out
+
+
+def pct(xs: list[float], q: int) -> float:
+    return statistics.quantiles(xs, n=100, method="inclusive")[q - 1] if len(xs) > 1 else xs[0]
 
 
 def run(solver: CoreSolver | PySolver, state: DotsState, limit: float) -> dict[str, Any]:
@@ -112,17 +133,22 @@ def main() -> None:
     ap.add_argument("--py-limit", type=float, default=120.0, help="Python: seconds per board")
     ap.add_argument("--boards", default="quick", choices=["all", "quick"])
     ap.add_argument("--memory", type=int, default=1 << 30, help="core table bytes")
-    ap.add_argument("--positions", type=int, default=10, help="4×4 positions, 12 lines drawn")
+    ap.add_argument("--threads", type=int, default=1, help="core: search threads")
+    ap.add_argument("--positions", type=int, default=10, help="4×4 positions, ≥ 12 lines drawn")
+    ap.add_argument("--only-positions", action="store_true", help="no boards from empty")
     args = ap.parse_args()
-    print(HEAD)
+    if not args.only_positions:
+        print(HEAD)
     for label, game_id, options, known, quick in BOARDS:
-        if args.boards == "quick" and not quick:
+        if args.only_positions or (args.boards == "quick" and not quick):
             continue
         game = vertex.create_game(game_id, **options)
         assert isinstance(game, DotsGame)
         state = game.initial_state()
         lines = len(state.legal_moves())
-        core = run(CoreSolver(game, table_bytes=args.memory), state, args.limit)
+        core = run(
+            CoreSolver(game, table_bytes=args.memory, threads=args.threads), state, args.limit
+        )
         print(row(label, "core", lines, known, core), flush=True)
         py = run(PySolver(game), state, args.py_limit)
         print(row(label, "python", lines, known, py), flush=True)
@@ -134,19 +160,32 @@ def main() -> None:
     if args.positions:
         game = vertex.create_game("dots-and-boxes", rows=4, cols=4)
         assert isinstance(game, DotsGame)
-        walls, cpus, nodes = [], [], []
-        for state in quiet_positions(game, 12, args.positions, seed=19):
-            out = run(CoreSolver(game, table_bytes=256 << 20), state, args.limit)
-            assert out["value"] is not None
-            walls.append(out["wall"])
-            cpus.append(out["cpu"])
-            nodes.append(out["nodes"])
-        print(
-            f"4x4 with 12 quiet lines drawn, {len(walls)} positions (core): "
-            f"seconds wall median {statistics.median(walls):.2f}, max {max(walls):.2f}; "
-            f"cpu median {statistics.median(cpus):.2f}, max {max(cpus):.2f}; "
-            f"positions median {statistics.median(nodes):,.0f}, max {max(nodes):,}"
-        )
+        half = args.positions // 2
+        sets = [
+            ("12 quiet lines", quiet_positions(game, 12, args.positions - half, seed=19)),
+            ("12-20 lines, random games", random_positions(game, half, seed=19)),
+        ]
+        every: dict[str, list[float]] = {"wall": [], "cpu": [], "nodes": []}
+        for name, states in [*sets, ("all", [])]:
+            if name == "all":
+                got = every
+            else:
+                got = {"wall": [], "cpu": [], "nodes": []}
+                for state in states:
+                    out = run(CoreSolver(game, table_bytes=64 << 20), state, args.limit)
+                    assert out["value"] is not None
+                    for key in got:
+                        got[key].append(out[key])
+                        every[key].append(out[key])
+            print(
+                f"4x4, {name}: {len(got['wall'])} positions (core, 64 MiB, one thread): "
+                f"wall median {statistics.median(got['wall']):.2f} p99 {pct(got['wall'], 99):.2f} "
+                f"max {max(got['wall']):.2f} s; cpu median {statistics.median(got['cpu']):.2f} "
+                f"p99 {pct(got['cpu'], 99):.2f} max {max(got['cpu']):.2f} s; positions median "
+                f"{statistics.median(got['nodes']):,.0f} max {max(got['nodes']):,.0f}; "
+                f"over 5 s wall: {sum(w > 5 for w in got['wall'])}",
+                flush=True,
+            )
 
 
 if __name__ == "__main__":

@@ -163,3 +163,48 @@ def test_a_tiny_table_still_gives_exact_values() -> None:
     game = game_of("dots-and-boxes", {"rows": 3, "cols": 3})
     sol = CoreSolver(game, table_bytes=1 << 12).solve(game.initial_state())
     assert sol.value == -3
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options"),
+    [
+        ("dots-and-boxes", {"rows": 3, "cols": 3}),
+        ("dots-and-boxes", {"rows": 2, "cols": 4}),
+        ("dots-and-triangles", {"size": 4}),
+        ("dots-and-triangles", {"shape": "strip", "length": 8, "border": True}),
+    ],
+)
+def test_the_chain_rule_and_helper_threads_change_no_value(
+    game_id: str, options: dict[str, Any]
+) -> None:
+    # Berlekamp's all-but-two prunes the moves where cells are on offer, and helper threads
+    # share the table: neither may change a value or a best move. Positions from random
+    # games (so cells are often on offer), against the plain one-thread search.
+    game = game_of(game_id, options)
+    rng = random.Random(f"chains{game_id}{options}")
+    pruned, plain = build_core(game, 4 << 20), build_core(game, 4 << 20)
+    offered = 0
+    for _ in range(12):
+        for pos in walk(game, rng)[4::2]:
+            if not pos.legal_moves():
+                continue
+            pruned.clear()
+            plain.clear()
+            got = pruned.solve(pos.drawn, pos.reach, threads=2)
+            want = plain.solve(pos.drawn, pos.reach, chains=False)
+            assert got is not None and want is not None
+            assert (got[0], sorted(got[1])) == (want[0], sorted(want[1])), pos.history
+            rem = [(m & ~pos.drawn).bit_count() for m in game.board.cell_masks]
+            offered += 1 in rem
+    assert offered >= 10
+
+
+def test_a_board_of_more_than_96_lines_keeps_whole_keys() -> None:
+    # 7×7 has 112 lines: the table keeps the key's top bits aside; the end of a random game
+    # must solve as the Python solver does
+    game = game_of("dots-and-boxes", {"rows": 7, "cols": 7})
+    rng = random.Random(96)
+    for _ in range(3):
+        line = walk(game, rng)
+        pos = line[len(line) - 13]
+        assert CoreSolver(game, table_bytes=1 << 20).solve(pos) == PySolver(game).solve(pos)

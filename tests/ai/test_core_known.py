@@ -131,3 +131,10 @@ def test_uct_finds_the_only_good_line() -> None:
     assert done == 3000
     assert best == "b1-b2"  # takes the left box; the right one follows
     assert {name for name, _, _ in table} == set(state.legal_moves())
+
+
+def test_two_threads_solve_three_by_three_alike() -> None:
+    game = game_of("dots-and-boxes", rows=3, cols=3)
+    sol = CoreSolver(game, table_bytes=16 << 20, threads=2).solve(game.initial_state())
+    assert sol.value == -3
+    assert len(sol.best_moves) == 24

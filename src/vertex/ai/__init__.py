@@ -53,14 +53,15 @@ def player(game: Game[Any], level: int, *, seed: int = 0) -> Player:
     return made
 
 
-def solver(game: Game[Any], *, table_bytes: int | None = None) -> ExactSolver:
+def solver(game: Game[Any], *, table_bytes: int | None = None, threads: int = 1) -> ExactSolver:
     """The game's exact solver (`Game.solver`), built for `game`; VertexError if it has none.
-    `table_bytes` bounds its transposition table (default: the solver's own choice)."""
+    `table_bytes` bounds its transposition table (default: the solver's own choice);
+    `threads` > 1 lets it search on that many threads where it can."""
     if game.solver is None:
         raise VertexError(
             f"the exact solver is for the games that have one (the Dots family), not {game.name}"
         )
-    made: ExactSolver = load(game.solver)(game, table_bytes=table_bytes)
+    made: ExactSolver = load(game.solver)(game, table_bytes=table_bytes, threads=threads)
     return made
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
 from typing import TextIO
@@ -34,6 +35,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--memory",
         default="",
         help="bound the solver's table, e.g. 4G or 512M (default 256M)",
+    )
+    parser.add_argument(
+        "--threads",
+        type=int,
+        default=0,
+        help="search threads sharing the table (default: one a CPU, at most 16)",
     )
     parser.add_argument(
         "--progress", action="store_true", help="progress lines even when not on a terminal"
@@ -69,7 +76,10 @@ def solve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         state: State = game.initial_state(seed=args.seed)
         for move in (m for m in re.split(r"[\s,]+", args.moves) if m):
             state = state.play(move)
-        solver = solver_for(game, table_bytes=parse_bytes(args.memory))
+        threads = args.threads or min(os.cpu_count() or 1, 16)
+        if not 1 <= threads <= 16:
+            raise VertexError("--threads: give 1 to 16")
+        solver = solver_for(game, table_bytes=parse_bytes(args.memory), threads=threads)
     except VertexError as exc:
         print(f"error: {exc}", file=err)
         return 2

@@ -20,6 +20,11 @@
 #include <string.h>
 #include <math.h>
 #include <time.h>
+#include <stdlib.h>
+#include <pthread.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 typedef unsigned __int128 u128;
 
@@ -34,11 +39,19 @@ typedef unsigned __int128 u128;
 #define LKEY 40
 #define UCT_NODES 4000000
 
+/* 16 bytes, four to a 64-byte bucket, as two words so that searches on several threads
+ * share the table without locks: w1 = key bits 64..95 | lo << 32 | hi << 40 | work << 48 |
+ * move << 56, w0 = key bits 0..63 ^ w1 (a torn entry fails the check and reads as empty).
+ * work: log2 of the positions searched to find these bounds, 0 for an empty slot; move: the
+ * line that refuted, in the key's orientation, 255 for none. Boards of more than 96 lines
+ * keep key bits 96..127 in a side array (khi) and search on one thread. */
 typedef struct {
-    uint64_t k0, k1;
-    int16_t lo, hi;
-    uint8_t depth, used;
+    uint64_t w0, w1;
 } Entry;
+#define W_WORK(w) ((unsigned)((w) >> 48) & 255)
+#define W_MOVE(w) ((unsigned)((w) >> 56))
+#define W_LO(w) ((int)(int8_t)((w) >> 32))
+#define W_HI(w) ((int)(int8_t)((w) >> 40))
 
 typedef struct {
     uint8_t len;
@@ -52,16 +65,23 @@ typedef struct {
     int16_t pa[MAXL], pb[MAXL]; /* the cells of a line; pb = nc stands for the outside */
     u128 cmask[MAXC + 1];
     u128 reach_of[MAXL];
-    int misere, extra, touch, sign, forced, loony;
+    int misere, extra, touch, sign, forced, loony, chains;
     int order[MAXL];
     int nsym, nchunk;
     u128 *symtab; /* [sym][chunk][256] */
+    uint8_t perm[MAXSYM][MAXL], inv[MAXSYM][MAXL]; /* each symmetry's lines, and back */
     int nclass;
     u128 classmask[MAXCLASS];
     u128 classlow[MAXCLASS][CLASSMAX + 1];
     Entry *tt;
-    uint64_t tt_entries, stored;
+    void *tt_raw;
+    size_t tt_map; /* bytes mapped (Linux, huge pages asked for); 0: tt_raw is from calloc */
+    uint32_t *khi;
+    uint64_t tt_entries, tt_buckets, stored;
     uint64_t nodes, lookups, hits;
+    uint64_t helper_nodes;
+    volatile int *halt; /* a helper thread's stop flag, set by the thread that owns the search */
+    int threads;
     uint32_t hist[MAXL]; /* cut-offs per line: quiet lines that refuted before go first */
     int history;
     LMemo *lmemo;
@@ -142,15 +162,20 @@ static inline u128 pack(const Core *s, u128 x) {
     return x;
 }
 
-static u128 canon(const Core *s, u128 d) {
+/* The table key of `d`; *sym: the symmetry that gives it (-1: none). */
+static u128 canon(const Core *s, u128 d, int *sym) {
     u128 best = pack(s, d);
     const u128 *tab = s->symtab;
+    *sym = -1;
     for (int k = 0; k < s->nsym; k++) {
         u128 img = 0;
         for (int j = 0; j < s->nchunk; j++) img |= tab[j * 256 + (unsigned)((d >> (8 * j)) & 255)];
         tab += s->nchunk * 256;
         img = pack(s, img);
-        if (img < best) best = img;
+        if (img < best) {
+            best = img;
+            *sym = k;
+        }
     }
     return best;
 }
@@ -163,41 +188,71 @@ static inline uint64_t mix(uint64_t a, uint64_t b) {
     return z ^ (z >> 31);
 }
 
-static Entry *probe(Core *s, u128 key) {
-    uint64_t k0 = (uint64_t)key, k1 = (uint64_t)(key >> 64);
-    Entry *b = s->tt + ((mix(k0, k1) & (s->tt_entries - 1)) & ~(uint64_t)(BUCKET - 1));
-    for (int i = 0; i < BUCKET; i++)
-        if (b[i].used && b[i].k0 == k0 && b[i].k1 == k1) return &b[i];
-    return NULL;
+static inline uint64_t bucket_of(const Core *s, uint64_t k0, uint64_t k1) {
+    return (uint64_t)(((u128)mix(k0, k1) * s->tt_buckets) >> 64) * BUCKET;
 }
 
-static void store(Core *s, u128 key, int lo, int hi, int depth) {
-    uint64_t k0 = (uint64_t)key, k1 = (uint64_t)(key >> 64);
-    Entry *b = s->tt + ((mix(k0, k1) & (s->tt_entries - 1)) & ~(uint64_t)(BUCKET - 1));
-    Entry *victim = NULL;
+/* The entry of key at slot `at`, its w1 in *w (0: not this key). */
+static inline int same_key(const Core *s, uint64_t at, uint64_t k0, uint64_t k1, uint64_t *w) {
+    Entry *e = &s->tt[at];
+    uint64_t w1 = __atomic_load_n(&e->w1, __ATOMIC_RELAXED);
+    uint64_t w0 = __atomic_load_n(&e->w0, __ATOMIC_RELAXED);
+    *w = w1;
+    return W_WORK(w1) && (w0 ^ w1) == k0 && (uint32_t)w1 == (uint32_t)k1 &&
+           (!s->khi || s->khi[at] == (uint32_t)(k1 >> 32));
+}
+
+/* The bounds and move stored for key: 1 when found. */
+static int probe(Core *s, u128 key, int *lo, int *hi, int *move) {
+    uint64_t k0 = (uint64_t)key, k1 = (uint64_t)(key >> 64), w;
+    uint64_t b = bucket_of(s, k0, k1);
+    for (int i = 0; i < BUCKET; i++)
+        if (same_key(s, b + i, k0, k1, &w)) {
+            *lo = W_LO(w);
+            *hi = W_HI(w);
+            *move = W_MOVE(w);
+            return 1;
+        }
+    return 0;
+}
+
+/* Keep what cost most: a new entry takes an empty slot or the one found with least work. */
+static void store(Core *s, u128 key, int lo, int hi, int work, int move) {
+    uint64_t k0 = (uint64_t)key, k1 = (uint64_t)(key >> 64), w;
+    uint64_t b = bucket_of(s, k0, k1), at = b;
+    unsigned at_work = 256;
     for (int i = 0; i < BUCKET; i++) {
-        if (b[i].used && b[i].k0 == k0 && b[i].k1 == k1) {
-            victim = &b[i];
+        if (same_key(s, b + i, k0, k1, &w)) {
+            at = b + i;
+            at_work = 1;
+            if ((int)W_WORK(w) > work) work = (int)W_WORK(w);
+            if (move < 0) move = (int)W_MOVE(w);
             break;
         }
-        if (!b[i].used) {
-            if (!victim || victim->used) victim = &b[i];
-        } else if (!victim || (victim->used && b[i].depth < victim->depth)) {
-            victim = &b[i];
+        unsigned wk = W_WORK(__atomic_load_n(&s->tt[b + i].w1, __ATOMIC_RELAXED));
+        if (wk < at_work) {
+            at = b + i;
+            at_work = wk;
         }
     }
-    if (!victim->used) s->stored++;
-    victim->k0 = k0;
-    victim->k1 = k1;
-    victim->lo = (int16_t)lo;
-    victim->hi = (int16_t)hi;
-    victim->depth = (uint8_t)depth;
-    victim->used = 1;
+    if (!at_work) s->stored++;
+    if (work > 255) work = 255;
+    uint64_t w1 = (uint32_t)k1 | (uint64_t)(uint8_t)lo << 32 | (uint64_t)(uint8_t)hi << 40 |
+                  (uint64_t)work << 48 | (uint64_t)(move < 0 ? 255 : move) << 56;
+    Entry *e = &s->tt[at];
+    if (s->khi) s->khi[at] = (uint32_t)(k1 >> 32);
+    __atomic_store_n(&e->w1, w1, __ATOMIC_RELAXED);
+    __atomic_store_n(&e->w0, k0 ^ w1, __ATOMIC_RELAXED);
+}
+
+static inline int work_since(const Core *s, uint64_t nodes0) {
+    uint64_t d = s->nodes - nodes0 + 1;
+    return 64 - __builtin_clzll(d);
 }
 
 /* ---- stopping ----------------------------------------------------------------------------- */
 static void check_stop(Core *s) {
-    if (s->cancel) {
+    if (s->cancel || (s->halt && *s->halt)) {
         s->stopped = 1;
         return;
     }
@@ -351,6 +406,41 @@ static int loony_eval(Core *s, u128 drawn, const int *rem, int *ok) {
     return loony_value(s, ch, nch, lp, nlp);
 }
 
+/* ---- chains on offer ------------------------------------------------------------------------ */
+/* The run of cells a capture line L opens (after the safe captures, its rem-1 cell's far side
+ * is a cell with two sides to go): walk it to its end. Berlekamp's all-but-two: from a run of
+ * cells on offer the mover either takes one more cell or, with exactly two left before the
+ * ground (four with both ends open), declines them by the middle line; moving elsewhere
+ * while cells are on offer never does better (take them first, then make that move).
+ * Writes the moves worth searching into out and returns how many; 1 when only the capture. */
+static int run_moves(const Core *s, u128 drawn, const int *rem, int L, int *out) {
+    int a = s->pa[L], b = s->pb[L];
+    int c = rem[a] == 1 ? a : b;
+    int cur = across(s, L, c), in = L, n = 1, mid = -1, open = 0;
+    out[0] = L;
+    if (cur == s->nc || rem[cur] != 2) return 1;
+    for (;;) {
+        n++;
+        int nxt_line = lowbit(s->cmask[cur] & ~drawn & ~BIT(in));
+        if (n == 2) mid = nxt_line;
+        int nxt = across(s, nxt_line, cur);
+        if (nxt == s->nc || rem[nxt] >= 3) break;
+        if (rem[nxt] == 1) {
+            n++;
+            open = 1;
+            break;
+        }
+        if (n > 4) return 1;
+        in = nxt_line;
+        cur = nxt;
+    }
+    if ((!open && n == 2) || (open && n == 4)) {
+        out[1] = mid;
+        return 2;
+    }
+    return 1;
+}
+
 /* ---- search -------------------------------------------------------------------------------- */
 static void fill_rem(const Core *s, u128 drawn, int *rem) {
     for (int c = 0; c < s->nc; c++) rem[c] = popc(s->cmask[c] & ~drawn);
@@ -384,14 +474,17 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
     s->nodes++;
     if (!(s->nodes & 4095)) check_stop(s);
     if (s->stopped) return 0;
-    u128 key = canon(s, drawn);
+    uint64_t nodes0 = s->nodes;
+    int sym, ttmove = -1;
+    u128 key = canon(s, drawn, &sym);
     int lo = -left, hi = left;
     s->lookups++;
-    Entry *e = probe(s, key);
-    if (e) {
+    int elo, ehi, emove;
+    if (probe(s, key, &elo, &ehi, &emove)) {
         s->hits++;
-        if (e->lo > lo) lo = e->lo;
-        if (e->hi < hi) hi = e->hi;
+        if (emove != 255) ttmove = sym < 0 ? emove : s->inv[sym][emove];
+        if (elo > lo) lo = elo;
+        if (ehi < hi) hi = ehi;
         if (lo >= beta) return lo;
         if (hi <= alpha) return hi;
         if (lo == hi) return lo;
@@ -415,14 +508,34 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
         else
             g1[n1++] = line;
     }
-    int depth = popc(free);
+    int depth = popc(free), n;
     if (s->loony && !ncap && !nq) {
         int ok;
         int v = loony_eval(s, drawn, rem, &ok);
         if (ok) {
-            store(s, key, v, v, depth);
+            store(s, key, v, v, 1, -1);
             return v;
         }
+    }
+    if (s->chains && ncap) {
+        /* cells on offer: only the moves of Berlekamp's rule (run_moves) */
+        int picks[MAXL], np = 0, two[2];
+        for (int i = 0; i < ncap; i++) {
+            int k = run_moves(s, drawn, rem, moves[i], two);
+            if (k == 1) {
+                picks[0] = moves[i];
+                np = 1;
+                break;
+            }
+            for (int j = 0; j < k; j++) {
+                int dup = 0;
+                for (int x = 0; x < np; x++) dup |= picks[x] == two[j];
+                if (!dup) picks[np++] = two[j];
+            }
+        }
+        memcpy(moves, picks, np * sizeof(int));
+        n = np;
+        goto play;
     }
     if (s->history)
         for (int i = 1; i < nq; i++) {
@@ -434,20 +547,37 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
             }
             quiet[j + 1] = x;
         }
-    int n = ncap;
+    n = ncap;
     memcpy(moves + n, quiet, nq * sizeof(int));
     n += nq;
     memcpy(moves + n, g1, n1 * sizeof(int));
     n += n1;
     memcpy(moves + n, g2, n2 * sizeof(int));
     n += n2;
+play:
     if (!n) return 0; /* nothing may be drawn (touch rule): the game is over */
+    if (ttmove >= 0 && !(free & BIT(ttmove)))
+        for (int c = 0; c < s->nclass; c++) /* an equal line of the same cells */
+            if (s->classmask[c] & BIT(ttmove)) {
+                u128 f = s->classmask[c] & free;
+                ttmove = f ? lowbit(f) : -1;
+                break;
+            }
+    if (ttmove >= 0 && moves[0] != ttmove)
+        for (int i = 1; i < n; i++)
+            if (moves[i] == ttmove) {
+                memmove(moves + 1, moves, i * sizeof(int));
+                moves[0] = ttmove;
+                break;
+            }
+    int bestmove = -1;
     int best = -left - 1, a = alpha;
     for (int i = 0; i < n; i++) {
         int v = child(s, drawn, reach, moves[i], left, a, beta);
         if (s->stopped) return 0;
         if (v > best) {
             best = v;
+            bestmove = moves[i];
             if (v > a) {
                 a = v;
                 if (a >= beta) {
@@ -458,12 +588,14 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
             }
         }
     }
+    int work = work_since(s, nodes0);
+    int cm = bestmove < 0 || sym < 0 ? bestmove : s->perm[sym][bestmove];
     if (best <= alpha)
-        store(s, key, lo, best < hi ? best : hi, depth);
+        store(s, key, lo, best < hi ? best : hi, work, -1);
     else if (best >= beta)
-        store(s, key, best > lo ? best : lo, hi, depth);
+        store(s, key, best > lo ? best : lo, hi, work, cm);
     else
-        store(s, key, best, best, depth);
+        store(s, key, best, best, work, cm);
     return best;
 }
 
@@ -503,8 +635,10 @@ static int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left
 }
 
 /* ---- the Python type ------------------------------------------------------------------------ */
+static void free_tt(Core *self);
+
 static void Core_dealloc(Core *self) {
-    PyMem_RawFree(self->tt);
+    free_tt(self);
     PyMem_RawFree(self->symtab);
     PyMem_RawFree(self->lmemo);
     Py_XDECREF(self->err_type);
@@ -539,17 +673,56 @@ static int int_list(PyObject *seq, int *out, int max, int lo, int hi, const char
     return (int)n;
 }
 
+/* As many buckets as `bytes` holds (the index is a multiply-shift: any count works). */
+static void free_tt(Core *self) {
+#ifdef __linux__
+    if (self->tt_map) munmap(self->tt_raw, self->tt_map);
+#endif
+    if (!self->tt_map) PyMem_RawFree(self->tt_raw);
+    PyMem_RawFree(self->khi);
+    self->tt_raw = NULL;
+    self->khi = NULL;
+    self->tt_map = 0;
+}
+
 static int alloc_tt(Core *self, unsigned long long bytes) {
-    uint64_t n = BUCKET;
-    while (n * 2 * sizeof(Entry) <= bytes) n *= 2;
-    Entry *tt = PyMem_RawCalloc(n, sizeof(Entry));
-    if (!tt) {
+    size_t per = sizeof(Entry) + (self->nl > 96 ? sizeof(uint32_t) : 0);
+    uint64_t nb = bytes / (per * BUCKET);
+    if (nb < 1) nb = 1;
+    uint64_t n = nb * BUCKET;
+    void *raw = NULL;
+    size_t map = 0;
+#ifdef __linux__
+    /* a big table in huge pages: one TLB entry per 2 MB, not per 4 KB, for random probes */
+    if (n * sizeof(Entry) >= (32u << 20)) {
+        map = ((n + BUCKET) * sizeof(Entry) + (2u << 20) - 1) & ~(size_t)((2u << 20) - 1);
+        raw = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        if (raw == MAP_FAILED) {
+            raw = NULL;
+            map = 0;
+        } else {
+            madvise(raw, map, MADV_HUGEPAGE);
+        }
+    }
+#endif
+    if (!raw) raw = PyMem_RawCalloc(n + BUCKET, sizeof(Entry));
+    uint32_t *khi = self->nl > 96 ? PyMem_RawCalloc(n, sizeof(uint32_t)) : NULL;
+    if (!raw || (self->nl > 96 && !khi)) {
+#ifdef __linux__
+        if (map) munmap(raw, map);
+#endif
+        if (!map) PyMem_RawFree(raw);
+        PyMem_RawFree(khi);
         PyErr_NoMemory();
         return -1;
     }
-    PyMem_RawFree(self->tt);
-    self->tt = tt;
+    free_tt(self);
+    self->tt_raw = raw;
+    self->tt_map = map;
+    self->tt = (Entry *)(((uintptr_t)raw + 63) & ~(uintptr_t)63); /* a bucket per cache line */
+    self->khi = khi;
     self->tt_entries = n;
+    self->tt_buckets = nb;
     self->stored = 0;
     return 0;
 }
@@ -646,6 +819,10 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw) {
             PyErr_SetString(PyExc_ValueError, "symmetries: one image a line");
             return -1;
         }
+        for (int l = 0; l < nl; l++) {
+            self->perm[k][l] = (uint8_t)tmp[l];
+            self->inv[k][tmp[l]] = (uint8_t)l;
+        }
         u128 *tab = self->symtab + (size_t)k * self->nchunk * 256;
         for (int j = 0; j < self->nchunk; j++)
             for (int v = 1; v < 256; v++) {
@@ -724,9 +901,9 @@ static int end_work(Core *self) {
     return 0;
 }
 
-static int root_value(Core *self, u128 drawn, u128 reach, int left, int mtdf) {
+static int root_value(Core *self, u128 drawn, u128 reach, int left, int mtdf, int guess) {
     if (!mtdf) return search(self, drawn, reach, -left - 1, left + 1, left);
-    int lower = -left, upper = left, g = 0;
+    int lower = -left, upper = left, g = guess < -left ? -left : guess > left ? left : guess;
     while (lower < upper && !self->stopped) {
         int beta = g == lower ? g + 1 : g;
         g = search(self, drawn, reach, beta - 1, beta, left);
@@ -738,14 +915,109 @@ static int root_value(Core *self, u128 drawn, u128 reach, int left, int mtdf) {
     return g;
 }
 
+/* ---- helper threads (lazy SMP): the same search with other first guesses and move orders,
+ * sharing the table, so that each finds what the others will ask for ---------------------- */
+#define MAXTHREADS 16
+/* The best-move pass: one line of each class, taken by whichever thread is free. */
+typedef struct {
+    int lines[MAXL], good[MAXL], n, g;
+    int next; /* the next class to take (atomic) */
+} RootJob;
+
+typedef struct {
+    Core c;
+    pthread_t tid;
+    u128 drawn, reach;
+    int left, guess, started;
+    RootJob *job; /* NULL: the value search */
+} Helper;
+
+static void root_classes(Core *s, RootJob *job, u128 drawn, u128 reach, int left) {
+    for (;;) {
+        int i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
+        if (i >= job->n || s->stopped) break;
+        int v = child(s, drawn, reach, job->lines[i], left, job->g - 1, job->g);
+        if (!s->stopped) job->good[i] = v >= job->g;
+    }
+}
+
+static void *helper_main(void *arg) {
+    Helper *h = arg;
+    if (h->job)
+        root_classes(&h->c, h->job, h->drawn, h->reach, h->left);
+    else
+        root_value(&h->c, h->drawn, h->reach, h->left, 1, h->guess);
+    return NULL;
+}
+
+/* Start threads - 1 helpers; returns how many started. */
+static int start_helpers(Core *self, Helper *hs, int threads, u128 drawn, u128 reach, int left,
+                         volatile int *halt, RootJob *job) {
+    int started = 0;
+    for (int t = 0; t + 1 < threads; t++) {
+        Helper *h = &hs[t];
+        memcpy(&h->c, self, sizeof(Core));
+        h->c.lmemo = PyMem_RawCalloc(LMEMO, sizeof(LMemo));
+        if (!h->c.lmemo) break;
+        h->c.nodes = h->c.lookups = h->c.hits = h->c.stored = 0;
+        h->c.poll = NULL;
+        h->c.halt = halt;
+        h->c.cancel = 0;
+        h->c.stopped = 0;
+        h->c.err_type = h->c.err_value = h->c.err_tb = NULL;
+        memset(h->c.hist, 0, sizeof h->c.hist);
+        h->c.history = t & 1;
+        /* another order: neighbours swapped in pairs, shifted per helper */
+        for (int i = t % 2; i + 1 < self->nl; i += 2) {
+            int x = h->c.order[i];
+            h->c.order[i] = h->c.order[i + 1];
+            h->c.order[i + 1] = x;
+        }
+        h->drawn = drawn;
+        h->reach = reach;
+        h->left = left;
+        h->guess = (t % 2 ? -1 : 1) * (t / 2 + 1);
+        h->job = job;
+        if (pthread_create(&h->tid, NULL, helper_main, h)) {
+            PyMem_RawFree(h->c.lmemo);
+            break;
+        }
+        started++;
+    }
+    return started;
+}
+
+/* Join the helpers (told to stop first unless `wait`); a helper stopped early stops the
+ * whole search. */
+static void stop_helpers(Core *self, Helper *hs, int n, volatile int *halt, int wait) {
+    if (!wait) *halt = 1;
+    for (int t = 0; t < n; t++) {
+        pthread_join(hs[t].tid, NULL);
+        if (wait && hs[t].c.stopped) self->stopped = 1;
+        PyMem_RawFree(hs[t].c.lmemo);
+        self->nodes += hs[t].c.nodes;
+        self->helper_nodes += hs[t].c.nodes;
+        self->lookups += hs[t].c.lookups;
+        self->hits += hs[t].c.hits;
+        self->stored += hs[t].c.stored;
+    }
+}
+
 static PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
-    static char *names[] = {"drawn", "reach", "deadline", "poll", "best", "mtdf", "history", NULL};
+    static char *names[] = {"drawn", "reach", "deadline", "poll", "best", "mtdf", "history",
+                            "chains", "threads", NULL};
     PyObject *drawn_o, *reach_o, *deadline = Py_None, *poll = Py_None;
-    int want_best = 1, mtdf = 1, history = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOppp", names, &drawn_o, &reach_o, &deadline,
-                                     &poll, &want_best, &mtdf, &history))
+    int want_best = 1, mtdf = 1, history = 0, chains = 1, threads = 1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOppppi", names, &drawn_o, &reach_o,
+                                     &deadline, &poll, &want_best, &mtdf, &history, &chains,
+                                     &threads))
         return NULL;
+    if (threads < 1 || threads > MAXTHREADS) {
+        PyErr_Format(PyExc_ValueError, "threads: 1 to %d", MAXTHREADS);
+        return NULL;
+    }
     self->history = history;
+    self->chains = chains && self->loony;
     u128 drawn, reach;
     if (from_py(drawn_o, &drawn) || from_py(reach_o, &reach)) return NULL;
     if (drawn & ~self->all) {
@@ -765,13 +1037,48 @@ static PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     u128 free = self->all & ~drawn;
     if (self->touch) free &= reach;
     Py_BEGIN_ALLOW_THREADS;
-    g = root_value(self, drawn, reach, left, mtdf);
-    if (want_best)
-        for (int l = 0; l < self->nl && !self->stopped; l++) {
+    volatile int halt = 0;
+    Helper *hs = NULL;
+    int nh = 0;
+    if (threads > 1 && mtdf && !self->khi) {
+        hs = PyMem_RawCalloc((size_t)threads - 1, sizeof(Helper));
+        if (hs) nh = start_helpers(self, hs, threads, drawn, reach, left, &halt, NULL);
+    }
+    g = root_value(self, drawn, reach, left, mtdf, 0);
+    if (hs) stop_helpers(self, hs, nh, &halt, 0);
+    if (want_best && !self->stopped) {
+        /* lines whose positions are images of each other under the board's symmetries are
+         * equally good: search one of each, on every thread */
+        u128 seen[MAXL];
+        int cls[MAXL];
+        RootJob job;
+        job.n = job.next = 0;
+        job.g = g;
+        for (int l = 0; l < self->nl; l++) {
             if (!(free & BIT(l))) continue;
-            int v = child(self, drawn, reach, l, left, g - 1, g);
-            if (!self->stopped && v >= g) best[nbest++] = l;
+            int sym;
+            u128 k = canon(self, drawn | BIT(l), &sym);
+            int j = 0;
+            while (j < job.n && seen[j] != k) j++;
+            if (j == job.n) {
+                seen[job.n] = k;
+                job.good[job.n] = 0;
+                job.lines[job.n++] = l;
+            }
+            cls[l] = j;
         }
+        halt = 0;
+        nh = 0;
+        if (hs && job.n > 1) nh = start_helpers(self, hs, threads, drawn, reach, left, &halt, &job);
+        root_classes(self, &job, drawn, reach, left);
+        if (nh) {
+            if (self->stopped) halt = 1;
+            stop_helpers(self, hs, nh, &halt, 1);
+        }
+        for (int l = 0; l < self->nl; l++)
+            if ((free & BIT(l)) && job.good[cls[l]]) best[nbest++] = l;
+    }
+    if (hs) PyMem_RawFree(hs);
     Py_END_ALLOW_THREADS;
     int stopped = self->stopped;
     if (end_work(self)) return NULL;
@@ -793,23 +1100,25 @@ static PyObject *Core_clear(Core *self, PyObject *unused) {
         return NULL;
     }
     memset(self->tt, 0, self->tt_entries * sizeof(Entry));
+    if (self->khi) memset(self->khi, 0, self->tt_entries * sizeof(uint32_t));
     self->stored = 0;
     Py_RETURN_NONE;
 }
 
 static PyObject *Core_stats(Core *self, PyObject *unused) {
-    return Py_BuildValue("{sKsKsKsKsKsK}", "nodes", (unsigned long long)self->nodes, "lookups",
-                         (unsigned long long)self->lookups, "hits",
-                         (unsigned long long)self->hits, "stored",
-                         (unsigned long long)self->stored, "capacity",
-                         (unsigned long long)self->tt_entries, "table_bytes",
-                         (unsigned long long)(self->tt_entries * sizeof(Entry)));
+    return Py_BuildValue(
+        "{sKsKsKsKsKsKsK}", "nodes", (unsigned long long)self->nodes, "helper_nodes",
+        (unsigned long long)self->helper_nodes, "lookups", (unsigned long long)self->lookups,
+        "hits", (unsigned long long)self->hits, "stored", (unsigned long long)self->stored,
+        "capacity", (unsigned long long)self->tt_entries, "table_bytes",
+        (unsigned long long)(self->tt_entries * (sizeof(Entry) + (self->khi ? 4 : 0))));
 }
 
 static PyObject *Core_canonical(Core *self, PyObject *arg) {
     u128 d;
     if (from_py(arg, &d)) return NULL;
-    return to_py(canon(self, d));
+    int sym;
+    return to_py(canon(self, d, &sym));
 }
 
 /* The engine's primitive, for the differential test and fast playouts: draw `line` on
@@ -1094,7 +1403,8 @@ static PyMethodDef module_methods[] = {
 
 static PyMethodDef Core_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))Core_solve, METH_VARARGS | METH_KEYWORDS,
-     "solve(drawn, reach, deadline=None, poll=None, best=True, mtdf=True) -> (value, best "
+     "solve(drawn, reach, deadline=None, poll=None, best=True, mtdf=True, history=False, "
+     "chains=True, threads=1) -> (value, best "
      "lines) or None when stopped"},
     {"cancel", (PyCFunction)Core_cancel, METH_NOARGS, "stop a running search (any thread)"},
     {"clear", (PyCFunction)Core_clear, METH_NOARGS, "empty the transposition table"},
@@ -1137,5 +1447,6 @@ PyMODINIT_FUNC PyInit__core(void) {
     }
     PyModule_AddIntConstant(m, "MAX_LINES", MAXL);
     PyModule_AddIntConstant(m, "MAX_CELLS", MAXC);
+    PyModule_AddIntConstant(m, "MAX_THREADS", MAXTHREADS);
     return m;
 }

@@ -4,6 +4,7 @@ from collections.abc import Callable, Sequence
 
 MAX_LINES: int
 MAX_CELLS: int
+MAX_THREADS: int
 
 def names_of(mask: int, names: tuple[str, ...]) -> list[str]: ...
 
@@ -29,6 +30,9 @@ class Core:
         poll: Callable[[int, int], bool] | None = None,
         best: bool = True,
         mtdf: bool = True,
+        history: bool = False,
+        chains: bool = True,
+        threads: int = 1,
     ) -> tuple[int, list[int]] | None: ...
     def cancel(self) -> None: ...
     def clear(self) -> None: ...

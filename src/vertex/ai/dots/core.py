@@ -12,7 +12,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from vertex.ai.dots._core import MAX_CELLS, MAX_LINES, Core
+from vertex.ai.dots._core import MAX_CELLS, MAX_LINES, MAX_THREADS, Core
 from vertex.ai.dots.solver import Progress, Solution, SolveTimeout, centre_first
 from vertex.ai.dots.symmetry import line_symmetries
 from vertex.core.errors import VertexError
@@ -48,18 +48,25 @@ def build_core(game: DotsGame[Any], table_bytes: int = DEFAULT_TABLE_BYTES) -> C
 class CoreSolver:
     """Exact search for one two-player game of the family on the compiled core.
 
-    Keep it to reuse its table; its memory is fixed at construction (`table_bytes`). A
+    Keep it to reuse its table; its memory is fixed at construction (`table_bytes`).
+    `threads` > 1 adds helper threads that run the same search with other first guesses and
+    move orders, sharing the table (about 1.8x on two free cores for a long solve). A
     search stops at `deadline` (time.monotonic), at `cancel()` from another thread, or when
     `stop()` (polled four times a second) says so; each raises SolveTimeout and leaves only
     finished entries in the table, so a later search goes on from there.
     """
 
-    def __init__(self, game: DotsGame[Any], *, table_bytes: int = DEFAULT_TABLE_BYTES) -> None:
+    def __init__(
+        self, game: DotsGame[Any], *, table_bytes: int = DEFAULT_TABLE_BYTES, threads: int = 1
+    ) -> None:
         if game.seats != 2:
             raise VertexError(f"the exact solver is for two players; this table has {game.seats}")
         if not fits(game):
             raise VertexError("this board is too big for the compiled core")
+        if not 1 <= threads <= MAX_THREADS:
+            raise VertexError(f"threads: give 1 to {MAX_THREADS}")
         self.game = game
+        self.threads = threads
         self.core = build_core(game, table_bytes)
         self.sign = -1 if game.misere else 1
         self.names = game.board.line_names
@@ -103,7 +110,7 @@ class CoreSolver:
                     progress(nodes - before, time.monotonic() - started)
                 return stop is not None and stop()
 
-        out = self.core.solve(state.drawn, state.reach, deadline, poll)
+        out = self.core.solve(state.drawn, state.reach, deadline, poll, threads=self.threads)
         nodes = self.core.stats()["nodes"] - before
         self.nodes += nodes
         if out is None:

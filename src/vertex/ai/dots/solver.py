@@ -270,15 +270,16 @@ if TYPE_CHECKING:
 AnySolver = Union["CoreSolver", PySolver]
 
 
-def Solver(game: DotsGame[Any], *, table_bytes: int | None = None) -> AnySolver:
+def Solver(game: DotsGame[Any], *, table_bytes: int | None = None, threads: int = 1) -> AnySolver:
     """The exact solver for `game`: the compiled core when the board fits it (two players,
-    up to 128 lines), else the Python search. `table_bytes` bounds the core's table."""
+    up to 128 lines), else the Python search. `table_bytes` bounds the core's table;
+    `threads` > 1 lets the core search on that many threads sharing it."""
     try:
         from vertex.ai.dots.core import DEFAULT_TABLE_BYTES, CoreSolver, fits
     except ImportError:  # an install without the compiled core: slower, the same answers
         return PySolver(game)
     if fits(game):
-        return CoreSolver(game, table_bytes=table_bytes or DEFAULT_TABLE_BYTES)
+        return CoreSolver(game, table_bytes=table_bytes or DEFAULT_TABLE_BYTES, threads=threads)
     return PySolver(game)
 
 
