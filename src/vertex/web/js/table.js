@@ -230,6 +230,7 @@ function render({ animate = false, relabel = false } = {}) {
     confirmTouch: ui.touch.value,
     clocks: view.clocks,
     clocksAt: model.clocksAt,
+    over: isOver(model),
   });
   main.dataset.version = String(view.version);
 
