@@ -147,3 +147,18 @@ def test_a_clock_that_runs_out_is_said_when_the_computer_moves(
     assert server.get(f"/api/tables/{table}")["state"]["ply"] >= 1
     shot(bob, "clock-out-desktop")
     assert bob.errors == []
+
+
+def test_a_table_page_asks_for_nothing_the_site_lacks(
+    context_factory: Any, server: LiveServer
+) -> None:
+    """A game without words of its own for its versions (Dots) fetches none: no 404s."""
+    table = new_table(server)
+    token = sit(server, table, 0, "Ann")
+    context = context_factory()
+    missing: list[str] = []
+    context.on("response", lambda r: missing.append(r.url) if r.status >= 400 else None)
+    page = open_seat(context, server, table, token, 0)
+    page.wait_for_selector("[data-version-words]", state="attached")
+    page.wait_for_load_state("networkidle")
+    assert missing == [] and page.errors == []
