@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 from pathlib import Path
@@ -13,6 +14,7 @@ from vertex.ai import player
 from vertex.ai.tower import TowerPlayer
 from vertex.core.errors import IllegalMove, VertexError
 from vertex.games.verticality.notation import parse_aim
+from vertex.games.verticality.plan import Planner, next_sizes
 
 
 def test_every_level_gives_an_accepted_aim() -> None:
@@ -101,10 +103,52 @@ def test_level_5_places_a_21st_level_on_a_recorded_20_level_tower() -> None:
         state = state.play(move, seat=0)
     tower = state.towers[0]  # type: ignore[attr-defined]
     assert tower.standing and tower.levels == 20 and len(tower.pieces) == 80
-    assert tower.built / 1e-3 == pytest.approx(742.48, abs=0.01)  # the known height (mm)
+    assert tower.built / 1e-3 == pytest.approx(742.61, abs=0.01)  # the known height (mm)
     assert (state.level, state.step, state.size) == (21, 0, "M")  # type: ignore[attr-defined]
     bot = player(game, 5, seed=0)
     for _ in range(4):
         state = state.play(bot.choose(state, 0, 0.5), seat=0)
         assert state.towers[0].standing  # type: ignore[attr-defined]
     assert state.towers[0].levels == 21 and state.level == 22  # type: ignore[attr-defined]
+
+
+def test_the_look_ahead_knows_which_sizes_the_die_can_still_roll() -> None:
+    # The die shows each size on two faces and is rolled again for a size the supply cannot
+    # give (RULES.md §4): once this level's three pyramids are taken, the sizes left with at
+    # least three pyramids are equally likely, and after the supply's last level there is none.
+    game = vertex.create_game("verticality", players=1, tremor_mm=0.0)
+    state = game.initial_state(seed=3)
+    assert next_sizes(state) == {"S": 1 / 3, "M": 1 / 3, "L": 1 / 3}
+    for supply, size, odds in (
+        ({"S": 18, "M": 3, "L": 12}, "M", {"S": 0.5, "L": 0.5}),  # the last medium level
+        ({"S": 5, "M": 0, "L": 3}, "S", {"L": 1.0}),  # 2 small ones left: not a level
+        ({"S": 3, "M": 0, "L": 0}, "S", {}),  # the supply's end
+    ):
+        at = copy.copy(state)
+        at.supply, at.size = supply, size
+        assert next_sizes(at) == odds
+
+
+def test_level_5_keeps_room_for_large_pyramids_after_the_last_medium_level() -> None:
+    # Before the look ahead knew the supply (averaging the three sizes, a fall counting little
+    # more than a thin margin), this seed's tower fell at its 21st level, the first large
+    # pyramid on the last medium level, with no tremor: every layout for it scored below -3
+    # (a card's load off its tips). Now the medium level is laid out for what can follow.
+    path = Path(__file__).parent / "data" / "tower19_seed3.json"
+    record = json.loads(path.read_text())
+    game = vertex.create_game("verticality", **record["options"])
+    state = game.initial_state(seed=record["seed"])
+    for move in record["moves"]:
+        state = state.play(move, seat=0)
+    assert (state.level, state.size, state.supply["M"]) == (20, "M", 3)  # type: ignore[attr-defined]
+    assert next_sizes(state) == {"S": 0.5, "L": 0.5}  # type: ignore[arg-type]
+    bot = player(game, 5, seed=0)
+    for _ in range(4):
+        state = state.play(bot.choose(state, 0, 0.5), seat=0)
+    assert (state.level, state.size) == (21, "L")  # type: ignore[attr-defined]
+    large = Planner(state.towers[0], 21).pyramid_spots("L")  # type: ignore[attr-defined]
+    assert large[0][3] > 1.5  # a plan with margin to spare
+    for _ in range(4):
+        state = state.play(bot.choose(state, 0, 0.5), seat=0)
+        assert state.towers[0].standing  # type: ignore[attr-defined]
+    assert state.towers[0].levels == 21  # type: ignore[attr-defined]

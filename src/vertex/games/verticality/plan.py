@@ -51,6 +51,7 @@ from vertex.games.verticality.layouts import (
     polygon_gaps,
 )
 from vertex.games.verticality.notation import BASE_HALF_MM, Aim, make_aim
+from vertex.games.verticality.rules import PER_LEVEL
 from vertex.games.verticality.statics import (
     CARD_G,
     Support,
@@ -110,8 +111,14 @@ class Care:
 CAREFUL = Care()
 #: The quicker plan used to judge what a layout leaves for the next level.
 LOOKAHEAD = Care(turns=(0.0, 45.0), fine=False)
-#: A look ahead counts this much of the next level's plan score.
+#: A look ahead counts this much of the next level's plan score ...
 LOOKAHEAD_WEIGHT = 0.5
+#: ... and a next level whose best plan scores below zero (a thin margin: it may well fall,
+#: and a fall ends the tower) this many times more.
+AHEAD_STEEP = 3.0
+#: Of the layouts a look ahead weighs, this share are the best by their own score; the rest
+#: are the widest (a wide triangle of tips is what large pyramids on the next level need).
+BY_SCORE = 0.5
 
 
 # ---- the plan ----------------------------------------------------------------------------------
@@ -161,24 +168,47 @@ def candidate_aims(
 def lookahead_aims(
     state: VerticalityState, seat: int, care: Care = CAREFUL, *, count: int = 6
 ) -> list[Aim]:
-    """First-pyramid aims of the best `count` layouts, ranked by their score plus what each
-    leaves for the next level (`Planner.next_level`); other steps: `candidate_aims`."""
+    """First-pyramid aims of `count` layouts (the best by their own score and the widest),
+    ranked by their score plus what each leaves for the next level, for the sizes the die can
+    still roll (`Planner.next_level`); other steps: `candidate_aims`."""
     if state.step != 0:
         return candidate_aims(state, seat, care, count=count)
     tower = state.towers[seat]
     plans = Planner(tower, state.level, care)
+    odds = next_sizes(state)
+    layouts = plans.layouts(state.size)
+    by_score = max(1, math.ceil(count * BY_SCORE))
+    widest = sorted(
+        (lay for lay in layouts[by_score:] if lay[2] > -100.0),  # not off the card below
+        key=lambda lay: -float(inradius(lay[0][0], lay[0][1], lay[0][2])),
+    )
     ranked: list[tuple[float, Aim]] = []
-    for layout in plans.layouts(state.size):
-        where, heading, score = layout
-        aim = make_aim("pyramid", _clamp(float(where[0, 0])), _clamp(float(where[0, 1])), heading)
-        if any(a == aim for _, a in ranked) or not fits(state, seat, aim):
-            continue
-        ahead = plans.next_level(state.size, layout)
-        ranked.append((score + LOOKAHEAD_WEIGHT * ahead, aim))
-        if len(ranked) >= count:
-            break
+    for pool, wanted in ((layouts, by_score), (widest, count)):
+        for layout in pool:
+            if len(ranked) >= wanted:
+                break
+            where, heading, score = layout
+            x, y = _clamp(float(where[0, 0])), _clamp(float(where[0, 1]))
+            aim = make_aim("pyramid", x, y, heading)
+            if any(a == aim for _, a in ranked) or not fits(state, seat, aim):
+                continue
+            ahead = plans.next_level(state.size, layout, odds) if odds else 0.0
+            ranked.append((score + LOOKAHEAD_WEIGHT * ahead, aim))
     ranked.sort(key=lambda r: -r[0])
     return [aim for _, aim in ranked]
+
+
+def next_sizes(state: VerticalityState) -> dict[str, float]:
+    """The odds of each size for the next level, once this level's pyramids are taken from the
+    supply: the die shows each size on two faces and is rolled again for a size the supply can
+    no longer give (RULES.md §4), so the sizes left are equally likely. Empty after the last
+    level the supply allows."""
+    supply = dict(state.supply)
+    standing = [t for t in state.towers if t.standing]
+    builders = len(standing)
+    supply[state.size] -= sum(PER_LEVEL - len(t.pyramids_of(state.level)) for t in standing)
+    left = [s for s in SIZES if supply[s] >= PER_LEVEL * builders]
+    return {s: 1.0 / len(left) for s in left}
 
 
 class Planner:
@@ -259,10 +289,15 @@ class Planner:
             out.append((where, float(headings[k]) % 360.0, float(final[i])))
         return out
 
-    def next_level(self, size: str, layout: tuple[np.ndarray, float, float]) -> float:
+    def next_level(
+        self,
+        size: str,
+        layout: tuple[np.ndarray, float, float],
+        odds: dict[str, float] | None = None,
+    ) -> float:
         """How good a plan the next level could have if this one is built as `layout`: the
-        best first-pyramid plan score there, averaged over the three sizes the die may roll
-        (every roll is as likely: S, M, L, and each pair meaning the third)."""
+        best first-pyramid plan score there for each size the die may roll (`odds`: every size
+        equally likely if not given), a score below zero counting AHEAD_STEEP times."""
         where, heading, _ = layout
         pieces = list(self.tower.pieces)
         for x, y in where:
@@ -272,11 +307,13 @@ class Planner:
         top = max(p.pose[2] for p in pieces[-3:]) + PYRAMIDS[size].height + CARD_THICKNESS / 2
         card = yaw_pose(centre[0] * MM, centre[1] * MM, top, heading)
         planned = replace(self.tower, pieces=(*pieces, Piece("card", self.level, card)))
-        worth = []
-        for s in SIZES:
-            plans = Planner(planned, self.level + 1, LOOKAHEAD).pyramid_spots(s)
-            worth.append(max(-5.0, plans[0][3]) if plans else -5.0)
-        return float(np.mean(worth))
+        after = Planner(planned, self.level + 1, LOOKAHEAD)
+        worth = 0.0
+        for s, p in (odds or dict.fromkeys(SIZES, 1.0 / len(SIZES))).items():
+            plans = after.pyramid_spots(s)
+            best = max(-5.0, plans[0][3]) if plans else -5.0
+            worth += p * (best if best >= 0 else AHEAD_STEEP * best)
+        return worth
 
     def _start(self, m: float, offsets: tuple[np.ndarray, ...]) -> np.ndarray:
         """Where the first pyramid goes for the finished level to sit over the middle below."""

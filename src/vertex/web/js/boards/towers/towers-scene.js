@@ -602,8 +602,11 @@ export function createScene(canvas, labels, { reducedMotion, ghostNote }) {
 
   // ---- level numbers beside the front tower ---------------------------------------------------
   const marks = []; // one element a level, made as levels are built
-  const MARK_GAP_PX = 15; // numbers closer than this would overlap: show every 2nd, 5th, 10th
-  const MARK_OUT = Math.hypot(CARD.width, CARD.length) / 2 + 10;
+  const MARK_GAP_PX = 22; // numbers closer than this would overlap: show every 2nd, 5th, 10th
+  // Beside a card, clear of its corners (mm). Worked out when used: the sizes come with the
+  // first board, after the scene is made (a constant here was NaN and hid every number).
+  const markOut = () => Math.hypot(CARD.width, CARD.length) / 2 + 10;
+  const MARK_W_PX = 34; // a two-digit number's width, with its padding
 
   function placeLevelMarks(rect, host) {
     const s = seats[mine !== null && seats[mine] ? mine : front];
@@ -619,14 +622,20 @@ export function createScene(canvas, labels, { reducedMotion, ghostNote }) {
     const seat = seats.indexOf(s);
     const rx = Math.cos(orbit.azimuth);
     const ry = Math.sin(orbit.azimuth);
+    const out = markOut();
     const spotsOnScreen = cards.map((c) => {
       const [x, y, z] = c.position_mm;
-      return project(seat, x + rx * MARK_OUT, y + ry * MARK_OUT, z);
+      return project(seat, x + rx * out, y + ry * out, z);
     });
+    // The closest two numbers in view decide (the view's perspective packs levels tighter
+    // where they are further away).
     let every = 1;
     if (cards.length > 1) {
+      const inView = (p) => p.y > rect.top && p.y < rect.bottom;
+      const gaps = spotsOnScreen.slice(1).map((p, i) => [p, spotsOnScreen[i]])
+        .filter(([a, b]) => inView(a) && inView(b)).map(([a, b]) => Math.abs(a.y - b.y));
       const span = Math.abs(spotsOnScreen[0].y - spotsOnScreen[spotsOnScreen.length - 1].y);
-      const gap = span / (cards.length - 1);
+      const gap = gaps.length ? Math.min(...gaps) : span / (cards.length - 1);
       every = [1, 2, 5, 10].find((k) => gap * k >= MARK_GAP_PX) || 10;
     }
     let sig = `|${every}`;
@@ -635,10 +644,12 @@ export function createScene(canvas, labels, { reducedMotion, ghostNote }) {
       const p = spotsOnScreen[i];
       const top = i === cards.length - 1;
       const show = Boolean(card) && !p.behind && (card.level % every === 0 || top)
-        && p.y > rect.top && p.y < rect.bottom && p.x > rect.left && p.x < rect.right + 20;
+        && p.y > rect.top + 10 && p.y < rect.bottom - 10 && p.x > rect.left;
       el.hidden = !show;
       if (!show) return;
-      const x = Math.round(p.x - host.left);
+      // Close up on a phone the spot beside the tower is past the view's right edge: the
+      // number keeps to the edge, at its card's height.
+      const x = Math.round(Math.min(p.x, rect.right - MARK_W_PX) - host.left);
       const y = Math.round(p.y - host.top);
       if (el.textContent !== String(card.level)) el.textContent = String(card.level);
       el.dataset.level = String(card.level);

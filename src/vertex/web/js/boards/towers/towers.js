@@ -348,7 +348,8 @@ export function createBoard(host, options) {
     if (!(state.seats === 1 || board.build_on)) return;
     keepOwnBest();
     const me = ctx.mySeat !== null ? name(ctx.mySeat) : null;
-    const key = `${me}:${state.is_over}`;
+    const over = ended();
+    const key = `${me}:${over}`;
     if (bestsFor === key) return;
     bestsFor = key;
     const fetchBoth = () => Promise.all([
@@ -357,12 +358,18 @@ export function createBoard(host, options) {
     ]).then(([top, mine]) => panel.setBests(top.bests, mine ? mine.bests : null), () => {});
     fetchBoth();
     // The result is kept just after the last event goes out: ask again a moment later.
-    if (state.is_over) setTimeout(fetchBoth, 1500);
+    if (over) setTimeout(fetchBoth, 1500);
+  }
+
+  /** The game is over in play, or the table ended it (a resignation: the game's own state
+   * does not know). */
+  function ended() {
+    return Boolean(state.is_over || ctx.over);
   }
 
   function keepOwnBest() {
     const seat = ctx.mySeat;
-    if (!state.is_over || seat === null || seat === undefined) return;
+    if (!ended() || seat === null || seat === undefined || !board.result) return;
     const solo = state.seats === 1 || (board.building_on && board.winner === seat);
     if (!solo) return;
     const table = decodeURIComponent(location.pathname.replace(/^\/tables\//, "").split("/")[0]);
