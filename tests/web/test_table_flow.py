@@ -1,7 +1,9 @@
 """The flow at the table (issue 21), in the browser: a take-back request answered with its
 own buttons (declined: the asker is told; the opponent moving on: told too), "take back"
 only with a move to take back, and "cancel table" instead of "resign" before the first move
-(no "let the computer play" before the game starts). Screenshots desktop and phone."""
+(no "let the computer play" before the game starts); a rematch takes every player along;
+a clock that runs out is said when the computer moves for its seat. Screenshots desktop
+and phone."""
 
 from __future__ import annotations
 
@@ -106,3 +108,57 @@ def test_cancel_before_the_first_move(context_factory: Any, server: LiveServer) 
     assert server.get(f"/api/tables/{table}")["result"]["reason"] == "cancelled"
     assert page.locator('[data-action="rematch"]').count() == 0
     assert page.errors == []
+
+
+def test_a_rematch_takes_the_opponent_along(context_factory: Any, server: LiveServer) -> None:
+    table = new_table(server)
+    ann_token, bob_token = sit(server, table, 0, "Ann"), sit(server, table, 1, "Bob")
+    ann = open_seat(context_factory(), server, table, ann_token, 0)
+    bob = open_seat(context_factory(**PHONE), server, table, bob_token, 1)
+    move(server, table, ann_token, "a1-b1")
+    server.post(f"/api/tables/{table}/actions", {"token": bob_token, "action": "resign"})
+    ann.wait_for_selector('[data-action="rematch"]:not([hidden])').click()
+    new = server.get(f"/api/tables/{table}")["rematch"]
+    assert new and new != table
+    # both pages land at the new table, each in its own (rotated) seat: Bob moves first
+    for page, seat in ((ann, 1), (bob, 0)):
+        page.wait_for_url(f"**/tables/{new}")
+        page.wait_for_function(
+            "s => document.querySelector('[data-table]')?.dataset.mySeat === s", arg=str(seat)
+        )
+    view = server.get(f"/api/tables/{new}")
+    assert [s["name"] for s in view["seats"]] == ["Bob", "Ann"] and view["started"]
+    assert ann.errors == [] and bob.errors == []
+
+
+def test_a_clock_that_runs_out_is_said_when_the_computer_moves(
+    context_factory: Any, server: LiveServer
+) -> None:
+    table = new_table(server, clock={"per_move": 1.5}, on_timeout="computer")
+    sit(server, table, 0, "Ann")
+    bob_token = sit(server, table, 1, "Bob")
+    bob = open_seat(context_factory(), server, table, bob_token, 1)
+    wait_version(bob, version_of(server, table))
+    # Ann never moves: her clock runs out and the computer plays her line
+    note = bob.wait_for_selector("[data-clock-note]:not([hidden])", timeout=20_000)
+    assert "Ann's time ran out: the computer moved for them" in note.inner_text()
+    said = "() => document.querySelector('[data-announce=assertive]').textContent"
+    bob.wait_for_function(f"() => ({said})().includes('time ran out')")
+    assert server.get(f"/api/tables/{table}")["state"]["ply"] >= 1
+    shot(bob, "clock-out-desktop")
+    assert bob.errors == []
+
+
+def test_a_table_page_asks_for_nothing_the_site_lacks(
+    context_factory: Any, server: LiveServer
+) -> None:
+    """A game without words of its own for its versions (Dots) fetches none: no 404s."""
+    table = new_table(server)
+    token = sit(server, table, 0, "Ann")
+    context = context_factory()
+    missing: list[str] = []
+    context.on("response", lambda r: missing.append(r.url) if r.status >= 400 else None)
+    page = open_seat(context, server, table, token, 0)
+    page.wait_for_selector("[data-version-words]", state="attached")
+    page.wait_for_load_state("networkidle")
+    assert missing == [] and page.errors == []

@@ -43,6 +43,10 @@ class GameInfo:
     #: The game counts points; False: it is only won, lost or drawn (Juxtapose), and the
     #: table shows no scores.
     scored: bool = True
+    #: The page has words of its own for this game's versions (its board folder's
+    #: `<id>-version.js`: "Classic, custom board of 12 triangles, shape bonus"); without
+    #: them a table lists its options.
+    version_words: bool = False
 
     def describe(self) -> dict[str, Any]:
         """The game for `list_games()` and `GET /api/games`."""
@@ -58,6 +62,7 @@ class GameInfo:
                 "slow_play": self.slow_play,
                 "symbols_by_lot": self.symbols_by_lot,
                 "scored": self.scored,
+                "version_words": self.version_words,
             },
             "options": options_schema(self.options),
             "defaults": self.options().model_dump(mode="json"),

@@ -62,6 +62,7 @@ def view(
         "name": t.game.name,
         "can_end_by_agreement": t.game.can_end_by_agreement,
         "scored": t.game.scored,  # False: won, lost or drawn only; the page shows no scores
+        "version_words": t.game.info.version_words,  # the page words the version itself
         # does the analysis (perfect play) cover this game? The page offers it only then
         "analysable": refusal(t.game) is None,
         # and is it offered now (None), or why not: the page shows that reason

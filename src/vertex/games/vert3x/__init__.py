@@ -18,6 +18,7 @@ VERT3X = GameInfo(
     options=Vert3xOptions,
     game="vertex.games.vert3x.game:Vert3x",
     can_end_by_agreement=True,
+    version_words=True,  # web/js/boards/vert3x/vert3x-version.js
 )
 GAMES = (VERT3X,)
 

@@ -2,9 +2,11 @@
 // the server places them (board.axes: the notation's own letters and numbers) and zoom (+ /
 // − / fit buttons and a two-finger pinch; the board scrolls inside its stage). The analysis'
 // marks are js/board-bests.js. Words: table.json (boards live on the table page).
-import { h, s } from "./dom.js";
+import { addSheet, h, s } from "./dom.js";
 import { t } from "./i18n.js";
 import { remembered } from "./store.js";
+
+await addSheet(new URL("../css/board-view.css", import.meta.url).href);
 
 const r = (v) => Math.round(v * 100) / 100;
 

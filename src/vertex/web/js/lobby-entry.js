@@ -15,7 +15,8 @@ export function optionsInWords(entry, games) {
   if (!game) return "";
   // a game with its own words for a version (Vert3x: board and variations) says it so,
   // as the table page does
-  loadVersionWords(game.id); // the listing is drawn again as it updates
+  // the listing is drawn again as it updates
+  loadVersionWords(game.id, Boolean(game.capabilities?.version_words));
   const version = versionWords(game.id, entry.options);
   if (version) return version;
   const parts = [];

@@ -56,7 +56,7 @@ export class NewTableForm {
     if (shared) this.fill(shared);
     this.render();
     this.runCheck();
-    loadVersionWords(game.id).then(() => this.apply());
+    loadVersionWords(game.id, Boolean(game.capabilities?.version_words)).then(() => this.apply());
     // a board that can be drawn by hand (a `cells` option) gets its board's designer
     const renderer = game.preview && game.preview.board && game.preview.board.renderer;
     if (renderer && /^[a-z0-9-]+$/.test(renderer) && this.fields.some((f) => f.name === "cells")) {

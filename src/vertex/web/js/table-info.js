@@ -43,7 +43,7 @@ export function createInfo(titleHost, detailsHost) {
       if (say) show();
       else {
         import("./version-words.js").then(async (mod) => {
-          await mod.loadVersionWords(view.game);
+          await mod.loadVersionWords(view.game, Boolean(view.version_words));
           say = mod.versionWords;
           show();
         },

@@ -18,11 +18,13 @@ export function createStatus(host, deps) {
   const answer = h("div", { class: "undo-answer", role: "group", "data-undo-request": "", hidden: true },
     question, h("div", { class: "action-buttons" }, accept, decline));
   const note = h("p", { class: "notice", "data-undo-note": "", hidden: true });
+  const clockNote = h("p", { class: "notice", "data-clock-note": "", hidden: true });
   const error = h("p", { class: "notice bad", "data-error": true, hidden: true });
-  host.replaceChildren(turnLine, requests, answer, note, error);
+  host.replaceChildren(turnLine, requests, answer, note, clockNote, error);
   answer.setAttribute("aria-labelledby", "undo-question");
   question.id = "undo-question";
   let noteKey = null; // {key, vars}: what became of my take-back request
+  let clockKey = null; // {key, vars}: a move the computer made for a seat out of time
   let answering = false;
   async function reply(msg) {
     if (answering) return;
@@ -89,6 +91,8 @@ export function createStatus(host, deps) {
       }
       note.hidden = !noteKey;
       note.textContent = noteKey ? t(noteKey.key, noteKey.vars) : "";
+      clockNote.hidden = !clockKey;
+      clockNote.textContent = clockKey ? t(clockKey.key, clockKey.vars) : "";
       if (req.end && req.end.length) {
         lines.push(t("table.request.end", { names: nameList(req.end.map((n) => seatName(view, n))) }));
       }
@@ -103,6 +107,14 @@ export function createStatus(host, deps) {
       note.hidden = !noteKey;
       note.textContent = noteKey ? t(key, vars) : "";
       if (noteKey) announce(note.textContent, true);
+    },
+    /** A clock ran out and the move was made for its seat: said at that moment, shown
+     *  until the next move made by a player. null clears it. */
+    clockNote(key, vars = {}) {
+      clockKey = key ? { key, vars } : null;
+      clockNote.hidden = !clockKey;
+      clockNote.textContent = clockKey ? t(key, vars) : "";
+      if (clockKey) announce(clockNote.textContent, true);
     },
     /** Show (and announce) a refusal: the words for it (`lead` with `vars`), and where the
      *  page has none of its own the server's reason after them. */

@@ -285,6 +285,9 @@ function socketHandlers() {
       }
       render({ animate: live && ev.kind === "move" });
       if (live) say(ev);
+      if (live && ev.kind === "move") clockedOut(ev);
+      // Whoever asked for the rematch, every player still here goes to the new table.
+      if (live && ev.kind === "rematch" && token && model.mySeat !== null) goToRematch(ev.table);
     },
     presence(connected, handOverIn) {
       setPresence(model, connected, handOverIn, performance.now());
@@ -320,6 +323,19 @@ function undoAnswered(ev, asked) {
     return;
   }
   ui.status.get().then((status) => status.undoNote(...note), () => {});
+}
+
+/** A move the server made for a seat whose clock ran out (`auto`) is said at that moment,
+ * and stays shown until a player moves again. */
+function clockedOut(ev) {
+  let note = [null];
+  if (ev.auto) {
+    const name = seatName(model.view, ev.seat);
+    note = ev.aimed || ev.move === null || ev.move === undefined
+      ? ["table.say.timeOutAimed", { name }]
+      : ["table.say.timeOut", { name, move: board.describeMove(ev.move) }];
+  }
+  ui.status.get().then((status) => status.clockNote(...note), () => {});
 }
 
 /** The server told us which seat our token holds (null: we watch). */
@@ -407,7 +423,10 @@ async function takeSeat(n, name) {
   render();
 }
 
+let leavingFor = null; // the rematch we are on our way to (the ack and its event both say it)
 function goToRematch(newId) {
+  if (leavingFor === newId) return;
+  leavingFor = newId;
   if (token) remembered.setToken(newId, token);
   location.assign(`/tables/${encodeURIComponent(newId)}`);
 }

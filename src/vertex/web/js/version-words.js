@@ -10,10 +10,12 @@ await loadCatalogs("versions");
 // has none; games without one say nothing here (their settings list the options)
 const modules = new Map();
 
-/** Load the words of `game`'s versions (a no-op once tried); resolves when they are there. */
-export function loadVersionWords(game) {
+/** Load the words of `game`'s versions (a no-op once tried); resolves when they are there.
+ * `has`: whether the server says the game has such words (`version_words`); without them
+ * nothing is fetched. */
+export function loadVersionWords(game, has = true) {
   if (!modules.has(game)) {
-    const safe = /^[a-z0-9-]+$/.test(game) ? game : "";
+    const safe = has && /^[a-z0-9-]+$/.test(game) ? game : "";
     modules.set(game, safe ? import(`./boards/${safe}/${safe}-version.js`).then((m) => {
       modules.set(game, m);
       return m;
