@@ -115,6 +115,9 @@ def test_a_rematch_takes_the_opponent_along(context_factory: Any, server: LiveSe
     ann_token, bob_token = sit(server, table, 0, "Ann"), sit(server, table, 1, "Bob")
     ann = open_seat(context_factory(), server, table, ann_token, 0)
     bob = open_seat(context_factory(**PHONE), server, table, bob_token, 1)
+    watcher = context_factory().new_page()
+    watcher.goto(f"{server.url}/tables/{table}")
+    watcher.wait_for_selector('[data-connection="online"]')
     move(server, table, ann_token, "a1-b1")
     server.post(f"/api/tables/{table}/actions", {"token": bob_token, "action": "resign"})
     ann.wait_for_selector('[data-action="rematch"]:not([hidden])').click()
@@ -128,6 +131,9 @@ def test_a_rematch_takes_the_opponent_along(context_factory: Any, server: LiveSe
         )
     view = server.get(f"/api/tables/{new}")
     assert [s["name"] for s in view["seats"]] == ["Bob", "Ann"] and view["started"]
+    # a spectator is not taken anywhere: they are offered the way to the new table
+    watcher.wait_for_selector(f'[data-rematch-link="{new}"]')
+    assert watcher.url.endswith(f"/tables/{table}")
     assert ann.errors == [] and bob.errors == []
 
 
