@@ -10,7 +10,7 @@ NODE_STAMP := node_modules/.installed
 
 setup: $(STAMP) $(NODE_STAMP)
 
-$(STAMP): pyproject.toml setup.py src/vertex/ai/dots/_core.c
+$(STAMP): pyproject.toml setup.py src/vertex/ai/dots/_core.c src/vertex/ai/dots/_play.c
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'
