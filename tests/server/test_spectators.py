@@ -185,6 +185,9 @@ def test_the_kept_lines_are_bounded_and_survive_a_restart(tmp_path: Path) -> Non
     assert len(lines) == KEPT == 100
     assert [x["text"] for x in lines[:2]] == ["line 5", "line 6"]
     assert lines[-1]["text"] == f"line {KEPT + 4}"
-    with TestClient(create_app(settings)) as client:  # the same database, a new process
-        with client.websocket_connect(_url(tid, "viewer-cccc")) as ws:
-            assert _joined(ws) == lines
+    # the same database, a new process
+    with (
+        TestClient(create_app(settings)) as client,
+        client.websocket_connect(_url(tid, "viewer-cccc")) as ws,
+    ):
+        assert _joined(ws) == lines
