@@ -221,6 +221,35 @@ def test_zoom_and_gyo_15_on_a_phone(context_factory: Any, server: LiveServer) ->
     assert page.errors == []
 
 
+@pytest.mark.parametrize(
+    ("game", "options", "board"),
+    [
+        ("dots-and-boxes", {}, "[data-board] svg"),
+        ("figures", {}, "[data-board] svg"),
+        ("vert3x", {"rules": "classic"}, "[data-vert3x] svg"),
+    ],
+)
+def test_the_whole_board_in_view_on_a_laptop(
+    context_factory: Any, server: LiveServer, game: str, options: dict[str, Any], board: str
+) -> None:
+    """On a 1366×768 laptop screen the board, its last row of dots included, is in view as the
+    table opens: nobody should scroll to reach the bottom lines of a 3×3 board."""
+    table = new_table(server, game, options)
+    ann = sit(server, table, 0, "Ann")
+    sit(server, table, 1, "Bob")
+    page = open_seat(
+        context_factory, server, table, ann, 0, viewport={"width": 1366, "height": 768}
+    )
+    page.wait_for_selector(f"{board} [data-line]", state="attached")
+    bottom = page.evaluate(
+        """sel => Math.max(...[...document.querySelectorAll(`${sel} [data-line]`)]
+            .map((el) => el.getBoundingClientRect().bottom))""",
+        board,
+    )
+    assert bottom <= 768, (game, bottom)
+    assert page.errors == []
+
+
 def test_juxtapose_stash_and_board_in_view_together_on_a_phone(
     context_factory: Any, server: LiveServer
 ) -> None:
