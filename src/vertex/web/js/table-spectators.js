@@ -69,7 +69,7 @@ export function createSpectatorChat(host, deps) {
   const sendButton = h("button", { type: "submit", "data-action": "spectator-chat" });
   const error = h("p", { class: "field-error", id: "spectator-chat-error", role: "alert",
     "data-spectator-chat-error": "" });
-  const form = h("form", { class: "chat-form spectator-form" },
+  const form = h("form", { class: "spectator-form" },
     h("div", { class: "field" }, nameLabel, nameInput),
     textLabel, h("div", { class: "row" }, input, sendButton), error);
   const body = h("div", { id: "spectator-chat-body", class: "spectator-body" }, hint, empty, log, form);
