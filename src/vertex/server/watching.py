@@ -176,19 +176,15 @@ class Watching:
     # ---- the loop ---------------------------------------------------------------------------
     async def _loop(self) -> None:
         while True:
-            if self.shared:  # others' counts change without us: read them each tick
-                with contextlib.suppress(TimeoutError):
-                    async with asyncio.timeout(self.tick_s):
-                        await self._wake.wait()
-            else:
+            if not self.shared:  # (others' counts change without us: read them each tick)
                 await self._wake.wait()
             self._wake.clear()
             try:
                 await self.tick()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("spectator counts not updated")
+            except Exception as exc:  # Redis is away: the next tick tries again
+                log.warning("spectator counts not updated: %r", exc)
             await asyncio.sleep(self.tick_s)  # at most one update a table each tick
 
     async def tick(self) -> None:
@@ -199,9 +195,14 @@ class Watching:
             self.lobby(tid, n)
         if self.shared:
             held = {t: self.local(t) for t in self.viewers}
-            await self.counts.publish({**held, **changed})  # renews our fields' expiry too
             watched = [t for t in self.sockets.conns if self.sockets.conns[t]]
-            self.remote = {t: n for t, n in (await self.counts.remote(watched)).items() if n}
+            try:
+                await self.counts.publish({**held, **changed})  # renews our fields' expiry
+                got = await self.counts.remote(watched)
+            except Exception:
+                self.dirty |= dirty  # tried again next tick
+                raise
+            self.remote = {t: n for t, n in got.items() if n}
             dirty |= set(watched)
         for tid, n in changed.items():
             if n:
@@ -223,7 +224,8 @@ class Watching:
         if n != self.shown.get(tid):
             self.shown[tid] = n
             for conn in conns:
-                conn.send(text)
+                if waiting.get(conn) != n:  # (a newcomer greeted with n has it)
+                    conn.send(text)
             return
         for conn, told in waiting.items():  # the rest heard n already
             if told != n and conn in conns:
