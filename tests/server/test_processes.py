@@ -351,30 +351,6 @@ def test_tokens_stay_out_of_the_logs(site: tuple[Proc, Proc]) -> None:
         assert not re.search(r"token=[A-Za-z0-9_-]{20,}", text)
 
 
-def test_the_table_creation_limit_holds_across_processes(site: tuple[Proc, Proc]) -> None:
-    a, b = site
-    from sqlalchemy import create_engine, func, select
-
-    from vertex.server.store import tables_t
-
-    engine = create_engine(PG)
-    with engine.connect() as conn:
-        q = select(func.count()).where(
-            tables_t.c.creator == "127.0.0.1", tables_t.c.created_at > time.time() - 3600
-        )
-        made_before = int(conn.execute(q).scalar_one())
-    engine.dispose()
-    made = refused = 0
-    for i in range(TABLES_PER_HOUR + 4):
-        r = create((a, b)[i % 2], {"game": "dots-and-boxes"})
-        if r.status_code == 201:
-            made += 1
-        else:
-            assert r.status_code == 429 and r.json()["error"]["code"] == "too-many-tables"
-            refused += 1
-    assert made == max(0, TABLES_PER_HOUR - made_before) and refused >= 4
-
-
 def test_spectators_count_and_chat_across_processes(site: tuple[Proc, Proc]) -> None:
     """Spectators on two processes are counted together on both (coalesced, within about a
     second), a spectator's line written on one reaches the other's sockets, and one
@@ -430,3 +406,27 @@ def test_spectators_count_and_chat_across_processes(site: tuple[Proc, Proc]) -> 
         engine.dispose()
         r.delete(_key("spectator-chat", "127.0.0.1"), f"vertex:watching:{tid}")
         r.close()
+
+
+def test_the_table_creation_limit_holds_across_processes(site: tuple[Proc, Proc]) -> None:
+    a, b = site
+    from sqlalchemy import create_engine, func, select
+
+    from vertex.server.store import tables_t
+
+    engine = create_engine(PG)
+    with engine.connect() as conn:
+        q = select(func.count()).where(
+            tables_t.c.creator == "127.0.0.1", tables_t.c.created_at > time.time() - 3600
+        )
+        made_before = int(conn.execute(q).scalar_one())
+    engine.dispose()
+    made = refused = 0
+    for i in range(TABLES_PER_HOUR + 4):
+        r = create((a, b)[i % 2], {"game": "dots-and-boxes"})
+        if r.status_code == 201:
+            made += 1
+        else:
+            assert r.status_code == 429 and r.json()["error"]["code"] == "too-many-tables"
+            refused += 1
+    assert made == max(0, TABLES_PER_HOUR - made_before) and refused >= 4
