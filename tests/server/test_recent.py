@@ -4,35 +4,55 @@ process; a socket asking for more than is kept gets a snapshot."""
 from __future__ import annotations
 
 import json
-from typing import Any
 
 from fastapi.testclient import TestClient
 
-from vertex.server.recent import RecentEvents
+from vertex.server.recent import RecentEvents, Sent
 
 from .conftest import recv_until, two_player_table
 
 
 class Msg:
     def __init__(self, v: int, kb: int) -> None:
-        self.msg: dict[str, Any] = {"t": "event", "v": v, "state": "x" * (kb * 1000)}
-        self.size = 0
+        self.v = v
+        self.bytes = kb * 1000
+
+    def pack(self) -> int:
+        return self.bytes
 
 
-def test_sizes_are_the_messages_json_bytes() -> None:
-    recent: RecentEvents[Msg] = RecentEvents(per_table=10**9, total=10**9)
-    m = Msg(1, 5)
-    recent.add("a", m)
-    assert m.size == len(json.dumps(m.msg, separators=(",", ":"))) and recent.total == m.size
+def test_a_kept_message_is_its_compressed_json_and_reads_back_the_same() -> None:
+    before = {"cells": [[0, 1, 2, 3] * 50 for _ in range(50)], "last_move": None}
+    after = {"cells": [[0, 1, 2, 3] * 50 for _ in range(50)], "last_move": {"seat": 0}}
+    after["cells"][3][7] = 9
+    msg = {"t": "event", "v": 7, "kind": "move", "seat": 0, "move": "a1", "state": after}
+    sent = Sent(msg, frozenset(), before)
+    text = json.dumps(msg, separators=(",", ":"))
+    assert sent.text(False) == text  # what the broadcast sends to full-state sockets
+    sent.text(True)  # ... and to sockets that take deltas: the patch is worked out
+    unwatched = Sent(dict(msg), frozenset(), before)  # a message no socket took
+    recent: RecentEvents[Sent] = RecentEvents(per_table=10**9, total=10**9)
+    recent.add("a", sent)
+    recent.add("a", unwatched)
+    assert unwatched.for_deltas() == msg  # no patch worked out: the full form
+    # packed: no dict left, and it counts its compressed bytes (a board of repeats: tiny)
+    assert sent._msg is None and sent.size + unwatched.size == recent.total
+    assert 0 < sent.size < len(text) // 10
+    assert sent.v == 7 and sent.msg == msg  # decoded again, as it was
+    patched = sent.for_deltas()
+    assert "state" not in patched and patched["patch"] == [
+        [["cells", 3, 7], 9],
+        [["last_move"], {"seat": 0}],
+    ]
 
 
 def test_a_table_keeps_its_latest_within_its_budget() -> None:
     recent: RecentEvents[Msg] = RecentEvents(per_table=50_500, total=10**9)
     for v in range(1, 41):
-        recent.add("a", Msg(v, 10))  # ~10 kB each
-    kept = [m.msg["v"] for m in recent.of("a")]
+        recent.add("a", Msg(v, 10))  # 10 kB each
+    kept = [m.v for m in recent.of("a")]
     assert kept == list(range(36, 41))  # the latest five: 50 kB
-    assert recent.bytes_of("a") <= 50_500 and recent.total == recent.bytes_of("a")
+    assert recent.bytes_of("a") == 50_000 and recent.total == recent.bytes_of("a")
 
 
 def test_the_process_budget_trims_the_biggest_table_first() -> None:
@@ -43,9 +63,9 @@ def test_the_process_budget_trims_the_biggest_table_first() -> None:
         recent.add("big", Msg(v, 10))
     assert recent.total <= 100_500
     assert len(list(recent.of("small"))) == 5  # untouched
-    assert [m.msg["v"] for m in recent.of("big")][-1] == 19  # the latest stays
+    assert [m.v for m in recent.of("big")][-1] == 19  # the latest stays
     recent.forget("big")
-    assert recent.total == recent.bytes_of("small")
+    assert recent.total == recent.bytes_of("small") == 5_000
 
 
 def test_more_than_is_kept_is_a_snapshot(client: TestClient) -> None:

@@ -58,12 +58,10 @@ class SeatRates:
             self.buckets.clear()
 
 
-#: A lobby socket that falls this far behind is closed rather than buffered without end.
-MAX_BACKLOG = 2_000
-#: A table socket's send buffer, in bytes: what is queued here plus what its transport has
-#: not yet written. A client further behind than this cannot keep up (a large board's states
-#: are hundreds of kB each): it is sent `{"t": "resync"}` and let go, and comes back with
-#: `since`, catching up from the table's recent events or a snapshot.
+#: A table (or lobby) socket's send buffer, in bytes: what is queued here plus what its
+#: transport has not yet written. A client further behind than this cannot keep up (a large
+#: board's states are hundreds of kB each): it is sent `{"t": "resync"}` and let go, and
+#: comes back with `since`, catching up from the table's recent events or a snapshot.
 SEND_BUFFER_BYTES = 4 << 20  # the default of Limits.send_buffer_bytes
 #: Seconds a dropped client's connection may take to read its last bytes before it is cut.
 RESYNC_GRACE_S = 2.0

@@ -36,7 +36,8 @@ from vertex.server.messages import Chat, Command, SpectatorLine
 from vertex.server.parts import Parts
 from vertex.server.ports import TablesPort
 from vertex.server.quotas import LocalQuotas
-from vertex.server.repository import Repository, Sent
+from vertex.server.recent import Sent
+from vertex.server.repository import Repository
 from vertex.server.settings import Settings
 from vertex.server.sockets import Sockets, dumps
 from vertex.server.spec import SeatSpec, TableSpec

@@ -1,52 +1,147 @@
 """Each table's latest events' messages, as they were sent, for sockets that come back with
-`since` — bounded by count (`RECENT`), in bytes per table, and in bytes for the process.
+`since` — kept as compressed bytes, bounded by count (`RECENT`), in bytes per table, and in
+bytes for the process.
 
-A message carries the whole new state: on a GYØ 30 board ~330 kB of JSON (several times that
-as Python objects), so 32 of them were ~42 MB for one table (issue 24). Sizes are their JSON
-bytes, measured on every `MEASURE_EVERY`-th message of a table (a dump costs as much as a
-broadcast) and taken as the last measured size in between: a table's states grow slowly.
-What is dropped is the oldest; a socket asking for more than what is kept gets a snapshot.
+A message carries the whole new state: on a GYØ 30 board ~290 kB of JSON and ~2 MB as
+Python objects, so a table's 32 latest messages held as dicts were ~42-64 MB (issue 24).
+Once a message has gone out it is packed (`Sent.pack`): its full form and, when a socket
+took deltas, its patch form, each zlib-compressed — as the JSON text the broadcast made when
+a socket took that form, else marshalled (a sixth of `json.dumps`'s time): ~40 kB and
+~10 kB on GYØ 30. A socket that comes back with
+`since` gets them decoded; what is dropped is the oldest, and one asking for more than what
+is kept gets a snapshot.
 """
 
 from __future__ import annotations
 
 import json
+import marshal
+import zlib
 from collections import deque
 from collections.abc import Iterable
 from typing import Any, Generic, Protocol, TypeVar
 
-
-class Message(Protocol):
-    """A kept message (repository.Sent): its dict, and its size once counted here."""
-
-    msg: dict[str, Any]
-    size: int
-
-
-Sent = TypeVar("Sent", bound=Message)
+from vertex.server.deltas import Patch, diff
 
 #: Messages a table keeps, at most.
 RECENT = 32
-MEASURE_EVERY = 16
+#: zlib's fastest level: ~1.7 ms and 6.6x on a GYØ 30 state (bench/bench_recent.py).
+LEVEL = 1
 
 
-class RecentEvents(Generic[Sent]):
+def dumps(msg: dict[str, Any]) -> str:
+    return json.dumps(msg, separators=(",", ":"))
+
+
+def _packed(text: str | None, msg: dict[str, Any]) -> bytes:
+    if text is not None:
+        return b"j" + zlib.compress(text.encode(), LEVEL)
+    return b"m" + zlib.compress(marshal.dumps(msg), LEVEL)
+
+
+def _unpacked(data: bytes) -> dict[str, Any]:
+    raw = zlib.decompress(data[1:])
+    out: dict[str, Any] = json.loads(raw) if data[:1] == b"j" else marshal.loads(raw)
+    return out
+
+
+class Sent:
+    """An event's message as sent, the seats sealed when it was made, and (on demand) its
+    state as a patch on the state sent before (deltas.py; None: send the full state).
+
+    Fresh, it holds the message's dict (what the broadcast reads); packed, only compressed
+    JSON, decoded again when a socket catches up (rare: a reconnect)."""
+
+    __slots__ = ("_base", "_full", "_msg", "_packed", "_patch", "_texts", "sealed", "size", "v")
+
+    def __init__(
+        self, msg: dict[str, Any], sealed: frozenset[int], base: dict[str, Any] | None
+    ) -> None:
+        self._msg: dict[str, Any] | None = msg
+        self.v: int = msg["v"]
+        self.sealed = sealed
+        self._base = base  # the state sent before, when a patch on it can be trusted
+        self._patch: Patch | bool | None = False  # False: not worked out yet
+        self._texts: dict[bool, str] = {}  # the JSON made so far: full (False), deltas (True)
+        self._full = b""  # packed: the full message
+        self._packed: bytes | None = None  # packed: the deltas form (None: the full one)
+        self.size = 0  # bytes held once packed, as recent.py counts them
+
+    @property
+    def msg(self) -> dict[str, Any]:
+        if self._msg is not None:
+            return self._msg
+        return _unpacked(self._full)
+
+    @property
+    def patch(self) -> Patch | None:
+        if self._patch is False:
+            base, self._base = self._base, None
+            self._patch = None if base is None else diff(base, self.msg["state"])
+        assert self._patch is not True
+        return self._patch
+
+    def for_deltas(self) -> dict[str, Any]:
+        """The message for a socket that takes deltas."""
+        if self._msg is None:  # packed
+            if self._packed is None:
+                return self.msg
+            return _unpacked(self._packed)
+        if "state" not in self._msg or self.patch is None:
+            return self._msg
+        out = {k: v for k, v in self._msg.items() if k != "state"}
+        out["patch"] = self.patch
+        return out
+
+    def text(self, deltas: bool) -> str:
+        """The message's JSON as it is (every seat's move shown: for viewers nothing is
+        hidden from), made once: the broadcast's text is what `pack` compresses."""
+        made = self._texts.get(deltas)
+        if made is None:
+            made = self._texts[deltas] = dumps(self.for_deltas() if deltas else self.msg)
+        return made
+
+    def pack(self) -> int:
+        """Keep only compressed bytes (the dicts go); the bytes now held."""
+        if self._msg is None:
+            return self.size
+        self._full = _packed(self._texts.get(False), self._msg)
+        # the patch form only when a socket took it (the diff is worked out for it): a
+        # socket catching up with deltas gets the full form of the others
+        if "state" in self._msg and self._patch is not False and self.patch is not None:
+            self._packed = _packed(self._texts.get(True), self.for_deltas())
+        self._msg, self._base, self._patch, self._texts = None, None, None, {}
+        self.size = len(self._full) + len(self._packed or b"")
+        return self.size
+
+
+class Message(Protocol):
+    """A kept message (Sent): its version, and `pack`, which gives the bytes it holds."""
+
+    v: int
+
+    def pack(self) -> int: ...
+
+
+M = TypeVar("M", bound=Message)
+
+
+class RecentEvents(Generic[M]):
     def __init__(self, per_table: int, total: int, most: int = RECENT) -> None:
         self.per_table = per_table
         self.budget = total
         self.most = most
-        self._kept: dict[str, deque[Sent]] = {}
+        self._kept: dict[str, deque[tuple[M, int]]] = {}
         self._bytes: dict[str, int] = {}
-        self._added: dict[str, int] = {}  # messages added per table (for the sampling)
         self.total = 0  # bytes held, all tables
 
-    def of(self, tid: str) -> Iterable[Sent]:
-        return self._kept.get(tid, ())
+    def of(self, tid: str) -> Iterable[M]:
+        return (m for m, _ in self._kept.get(tid, ()))
 
     def bytes_of(self, tid: str) -> int:
         return self._bytes.get(tid, 0)
 
-    def reset(self, tid: str, sents: Iterable[Sent] = ()) -> None:
+    def reset(self, tid: str, sents: Iterable[M] = ()) -> None:
         self.forget(tid)
         self._kept[tid] = deque()
         self._bytes[tid] = 0
@@ -56,19 +151,14 @@ class RecentEvents(Generic[Sent]):
     def forget(self, tid: str) -> None:
         self.total -= self._bytes.pop(tid, 0)
         self._kept.pop(tid, None)
-        self._added.pop(tid, None)
 
-    def add(self, tid: str, sent: Sent) -> None:
+    def add(self, tid: str, sent: M) -> None:
+        """Keep `sent` (packed now: add it once it has gone out)."""
         kept = self._kept.setdefault(tid, deque())
-        n = self._added.get(tid, 0)
-        self._added[tid] = n + 1
-        if n % MEASURE_EVERY == 0 or not kept:
-            sent.size = len(json.dumps(sent.msg, separators=(",", ":")))
-        else:
-            sent.size = kept[-1].size
-        kept.append(sent)
-        self._bytes[tid] = self._bytes.get(tid, 0) + sent.size
-        self.total += sent.size
+        size = sent.pack()
+        kept.append((sent, size))
+        self._bytes[tid] = self._bytes.get(tid, 0) + size
+        self.total += size
         while len(kept) > self.most or (self._bytes[tid] > self.per_table and len(kept) > 1):
             self._drop_oldest(tid)
         while self.total > self.budget:
@@ -78,6 +168,6 @@ class RecentEvents(Generic[Sent]):
             self._drop_oldest(biggest)
 
     def _drop_oldest(self, tid: str) -> None:
-        gone = self._kept[tid].popleft()
-        self._bytes[tid] -= gone.size
-        self.total -= gone.size
+        _gone, size = self._kept[tid].popleft()
+        self._bytes[tid] -= size
+        self.total -= size

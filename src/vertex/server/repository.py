@@ -23,10 +23,9 @@ from typing import Any, TypeVar
 from vertex.core import Game
 from vertex.server import turns, views
 from vertex.server.bus import LocalBus, RedisBus
-from vertex.server.deltas import Patch, diff
 from vertex.server.errors import ApiError, not_found
 from vertex.server.events import StoredEvent
-from vertex.server.recent import RECENT, RecentEvents
+from vertex.server.recent import RECENT, RecentEvents, Sent
 from vertex.server.spec import TableSpec
 from vertex.server.store import OPEN, Fenced, Store, TableRow
 from vertex.server.table import Table
@@ -38,38 +37,6 @@ _ID = re.compile(r"^[A-Za-z0-9_-]{8,40}$")
 #: The recent events' budgets (recent.py): per table, and for all tables of the process.
 RECENT_TABLE_BYTES = 8 << 20
 RECENT_BYTES = 128 << 20
-
-
-class Sent:
-    """An event's message as sent, the seats sealed when it was made, and (on demand) its
-    state as a patch on the state sent before (deltas.py; None: send the full state)."""
-
-    __slots__ = ("_base", "_patch", "msg", "sealed", "size")
-
-    def __init__(
-        self, msg: dict[str, Any], sealed: frozenset[int], base: dict[str, Any] | None
-    ) -> None:
-        self.msg = msg
-        self.sealed = sealed
-        self._base = base  # the state sent before, when a patch on it can be trusted
-        self._patch: Patch | bool | None = False  # False: not worked out yet
-        self.size = 0  # its JSON bytes, as recent.py counts them
-
-    @property
-    def patch(self) -> Patch | None:
-        if self._patch is False:
-            base, self._base = self._base, None
-            self._patch = None if base is None else diff(base, self.msg["state"])
-        assert self._patch is not True
-        return self._patch
-
-    def for_deltas(self) -> dict[str, Any]:
-        """The message for a socket that takes deltas."""
-        if "state" not in self.msg or self.patch is None:
-            return self.msg
-        out = {k: v for k, v in self.msg.items() if k != "state"}
-        out["patch"] = self.patch
-        return out
 
 
 Listener = Callable[[Table, StoredEvent, Sent, bool], Awaitable[None]]
@@ -205,14 +172,16 @@ class Repository:
         sent = _sent(table, ev, self.base.get(table.id))
         if "state" in sent.msg:
             self.base[table.id] = (sent.msg["state"], sent.sealed)
-        self.recent.add(table.id, sent)
         if own and self.scaled:
             payload = {"seq": ev.seq, "kind": ev.kind, "data": ev.data, "at": ev.at}
             self.spawn(self.bus.publish(table.id, payload))
         if table.status != before:
             await self.status_changed(table)
-        if self.listener is not None:
-            await self.listener(table, ev, sent, own)
+        try:
+            if self.listener is not None:
+                await self.listener(table, ev, sent, own)
+        finally:
+            self.recent.add(table.id, sent)  # gone out: kept packed (recent.py)
 
     async def status_changed(self, table: Table) -> None:
         # The result before the status: a table marked over has its solo best kept already.
@@ -271,8 +240,8 @@ class Repository:
         them), or None when they are older than what the table keeps (send a snapshot)."""
         if since >= table.v:
             return []
-        kept = [m for m in self.recent.of(table.id) if m.msg["v"] > since]
-        if not kept or kept[0].msg["v"] != since + 1 or kept[-1].msg["v"] != table.v:
+        kept = [m for m in self.recent.of(table.id) if m.v > since]
+        if not kept or kept[0].v != since + 1 or kept[-1].v != table.v:
             return None
         return [
             views.for_viewer(m.for_deltas() if deltas else m.msg, viewer, m.sealed) for m in kept
@@ -326,6 +295,7 @@ def _rebuild(
             sent = _sent(table, ev, base)
             if "state" in sent.msg:
                 base = (sent.msg["state"], sent.sealed)
+            sent.pack()  # here, in the thread: only its bytes are kept
             recent.append(sent)
     if base is None:
         base = (table.state.to_dict(), turns.sealed(table))

@@ -20,7 +20,7 @@ from vertex.server import views
 from vertex.server.bus import LocalBus, RedisBus
 from vertex.server.conn import Conn, text_frame
 from vertex.server.presence import LocalPresence, RedisPresence
-from vertex.server.repository import Sent
+from vertex.server.recent import Sent
 from vertex.server.table import Table
 from vertex.server.tasks import stop_task
 
@@ -80,8 +80,11 @@ class Sockets:
             key = (conn.seat if conn.seat in sent.sealed else None, conn.deltas)
             made = frames.get(key)
             if made is None:
-                msg = sent.for_deltas() if conn.deltas else sent.msg
-                text = dumps(views.for_viewer(msg, key[0], sent.sealed))
+                if not sent.sealed - {key[0]}:  # nothing hidden: the text recent.py keeps
+                    text = sent.text(conn.deltas)
+                else:
+                    msg = sent.for_deltas() if conn.deltas else sent.msg
+                    text = dumps(views.for_viewer(msg, key[0], sent.sealed))
                 made = frames[key] = (text, text_frame(text))
             conn.send_frame(*made)
 

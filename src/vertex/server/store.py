@@ -135,6 +135,11 @@ def _dumps(value: Any) -> str:
 
 
 class Store:
+    """Every query the server makes, each twice: an async door for the event loop and its
+    body, run on the store's threads. That pairing (not a mix of jobs) is why the class
+    counts over 30 methods; the group-commit writer (`append`, `_write_loop`) is the one
+    piece with state of its own."""
+
     def __init__(self, url: str) -> None:
         self.url = url
         self.sqlite = url.startswith("sqlite")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Protocol
 
-from vertex.server.conn import MAX_BACKLOG, TokenBucket
+from vertex.server.conn import RESYNC, SEND_BUFFER_BYTES, TokenBucket
 
 #: Tables one socket may follow.
 FOLLOW_MOST = 50
@@ -21,25 +21,56 @@ class Sender(Protocol):
 
 
 class LobbyConn:
-    def __init__(self, ws: Sender, game: str | None, bucket: TokenBucket) -> None:
+    """A lobby socket. What waits to be sent to it is bounded in bytes, as for a table
+    socket (conn.py): a reader further behind is sent `resync` and let go (the page
+    reconnects and gets a fresh list)."""
+
+    def __init__(
+        self,
+        ws: Sender,
+        game: str | None,
+        bucket: TokenBucket,
+        buffer_bytes: int = SEND_BUFFER_BYTES,
+    ) -> None:
         self.ws = ws
         self.game = game
         self.bucket = bucket
+        self.buffer_bytes = buffer_bytes
         self.follows: set[str] = set()
         self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closed = False
+        #: Set when the connection is to end (closed, or let go for being too slow).
+        self.done = asyncio.Event()
+        self.resynced = False
+        self._queued_bytes = 0  # of the texts queued (JSON text is ASCII)
+
+    def buffered(self) -> int:
+        return self._queued_bytes
 
     def send(self, text: str) -> None:
         if self.closed:
             return
-        if self.queue.qsize() >= MAX_BACKLOG:  # a reader this far behind is let go
-            self.close()
+        if self._queued_bytes + len(text) > self.buffer_bytes:
+            self.resync()
             return
+        self._queued_bytes += len(text)
         self.queue.put_nowait(text)
+
+    def resync(self) -> None:
+        """Drop what waits (that frees the memory), say `resync` and end the connection."""
+        if self.closed:
+            return
+        self.resynced = True
+        while not self.queue.empty():
+            self.queue.get_nowait()
+        self._queued_bytes = 0
+        self.queue.put_nowait(RESYNC)
+        self.close()
 
     def close(self) -> None:
         if not self.closed:
             self.closed = True
+            self.done.set()
             self.queue.put_nowait(None)
 
     async def pump(self) -> None:
@@ -47,7 +78,10 @@ class LobbyConn:
             text = await self.queue.get()
             if text is None:
                 return
-            await self.ws.send_text(text)
+            try:
+                await self.ws.send_text(text)
+            finally:
+                self._queued_bytes = max(0, self._queued_bytes - len(text))
 
 
 class LobbyConns:

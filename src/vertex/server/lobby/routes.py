@@ -169,12 +169,20 @@ async def _serve(hub: Hub, ws: WebSocket) -> None:
             await ws.close(code=4400)
         return
     limits = hub.limits
-    conn = LobbyConn(ws, game, TokenBucket(limits.messages_per_second, limits.message_burst))
+    bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
+    conn = LobbyConn(ws, game, bucket, limits.send_buffer_bytes)
     pump = asyncio.create_task(conn.pump())
+    # a reader let go for being too slow may never send again: stop waiting for it then
+    ending = asyncio.ensure_future(conn.done.wait())
     try:
         await lobby.attach(conn)
         while not conn.closed:
-            raw = await ws.receive()
+            receiving = asyncio.ensure_future(ws.receive())
+            await asyncio.wait((receiving, ending), return_when=asyncio.FIRST_COMPLETED)
+            if not receiving.done():
+                receiving.cancel()
+                break
+            raw = receiving.result()
             if raw["type"] == "websocket.disconnect":
                 break
             reply = await _handle(hub, conn, raw.get("text") or raw.get("bytes") or "")
@@ -184,11 +192,13 @@ async def _serve(hub: Hub, ws: WebSocket) -> None:
     except Exception:
         log.exception("lobby socket failed")
     finally:
+        ending.cancel()
         lobby.detach(conn)
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(pump, timeout=5)
         with contextlib.suppress(Exception):
-            await ws.close()
+            # 1013 "try again later": too slow to keep up; the page reconnects
+            await asyncio.wait_for(ws.close(code=1013 if conn.resynced else 1000), timeout=5)
 
 
 async def _handle(hub: Hub, conn: LobbyConn, data: str | bytes) -> dict[str, Any]:
