@@ -74,7 +74,8 @@ def test_a_spectators_line_reaches_everyone_and_not_the_table(client: TestClient
         client.websocket_connect(_url(tid, "viewer-aaaa")) as one,
         client.websocket_connect(_url(tid, "viewer-bbbb")) as two,
     ):
-        assert _joined(player) == [] and _joined(one) == [] and _joined(two) == []
+        for ws in (player, one, two):  # each greeted: attached, it hears every line now
+            recv_until(ws, lambda m: m["t"] == "watching")
         one.send_json({"t": "spectator-chat", "id": 7, "name": "  Zoë ", "text": " hello "})
         ack = recv_until(one, lambda m: m["t"] in ("ack", "error"))
         assert ack["t"] == "ack" and ack["id"] == 7 and ack["v"] == version
@@ -92,7 +93,6 @@ def test_a_spectators_line_reaches_everyone_and_not_the_table(client: TestClient
 def test_spectators_lines_are_checked_like_players(client: TestClient) -> None:
     tid, _ann, _bob = two_player_table(client)
     with client.websocket_connect(_url(tid, "viewer-aaaa")) as ws:
-        _joined(ws)
         cases = [
             ({"text": "   "}, "bad-chat", "empty"),
             ({"text": "x" * 501}, "chat-too-long", "too-long"),
@@ -176,7 +176,6 @@ def test_the_kept_lines_are_bounded_and_survive_a_restart(tmp_path: Path) -> Non
     with TestClient(create_app(settings)) as client:
         tid, _ann, _bob = two_player_table(client)
         with client.websocket_connect(_url(tid, "viewer-aaaa")) as ws:
-            _joined(ws)
             for n in range(KEPT + 5):
                 ws.send_json({"t": "spectator-chat", "text": f"line {n}"})
                 assert recv_until(ws, lambda m: m["t"] in ("ack", "error"))["t"] == "ack"

@@ -59,9 +59,11 @@ class SpectatorChat:
         self._loading: dict[str, asyncio.Task[deque[Line]]] = {}
 
     async def joined(self, conn: Conn) -> None:
-        """A socket attached: it gets the table's lines so far (`replace`: the whole list)."""
+        """A socket attached: it gets the table's lines so far (`replace`: the whole list),
+        if there are any (lines are never taken back: a page that saw none has them all)."""
         lines = await self._held(conn.table_id)
-        conn.send(dumps({"t": "spectator-chat", "replace": True, "lines": list(lines)}))
+        if lines:
+            conn.send(dumps({"t": "spectator-chat", "replace": True, "lines": list(lines)}))
 
     def left(self, tid: str) -> None:
         if not self.sockets.has(tid):
