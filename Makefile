@@ -5,10 +5,14 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 # The page's browser libraries (three.js), pinned in package-lock.json, from the npm registry.
 NODE_STAMP := node_modules/.installed
+# The page's minified copy (tools/build-web.mjs: esbuild, file for file; the server serves it
+# when it is up to date, else the source). Rebuilt whenever a file of the page changed.
+WEB_SRC := $(shell find src/vertex/web -type f)
+WEB_STAMP := build/web/.built
 
-.PHONY: setup serve test check lint typecheck unit bench clean
+.PHONY: setup serve test check lint typecheck unit bench clean web
 
-setup: $(STAMP) $(NODE_STAMP)
+setup: $(STAMP) $(NODE_STAMP) $(WEB_STAMP)
 
 $(STAMP): pyproject.toml setup.py src/vertex/ai/dots/_core.c
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -20,8 +24,14 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts --loglevel=error
 	touch $(NODE_STAMP)
 
-serve: $(STAMP) $(NODE_STAMP)
+$(WEB_STAMP): $(NODE_STAMP) tools/build-web.mjs $(WEB_SRC)
+	node tools/build-web.mjs
+	touch $(WEB_STAMP)
+
+serve: $(STAMP) $(NODE_STAMP) $(WEB_STAMP)
 	$(BIN)/vertex serve --host 127.0.0.1 --port 8000
+
+web: $(WEB_STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
@@ -30,7 +40,7 @@ lint: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy src
 
-unit: $(STAMP) $(NODE_STAMP)
+unit: $(STAMP) $(NODE_STAMP) $(WEB_STAMP)
 	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
 	  echo "NOTE: Chromium is not installed: the browser tests (tests/web) will be SKIPPED. Install it with: apt-get install chromium"
 	$(BIN)/python -m pytest -m "not slow"
@@ -45,7 +55,7 @@ test: lint typecheck unit
 check: $(STAMP)
 	$(BIN)/python -m pytest -m "not slow and not browser and not process and not physics and not long"
 
-bench: $(STAMP)
+bench: $(STAMP) $(NODE_STAMP) $(WEB_STAMP)
 	$(BIN)/python -m pytest -m slow
 	@for b in bench/bench_*.py; do echo "== $$b"; $(BIN)/python $$b || exit 1; done
 

@@ -120,11 +120,13 @@ class Loads:
 
     def __init__(self, page: Any, host: str) -> None:
         self.files: dict[str, int] = {}
+        #: the same files' bodies as sent (compressed when the server sent br or gzip)
+        self.wire: dict[str, int] = {}
         self.foreign: list[str] = []
         self.pending = 0
         self.page = page
         page.on("request", self._request)
-        page.on("requestfinished", self._done)
+        page.on("requestfinished", self._finished)
         page.on("requestfailed", self._done)
         page.on("response", self._response)
         self.host = host
@@ -137,6 +139,12 @@ class Loads:
 
     def _done(self, request: Any) -> None:
         self.pending -= 1
+
+    def _finished(self, request: Any) -> None:
+        path = urlsplit(request.url).path
+        if path.startswith("/static/"):
+            self.wire[path.split("/", 3)[3]] = request.sizes()["responseBodySize"]
+        self._done(request)
 
     def settle(self, quiet_s: float = 0.5, limit_s: float = 20.0) -> None:
         """Wait until no request has been open for `quiet_s` (modules the page fetches on
@@ -174,6 +182,7 @@ def measure(browser: Any, url: str, ready: str, locale: str, then: str | None = 
     if then:
         click, wait = then.split(" >> ")
         loads.files.clear()
+        loads.wire.clear()
         page.click(click)
         page.wait_for_selector(wait)
         loads.settle()
@@ -236,7 +245,7 @@ def print_bytes(server: LiveServer, browser: Any, show_files: bool) -> dict[str,
         ),
     }
     totals: dict[str, int] = {}
-    print("(a) our JS + CSS loaded, uncompressed (KB = 1000 bytes)")
+    print("(a) our JS + CSS loaded, uncompressed (KB = 1000 bytes); and as sent")
     for locale in LOCALES:
         print(f"--- locale {locale}")
         print(f"{'page':30} {'part':44} {'files':>5} {'KB':>8}")
@@ -253,6 +262,9 @@ def print_bytes(server: LiveServer, browser: Any, show_files: bool) -> dict[str,
                 f"{label:30} {'total (no other host: checked)':44} {len(loads.files):5} "
                 f"{total / 1000:8.1f}{verdict}"
             )
+            wire = sum(loads.wire.get(rel, 0) for rel in loads.files)
+            totals[f"{label} {locale} sent"] = wire
+            print(f"{label:30} {'as sent (br/gzip when served so)':44} {'':5} {wire / 1000:8.1f}")
             print()
     return totals
 

@@ -27,6 +27,7 @@ MARKED: dict[str, tuple[str, ...]] = {
     "browser": ("web/",),
     "process": (
         "server/test_processes.py",
+        "server/test_web_build.py::test_the_build_",
         "server/test_restart.py",
         "server/test_faults.py",
         "server/test_orphans.py",

@@ -18,6 +18,7 @@ from vertex.server.api.health import add_health_routes
 from vertex.server.api.socket import serve_table_socket
 from vertex.server.api.tables import add_table_routes
 from vertex.server.bests import router as bests_router
+from vertex.server.built import WEB_BUILD
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub
 from vertex.server.lobby.routes import add_lobby_routes
@@ -66,7 +67,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return True
 
     local = settings.redis_url is None
-    add_page_routes(app, Site(), table_exists, settings.public_url, local)
+    add_page_routes(app, Site(build=WEB_BUILD), table_exists, settings.public_url, local)
     add_rules_routes(app)
     add_health_routes(app, hub)
     add_table_routes(app, hub)

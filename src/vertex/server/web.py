@@ -3,7 +3,9 @@
 Static files live under `/static/<release>/…`, where the release is a hash of every file in
 `vertex/web`: such URLs never change content, so browsers may keep them for a year, and a new
 release is a new URL. Modules import each other by relative paths, so they stay inside one
-release. HTML pages are never cached and name the release they need.
+release. HTML pages are never cached and name the release they need. With a build
+(`built.py`: `make setup` minifies the JS, CSS and JSON into `build/web`), an up-to-date built
+copy is served instead of its source, precompressed when the client accepts br or gzip.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from fastapi.responses import FileResponse, HTMLResponse, Response
 
 import vertex
 from vertex.core import Rng, create_game, game_class, game_ids
+from vertex.server.built import Build, log
 from vertex.server.errors import ApiError
 
 WEB_ROOT = Path(vertex.__file__).parent / "web"
@@ -62,9 +65,13 @@ for ext, kind in ((".js", "text/javascript"), (".svg", "image/svg+xml")):
 class Site:
     """The files of the page and the release they make."""
 
-    def __init__(self, root: Path = WEB_ROOT, vendor: Path = NODE_MODULES) -> None:
+    def __init__(
+        self, root: Path = WEB_ROOT, vendor: Path = NODE_MODULES, build: Path | None = None
+    ) -> None:
         self.root = root
         self.vendor = vendor
+        #: The minified copy of `root`, if the site serves one (the app's does: WEB_BUILD).
+        self.build = Build(build, root) if build is not None else None
 
     @cached_property
     def release(self) -> str:
@@ -72,7 +79,9 @@ class Site:
         for path in sorted(p for p in self.root.rglob("*") if p.is_file()):
             digest.update(str(path.relative_to(self.root)).encode())
             digest.update(path.read_bytes())
-        for package in sorted(VENDOR):  # a new library version is a new release too
+        # A new library version is a new release too, and so is a new minifier (other built
+        # files under the same names).
+        for package in [*sorted(VENDOR), "esbuild"]:
             meta = self.vendor / package / "package.json"
             digest.update(meta.read_bytes() if meta.is_file() else b"-")
         return digest.hexdigest()[:12]
@@ -200,14 +209,29 @@ def add_page_routes(
         headers = {"Cache-Control": "private, max-age=3600"}
         return Response(qr_svg(link), media_type="image/svg+xml", headers=headers)
 
+    if site.build is not None:
+        log.info("%s", site.build.describe())
+
     @app.get("/static/{release}/{rel:path}", include_in_schema=False)
-    async def static(release: str, rel: str) -> Response:
-        path = site.file(rel)
-        if path is None:
-            raise ApiError("not-found", f"there is no file {rel!r}", 404)
+    async def static(release: str, rel: str, request: Request) -> Response:
         # An old page asking for an old release gets today's file, but must not keep it.
         cache = IMMUTABLE if release == site.release else "no-cache"
-        return FileResponse(path, headers={"Cache-Control": cache})
+        headers = {"Cache-Control": cache}
+        path = site.file(rel)
+        if path is None:
+            source_map = site.build.source_map(rel) if site.build else None
+            if source_map is None:
+                raise ApiError("not-found", f"there is no file {rel!r}", 404)
+            return FileResponse(source_map, media_type="application/json", headers=headers)
+        built = site.build.find(rel, path) if site.build and rel.split("/")[0] != "vendor" else None
+        if built is None:
+            return FileResponse(path, headers=headers)
+        copy, encoding = built.pick(request.headers.get("accept-encoding", ""))
+        headers["Vary"] = "Accept-Encoding"
+        if encoding:
+            headers["Content-Encoding"] = encoding
+        media_type = mimetypes.guess_type(rel)[0] or "application/octet-stream"
+        return FileResponse(copy, media_type=media_type, headers=headers)
 
 
 class SecurityHeaders:
