@@ -26,7 +26,9 @@ def test_one_owner_a_table_and_a_take_over_when_it_dies() -> None:
         async def on_gained(t: str) -> None:
             gained.append(t)
 
-        a, b = RedisLeases(REDIS, "a-" + tid, 0.6), RedisLeases(REDIS, "b-" + tid, 0.6)
+        # 3 s leases, renewed every second: a loaded box (the loop late by a second or two)
+        # does not make a lose its lease while it renews
+        a, b = RedisLeases(REDIS, "a-" + tid, 3.0), RedisLeases(REDIS, "b-" + tid, 3.0)
         await a.start(on_gained, lost.append)
         await b.start(on_gained, lost.append)
         try:
