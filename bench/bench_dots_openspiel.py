@@ -5,6 +5,7 @@
 
 1. random playouts, plies per second: our integer playout, our public contract
    (`legal_moves` + `play`), OpenSpiel's `dots_and_boxes` driven from Python;
+   `--part pettingzoo`: our PettingZoo environment's `step` and AEC loop against OpenSpiel;
 2. MCTS simulations per second from the empty board: ours (chain-aware playouts, and plain
    random playouts), OpenSpiel's Python MCTS and its C++ `pyspiel.MCTSBot`;
 3. strength: our level 5 against `pyspiel.MCTSBot` (random rollouts, MCTS-Solver on, UCT
@@ -16,9 +17,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import statistics
 import time
+from collections.abc import Callable
+from typing import Any
 
 import pyspiel
 from open_spiel.python.algorithms import mcts as py_mcts
@@ -53,7 +57,7 @@ def ours_game(n: int) -> vertex.Game:  # type: ignore[type-arg]
 
 
 # ---- 1. playouts ---------------------------------------------------------------------------
-def playouts(n: int, seconds: float) -> tuple[float, float, float]:
+def playouts(n: int, seconds: float) -> list[float]:
     game = ours_game(n)
     kit = DotsKit(game)  # type: ignore[arg-type]
     start = game.initial_state()
@@ -61,13 +65,6 @@ def playouts(n: int, seconds: float) -> tuple[float, float, float]:
     pos = kit.start(start)
     rng = random.Random(1)
     lines = kit.lines
-
-    def rate(step: object) -> float:
-        plies = 0
-        t0 = time.perf_counter()
-        while time.perf_counter() - t0 < seconds:
-            plies += step()  # type: ignore[operator]
-        return plies / (time.perf_counter() - t0)
 
     def ours_fast() -> int:
         random_playout(kit, pos, rng)
@@ -94,7 +91,87 @@ def playouts(n: int, seconds: float) -> tuple[float, float, float]:
             k += 1
         return k
 
-    return rate(ours_fast), rate(ours_contract), rate(spiel)
+    return alternate([ours_fast, ours_contract, spiel], seconds)
+
+
+def alternate(loops: list[Callable[[], int]], seconds: float) -> list[float]:
+    """Plies per CPU second of each loop, run in turns of 20 games (so that a busy box
+    slows them alike) until `seconds` of CPU in all; CPU time of this process only."""
+    plies = [0] * len(loops)
+    spent = [0.0] * len(loops)
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        for i, loop in enumerate(loops):
+            t0 = time.process_time()
+            for _ in range(20):
+                plies[i] += loop()
+            spent[i] += time.process_time() - t0
+    return [p / t for p, t in zip(plies, spent, strict=True)]
+
+
+# ---- 1b. PettingZoo ------------------------------------------------------------------------
+def pettingzoo_loops(n: int, seconds: float) -> list[float]:
+    """Plies per CPU second: our environment's `step` (actions from `legal_actions()`) raw
+    and wrapped as `env()` hands it out; the full AEC loop (`last()`, the action mask,
+    `step`); OpenSpiel's `legal_actions` + `apply_action`, and with its observation tensor
+    and legal-actions mask each ply."""
+    import numpy as np
+
+    from vertex.interop.pettingzoo import env, raw_env
+
+    rng = random.Random(1)
+    raw = raw_env("dots-and-boxes", rows=n, cols=n)
+    wrapped = env("dots-and-boxes", rows=n, cols=n)
+    inner = wrapped.unwrapped
+
+    def step_loop(e: Any, u: Any) -> Callable[[], int]:
+        def loop() -> int:
+            e.reset(seed=1)
+            k = 0
+            while not u.state_.is_over:
+                acts = u.legal_actions()
+                e.step(acts[rng.randrange(len(acts))])
+                k += 1
+            return k
+
+        return loop
+
+    def aec() -> int:
+        wrapped.reset(seed=1)
+        k = 0
+        for _agent in wrapped.agent_iter():
+            obs, _, term, trunc, _ = wrapped.last()
+            if term or trunc:
+                wrapped.step(None)
+                continue
+            legal = np.flatnonzero(obs["action_mask"])
+            wrapped.step(int(legal[rng.randrange(len(legal))]))
+            k += 1
+        return k
+
+    sg = spiel_game(n)
+
+    def spiel() -> int:
+        s = sg.new_initial_state()
+        k = 0
+        while not s.is_terminal():
+            acts = s.legal_actions()
+            s.apply_action(acts[rng.randrange(len(acts))])
+            k += 1
+        return k
+
+    def spiel_obs() -> int:
+        s = sg.new_initial_state()
+        k = 0
+        while not s.is_terminal():
+            np.asarray(s.observation_tensor(), dtype=np.float32)
+            legal = np.flatnonzero(np.asarray(s.legal_actions_mask()))
+            s.apply_action(int(legal[rng.randrange(len(legal))]))
+            k += 1
+        return k
+
+    loops = [step_loop(raw, raw), step_loop(wrapped, inner), aec, spiel, spiel_obs]
+    return alternate(loops, seconds)
 
 
 # ---- 2. MCTS simulations per second -------------------------------------------------------
@@ -208,10 +285,16 @@ def self_match(
     return int(scores[five_seat] - scores[1 - five_seat])
 
 
+def load() -> str:
+    return "load " + " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument(
-        "--part", default="all", choices=["playouts", "mcts", "strength", "self", "all"]
+        "--part",
+        default="all",
+        choices=["playouts", "pettingzoo", "mcts", "strength", "self", "all"],
     )
     ap.add_argument("--self-games", type=int, default=4, help="level 5 vs 4 games per board")
     ap.add_argument("--games", type=int, default=20, help="strength games per board")
@@ -219,16 +302,29 @@ def main() -> None:
     ap.add_argument("--sizes", default="3,4,5", help="strength board sizes (n×n boxes)")
     args = ap.parse_args()
     if args.part in ("playouts", "all"):
-        print("1. random playouts, plies/s")
+        print("1. random playouts, plies per CPU second (loops alternate), " + load())
         print(
             f"{'board':6} {'ours (ints)':>12} {'ours (play)':>12} {'OpenSpiel':>12} "
             f"{'ints÷OS':>8} {'play÷OS':>8}"
         )
         for n in (3, 5):
-            fast, contract, spiel = playouts(n, 3.0)
+            fast, contract, spiel = playouts(n, 6.0)
             print(
                 f"{n}x{n:<4} {fast:12,.0f} {contract:12,.0f} {spiel:12,.0f} "
                 f"{fast / spiel:8.2f} {contract / spiel:8.2f}"
+            )
+    if args.part in ("pettingzoo", "all"):
+        print("\n1b. PettingZoo, plies per CPU second (loops alternate), " + load())
+        print(
+            f"{'board':6} {'raw step':>9} {'env step':>9} {'AEC loop':>9} {'OS':>9} "
+            f"{'OS +obs':>9} {'raw÷OS':>7} {'env÷OS':>7} {'AEC÷OS+obs':>11}"
+        )
+        for n in (3, 5):
+            raw, wrapped, aec, spiel, spiel_obs = pettingzoo_loops(n, 10.0)
+            print(
+                f"{n}x{n:<4} {raw:9,.0f} {wrapped:9,.0f} {aec:9,.0f} {spiel:9,.0f} "
+                f"{spiel_obs:9,.0f} {raw / spiel:7.2f} {wrapped / spiel:7.2f} "
+                f"{aec / spiel_obs:11.2f}"
             )
     if args.part in ("mcts", "all"):
         print("\n2. MCTS simulations/s from the empty board")

@@ -64,8 +64,14 @@ REDIS = os.environ.get("VERTEX_BENCH_REDIS", "redis://127.0.0.1:6379/1")
 
 
 def start_server(
-    port: int, db: str, log: Path, redis: str | None, src: str | None = None
+    port: int,
+    db: str,
+    log: Path,
+    redis: str | None,
+    src: str | None = None,
+    cpus: set[int] | None = None,
 ) -> subprocess.Popen[bytes]:
+    """`vertex serve` on `port`; `cpus`: the only CPUs it may run on (None: any)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("VERTEX_")}
     if src is not None:  # another copy of the code (`--before`)
         env["PYTHONPATH"] = src
@@ -75,7 +81,8 @@ def start_server(
         env["VERTEX_REDIS_URL"] = redis
     cmd = [sys.executable, "-m", "vertex.cli", "serve", "--port", str(port), "--database", db]
     with log.open("wb") as out:
-        proc = subprocess.Popen(cmd, stdout=out, stderr=out, env=env)
+        pin = None if cpus is None else (lambda: os.sched_setaffinity(0, cpus))
+        proc = subprocess.Popen(cmd, stdout=out, stderr=out, env=env, preexec_fn=pin)
     return proc
 
 

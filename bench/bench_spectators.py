@@ -38,54 +38,64 @@ import httpx
 import websockets
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import light_ws
 from bench_load import free_port, start_server, wait_up
+
+#: The CPUs this bench may use (read before it pins itself to the clients' ones).
+ALL_CPUS = frozenset(os.sched_getaffinity(0))
+#: How much lower the clients' priority is than the server's.
+CLIENT_NICE = 5
 
 BOARD = {"rows": 12, "cols": 12}
 
 
-def _watch(port: int, tid: str, n: int, ready: Any, out: Any, stop: Any) -> None:
-    """A client process: `n` spectator sockets; for each event version, when the last of
-    them got it (time.time()), put on `out`."""
+def _pin(cpus: set[int] | None, nice: int) -> None:
+    """Keep this process to `cpus` (None: anywhere) and lower its priority by `nice`."""
+    if cpus:
+        os.sched_setaffinity(0, cpus)
+    if nice:
+        os.nice(nice)
+
+
+def _watch(
+    port: int, tid: str, n: int, ready: Any, out: Any, stop: Any, cpus: set[int] | None
+) -> None:
+    """A client process: `n` spectator sockets (light_ws.py: frames split by hand, each
+    event's version read from its first bytes, no JSON decode); for each event version,
+    when the last of them got it (time.time()), put on `out`."""
+    _pin(cpus, CLIENT_NICE)
 
     async def main() -> None:
-        url = f"ws://127.0.0.1:{port}/ws/tables/{tid}?deltas=1"
-        socks = []
+        got: dict[int, list[float]] = {}  # version -> [sockets that have it, last arrival]
+        live = [n]  # sockets still open (one the server closed would never get the event)
+
+        def on_event(v: int, at: float) -> None:
+            seen = got.setdefault(v, [0, 0.0])
+            seen[0] += 1
+            seen[1] = max(seen[1], at)
+            if seen[0] >= live[0]:
+                out.put((v, seen[1]))
+                del got[v]
+
+        def on_end() -> None:
+            live[0] -= 1
+
+        path = f"/ws/tables/{tid}?deltas=1"
+        socks: list[light_ws.Reader] = []
         for i in range(0, n, 50):  # connect in bursts, not all at once
             socks += await asyncio.gather(
                 *(
-                    websockets.connect(url, max_size=None, open_timeout=120, ping_interval=None)
+                    light_ws.connect("127.0.0.1", port, path, on_event, on_end)
                     for _ in range(min(50, n - i))
                 )
             )
-        for ws in socks:
-            json.loads(await ws.recv())  # the snapshot
-        got: dict[int, list[float]] = {}
-        live = [n]  # sockets still open (one the server closed would never get the event)
-
-        async def read(ws: Any) -> None:
-            try:
-                async for raw in ws:
-                    at = time.time()
-                    if raw[:14] != '{"t":"event","':
-                        continue
-                    v = json.loads(raw)["v"]
-                    times = got.setdefault(v, [])
-                    times.append(at)
-                    if len(times) >= live[0]:
-                        out.put((v, max(times)))
-                        del got[v]
-            except websockets.ConnectionClosed:
-                pass
-            live[0] -= 1
-
-        readers = [asyncio.create_task(read(ws)) for ws in socks]
+        while any(s.frames == 0 for s in socks):  # each has its snapshot
+            await asyncio.sleep(0.05)
         ready.put(n)
         while not stop.is_set():
             await asyncio.sleep(0.2)
-        for r in readers:
-            r.cancel()
-        for ws in socks:
-            await ws.close()
+        for s in socks:
+            s.close()
 
     asyncio.run(main())
 
@@ -124,6 +134,7 @@ async def _play(
         await players[seat].send(json.dumps({"t": "move", "move": move, "v": v, "id": i}))
         lasts = [await loop.run_in_executor(None, q.get, True, 120) for q in outs]
         v = max(x[0] for x in lasts)
+        cpu.setdefault("versions", set()).add(v)
         lat.append((max(x[1] for x in lasts) - t0) * 1000)
         # the players' own messages: the new state (they take full states)
         for ws in players:
@@ -142,11 +153,38 @@ async def _play(
     return lat
 
 
-def run(spectators: int, moves: int, clients: int, src: str | None) -> dict[str, float]:
+def cpu_split(pin: bool) -> tuple[set[int] | None, set[int] | None]:
+    """With `pin` and at least 2 CPUs: the server gets CPU 0 to itself, the clients the
+    rest (so the measuring tool does not take the server's time); else both run anywhere."""
+    cpus = sorted(ALL_CPUS)
+    if not pin or len(cpus) < 2:
+        return None, None
+    return {cpus[0]}, set(cpus[1:])
+
+
+def fanouts(log: Path, versions: set[int]) -> list[float]:
+    """The server's fan-out time (ms) of each event in `versions`: from making its first
+    text to writing it to the last socket (the `fanout_us` of the event's log line; code
+    without it gives none)."""
+    out = []
+    for line in log.read_text(errors="replace").splitlines():
+        if '"fanout_us"' not in line:
+            continue
+        try:
+            rec = json.loads(line)
+        except ValueError:
+            continue
+        if rec.get("v") in versions:
+            out.append(rec["fanout_us"] / 1000)
+    return sorted(out)
+
+
+def run(spectators: int, moves: int, clients: int, src: str | None, pin: bool) -> dict[str, float]:
     port = free_port()
+    server_cpus, client_cpus = cpu_split(pin)
     with tempfile.TemporaryDirectory() as tmp:
         log = Path(tmp) / "server.log"
-        proc = start_server(port, f"sqlite:///{tmp}/bench.db", log, None, src)
+        proc = start_server(port, f"sqlite:///{tmp}/bench.db", log, None, src, server_cpus)
         try:
             wait_up(port, proc, log)
             http = httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30)
@@ -162,7 +200,10 @@ def run(spectators: int, moves: int, clients: int, src: str | None) -> dict[str,
             outs = [ctx.Queue() for _ in range(clients)]
             share = [spectators // clients + (i < spectators % clients) for i in range(clients)]
             procs = [
-                ctx.Process(target=_watch, args=(port, tid, share[i], ready, outs[i], stop))
+                ctx.Process(
+                    target=_watch,
+                    args=(port, tid, share[i], ready, outs[i], stop, client_cpus),
+                )
                 for i in range(clients)
             ]
             for p in procs:
@@ -175,6 +216,7 @@ def run(spectators: int, moves: int, clients: int, src: str | None) -> dict[str,
                     "clients": [p.pid for p in procs if p.pid is not None] + [os.getpid()],
                 }
             }
+            _pin(client_cpus, 0)  # the players' process too
             lat = asyncio.run(_play(port, tid, tokens, moves, outs, cpu))
             stop.set()
             for p in procs:
@@ -182,6 +224,7 @@ def run(spectators: int, moves: int, clients: int, src: str | None) -> dict[str,
         finally:
             proc.terminate()
             proc.wait(10)
+            fan = fanouts(log, cpu["versions"]) if "versions" in cpu else []
     lat.sort()
     return {
         "moves": len(lat),
@@ -192,6 +235,9 @@ def run(spectators: int, moves: int, clients: int, src: str | None) -> dict[str,
         "server cpu": cpu["used"]["server"] * 1000 / len(lat),
         "server sys": cpu["used"]["server sys"] * 1000 / len(lat),
         "client cpu": cpu["used"]["clients"] * 1000 / len(lat),
+        # the server's fan-out (first text made to last socket written), ms
+        "fan p50": statistics.median(fan) if fan else float("nan"),
+        "fan p99": fan[min(len(fan) - 1, int(len(fan) * 0.99))] if fan else float("nan"),
     }
 
 
@@ -201,21 +247,38 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=40)
     ap.add_argument("--clients", type=int, default=2)
     ap.add_argument("--before", help="the src directory of the code to compare with")
+    ap.add_argument(
+        "--no-pin",
+        action="store_true",
+        help="let the server and the clients run on any CPU (default: the server on one "
+        "CPU of its own, the clients on the others, niced)",
+    )
     args = ap.parse_args()
+    pin = not args.no_pin
+    load0 = os.getloadavg()[0]
     rows = []
     if args.before:
-        rows.append(("before", run(args.spectators, args.moves, args.clients, args.before)))
-    rows.append(("this code", run(args.spectators, args.moves, args.clients, None)))
+        rows.append(("before", run(args.spectators, args.moves, args.clients, args.before, pin)))
+    rows.append(("this code", run(args.spectators, args.moves, args.clients, None, pin)))
     load = os.getloadavg()[0]
-    print(f"{args.spectators} spectators of one table, {args.clients} client processes;", end="")
-    print(f" load average {load:.1f}")
+    server_cpus, client_cpus = cpu_split(pin)
+    where = (
+        f"server on CPU {sorted(server_cpus)}, clients on {sorted(client_cpus)}"
+        f" (nice +{CLIENT_NICE})"
+        if server_cpus and client_cpus
+        else "server and clients on any CPU"
+    )
+    print(f"{args.spectators} spectators of one table, {args.clients} client processes; {where};")
+    print(f"load average {load0:.1f} at the start, {load:.1f} at the end")
     print(
         f"{'code':<12} {'moves':>6} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
+        f" {'fan-out p50':>12} {'p99':>6}"
         f" {'srv cpu ms/move':>16} {'of it system':>13} {'cli cpu ms/move':>16}"
     )
     for name, r in rows:
         print(
             f"{name:<12} {r['moves']:>6} {r['p50']:>8.1f} {r['p99']:>8.1f} {r['max']:>8.1f}"
+            f" {r['fan p50']:>12.1f} {r['fan p99']:>6.1f}"
             f" {r['server cpu']:>16.1f} {r['server sys']:>13.1f} {r['client cpu']:>16.1f}"
         )
     if len(rows) == 2:

@@ -11,15 +11,20 @@
 
 Run: .venv/bin/python bench/bench_verticality.py [--towers 40] [--levels 1,2,3,4,5]
      [--tremors 0,0.2,0.45,0.9] [--budget 0.5] [--cap 0] [--no-timing] [--jobs 2]
-(s/tower is wall time × jobs / towers; placement-to-rest is timed before any job starts)
+(placement-to-rest is timed first, on level 5's recorded tower of tests/ai/data/tower30_seed3.json;
+then every row's towers go into one pool, seed by seed, so a run stopped early (--progress prints
+each tower as it ends) has the same first seeds in every row; level 5's thinking time a move is
+process CPU time, by step of the level)
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
 
 import vertex
 from vertex.ai import player
@@ -30,6 +35,7 @@ from vertex.physics.geometry import apex, card_top_z
 from vertex.physics.pieces import CARD_THICKNESS
 
 MM = 1e-3
+RECORD = Path(__file__).parents[1] / "tests" / "ai" / "data" / "tower30_seed3.json"
 #: The supply's end: 30 pyramids of each size, 3 a level.
 SUPPLY_LEVELS = 30
 
@@ -52,25 +58,25 @@ def planned_tower(sizes: list[str]) -> tuple[list[str], list]:
     return kinds, poses
 
 
-def players_tower(seed: int, levels: int) -> tuple[list[str], list, tuple[float, float, float]]:
-    """The tower level 5 builds for `seed` (tremor 0) to `levels` levels, and the plan's next
-    aim (the level-5 player: the careful plan alone does not reach 30 on every seed)."""
-    game = vertex.create_game("verticality", players=1, tremor_mm=0.0)
-    state = game.initial_state(seed=seed)
-    assert isinstance(state, VerticalityState)
-    bot = player(game, 5, seed=0)
-    while state.towers[0].levels < levels and not state.is_over:
-        after = state.play(bot.choose(state, 0, 0.5), seat=0)
+def recorded_tower(levels: int) -> tuple[list[str], list, tuple[float, float, float], str]:
+    """The first `levels` levels of level 5's recorded 30-level tower (seed 3, tremor 0:
+    tests/ai/data/tower30_seed3.json), the size the die rolls next and the plan's aim for it:
+    the same tower every run, and no tower to build first."""
+    record = json.loads(RECORD.read_text())
+    game = vertex.create_game("verticality", **record["options"])
+    state = game.initial_state(seed=record["seed"])
+    for move in record["moves"][: 4 * levels]:
+        after = state.play(move, seat=0)
         assert isinstance(after, VerticalityState)
-        if not after.towers[0].standing:
-            break  # as high as it stands: the bench says how high that is
         state = after
+    assert isinstance(state, VerticalityState) and state.towers[0].levels == levels
     aim = plan_aim(state, 0)
     tower = state.towers[0]
     return (
         [p.kind for p in tower.pieces],
         [p.pose for p in tower.pieces],
         (aim.x * MM, aim.y * MM, aim.rot),
+        state.size,
     )
 
 
@@ -102,6 +108,14 @@ def placement_times(
 
 def solo_levels(seed: int, tremor: float, level: int, budget: float, cap: int) -> int:
     """Levels a solo tower reaches (to the supply's end, or `cap`); level 0 is the quick plan."""
+    return solo_tower(seed, tremor, level, budget, cap)[0]
+
+
+def solo_tower(
+    seed: int, tremor: float, level: int, budget: float, cap: int
+) -> tuple[int, dict[int, list[float]]]:
+    """`solo_levels`, and the player's thinking time a move (process CPU s) by step."""
+    think: dict[int, list[float]] = {0: [], 1: [], 2: [], 3: []}
     game = vertex.create_game("verticality", players=1, tremor_mm=tremor)
     state = game.initial_state(seed=seed)
     assert isinstance(state, VerticalityState)
@@ -110,11 +124,13 @@ def solo_levels(seed: int, tremor: float, level: int, budget: float, cap: int) -
         if bot is None:
             move = str(plan_aim(state, 0, counterbalance=False))
         else:
+            t = time.process_time()
             move = bot.choose(state, 0, budget)
+            think[state.step].append(time.process_time() - t)
         after = state.play(move, seat=0)
         assert isinstance(after, VerticalityState)
         state = after
-    return state.towers[0].levels
+    return state.towers[0].levels, think
 
 
 def main() -> None:
@@ -129,7 +145,9 @@ def main() -> None:
     parser.add_argument(
         "--cap", type=int, default=0, help="stop towers at this many levels (0: the supply's end)"
     )
-    parser.add_argument("--seed", type=int, default=0, help="the 30-level timing tower's seed")
+    parser.add_argument(
+        "--progress", action="store_true", help="print each tower as it ends (in seed order)"
+    )
     args = parser.parse_args()
     cap = args.cap or SUPPLY_LEVELS
 
@@ -145,11 +163,10 @@ def main() -> None:
             got = placement_times(kinds, poses, "S", (-b / 2, -b / 3, 0.0), args.repeats)
             fresh, cached, sim, ok = got
             print(f"{name:<36}{len(kinds) + 1:>7}{fresh:>10.1f}{cached:>11.1f}{sim:>8.3f}  {ok}")
-        for height in (10, SUPPLY_LEVELS):
-            kinds, poses, at = players_tower(args.seed, height)
-            fresh, cached, sim, ok = placement_times(kinds, poses, "S", at, args.repeats)
-            built = sum(1 for k in kinds if k == "card")
-            name = f"{built} levels, level 5's (seed {args.seed})"
+        for height in (10, 20, SUPPLY_LEVELS - 1):
+            kinds, poses, at, size = recorded_tower(height)
+            fresh, cached, sim, ok = placement_times(kinds, poses, size, at, args.repeats)
+            name = f"{height} levels, level 5's (seed 3), {size}"
             print(f"{name:<36}{len(kinds) + 1:>7}{fresh:>10.1f}{cached:>11.1f}{sim:>8.3f}  {ok}")
         print()
 
@@ -159,32 +176,52 @@ def main() -> None:
         f"seeds 0..{args.towers - 1}, "
         f"thinking budget {args.budget:g} s; ratio = mean levels / the quick plan's"
     )
-    print(
-        f"{'player':<12}{'tremor':>7}{'fell':>6}{'mean levels':>13}{'ratio':>7}{'s/tower':>9}"
-        "  levels"
-    )
+    print(f"{'player':<12}{'tremor':>7}{'fell':>6}{'mean levels':>13}{'ratio':>7}  levels")
     levels = [int(v) for v in args.levels.split(",")]
-    for tremor in (float(t) for t in args.tremors.split(",")):
+    tremors = [float(t) for t in args.tremors.split(",")]
+    rows = [(level, tremor) for tremor in tremors for level in [0, *levels]]
+    t = time.perf_counter()
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        # seeds first, rows second: stopped early, every row has the same first seeds
+        runs = {
+            (row, s): pool.submit(solo_tower, s, row[1], row[0], args.budget, cap)
+            for s in range(args.towers)
+            for row in rows
+        }
+        for (row, s), run in runs.items():
+            if args.progress:
+                print(f"  level {row[0]} tremor {row[1]} seed {s}: {run.result()[0]}", flush=True)
+        got = {key: run.result() for key, run in runs.items()}
+    per = (time.perf_counter() - t) * args.jobs / (args.towers * len(rows))
+    print(f"(s/tower: wall time x jobs / towers, all rows: {per:.1f})")
+    for tremor in tremors:
         peer = None
         for level in [0, *levels]:
-            t = time.perf_counter()
-            with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-                runs = [
-                    pool.submit(solo_levels, s, tremor, level, args.budget, cap)
-                    for s in range(args.towers)
-                ]
-                got = [run.result() for run in runs]
-            per = (time.perf_counter() - t) * args.jobs / args.towers
-            mean = statistics.mean(got)
+            reached = [got[((level, tremor), s)][0] for s in range(args.towers)]
+            mean = statistics.mean(reached)
             peer = mean if peer is None else peer
-            fell = sum(1 for g in got if g < cap)
+            fell = sum(1 for g in reached if g < cap)
             name = "quick plan" if level == 0 else f"level {level}"
-            text = " ".join(str(g) if g < cap else "X" for g in got)
+            text = " ".join(str(g) if g < cap else "X" for g in reached)
             ratio = mean / peer if peer else float("nan")
             print(
-                f"{name:<12}{tremor:>7.2f}{fell:>6}{mean:>13.2f}{ratio:>7.2f}{per:>9.1f}  {text}",
+                f"{name:<12}{tremor:>7.2f}{fell:>6}{mean:>13.2f}{ratio:>7.2f}  {text}",
                 flush=True,
             )
+    for level in levels:
+        print(f"level {level} thinking, process CPU s a move, budget {args.budget:g} s")
+        for tremor in tremors:
+            for step in range(4):
+                times = sorted(
+                    v for s in range(args.towers) for v in got[((level, tremor), s)][1][step]
+                )
+                if not times:
+                    continue
+                p99 = times[min(len(times) - 1, round(0.99 * (len(times) - 1)))]
+                print(
+                    f"  tremor {tremor:.2f} step {step}: moves {len(times):5}"
+                    f"  median {statistics.median(times):.3f}  p99 {p99:.3f}  max {times[-1]:.3f}"
+                )
     print(f"levels: one number a seed, X = reached {cap} levels")
 
 

@@ -63,3 +63,65 @@ def test_continuous_games_and_bad_actions_are_refused() -> None:
     with pytest.raises(VertexError, match="action"):
         e.step(99)
     assert len(action_catalogue(e.game)) == 4
+
+
+DOTS_KINDS: list[tuple[str, dict[str, Any]]] = [
+    ("dots-and-boxes", {"rows": 3, "cols": 3, "players": 3, "border": True}),
+    ("dots-and-boxes", {"rows": 6, "cols": 6}),  # two words of lines
+    ("dots-and-triangles", {"size": 4, "misere": True}),
+    ("dots-and-triangles", {"shape": "strip", "length": 5, "border": True}),
+    ("figures", {"rows": 5, "cols": 5, "shape": "rhombus"}),
+]
+
+
+@pytest.mark.parametrize(("game_id", "options"), DOTS_KINDS)
+def test_dots_arrays_from_bits_are_the_board_views(game_id: str, options: dict[str, Any]) -> None:
+    e = raw_env(game_id, **options)
+    rng = np.random.default_rng(5)
+    for game in range(3):
+        e.reset(seed=game)
+        while not e.state_.is_over:
+            for agent in e.possible_agents:
+                seat = e.seat_of[agent]
+                fast = e.observer(e.state_, seat)
+                assert fast.dtype == np.int8 and fast.flags.writeable
+                assert list(fast) == list(e.observer.from_view(e.state_, seat))
+                mask = e.observe(agent)["action_mask"]
+                due = agent == e.agent_selection
+                legal = {e.actions.index(m) for m in e.state_.legal_moves()} if due else set()
+                assert set(np.flatnonzero(mask)) == legal
+            actions = e.legal_actions()
+            assert actions == sorted(e.actions.index(m) for m in e.state_.legal_moves())
+            e.step(actions[int(rng.integers(len(actions)))])
+        assert e.legal_actions() == []
+        assert sorted(e.rewards.values()) in ([-1, -1, 1], [-1, 1], [0, 0], [-1, 1, 1])
+
+
+@pytest.mark.parametrize(("game_id", "options"), CASES)
+def test_legal_actions_are_the_mask(game_id: str, options: dict[str, Any]) -> None:
+    e = raw_env(game_id, **options)
+    e.reset(seed=2)
+    for _ in range(6):
+        if e.state_.is_over:
+            break
+        mask = e.observe(e.agent_selection)["action_mask"]
+        actions = e.legal_actions()
+        assert actions == [int(i) for i in np.flatnonzero(mask)]
+        e.step(np.int64(actions[len(actions) // 2]))  # numpy integers are actions too
+
+
+def test_the_order_checks_are_pettingzoos() -> None:
+    e = env("dots-and-boxes", rows=1, cols=1)
+    with pytest.raises(AttributeError, match="before reset"):
+        _ = e.agent_selection
+    with pytest.raises(AssertionError, match="reset"):
+        e.step(0)  # PettingZoo's own refusal before reset
+    e.reset(seed=1)
+    for action in range(4):
+        e.step(action)
+    assert e.terminations == {"seat_0": True, "seat_1": True}
+    e.step(None)
+    e.step(None)
+    assert e.agents == []
+    e.step(None)  # no agents left: PettingZoo's wrapper only logs a warning, as before
+    assert e.agents == [] and e.unwrapped.state_.is_over

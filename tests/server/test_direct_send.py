@@ -6,13 +6,20 @@ from __future__ import annotations
 
 from typing import Any
 
+from websockets.protocol import State
+
 from vertex.server.conn import _direct
+
+
+class Connection:  # websockets' sans-I/O connection, as far as conn.py reads it
+    _state = State.OPEN
 
 
 class WebSocketsSansIOProtocol:  # the name of uvicorn's protocol class, as conn.py checks
     def __init__(self) -> None:
         self.transport = object()
-        self.conn = object()
+        self.conn = Connection()
+        self.close_sent = False
 
     async def asgi_send(self, message: dict[str, Any]) -> None:
         pass

@@ -32,6 +32,7 @@ from vertex.games.verticality.plan import (
     candidate_aims,
     fits,
     lookahead_aims,
+    next_sizes,
     plan_aim,
 )
 
@@ -57,9 +58,16 @@ TRIAL_CAP_S = 0.5
 CANDIDATES = 3
 MAX_TRIALS = 3
 #: For the first pyramid of a level, level 5 weighs up to LOOKAHEAD whole layouts by what each
-#: leaves for the next level, reckoning LOOK_S seconds for each.
-LOOKAHEAD = 6
-LOOK_S = 0.06
+#: leaves for the next level. It reckons the layouts themselves at PLAN_S + PLAN_PIECE_S a piece
+#: of the tower, and each layout's look at the next level at LOOK_S + LOOK_PIECE_S a piece for
+#: each size the die may roll there (CPU seconds measured at 20 to 88 pieces: bench/RESULTS.md),
+#: within LOOK_SHARE of the budget; from the budget and the tower alone, so choices replay.
+LOOKAHEAD = 10
+PLAN_S = 0.1
+PLAN_PIECE_S = 0.0003
+LOOK_S = 0.008
+LOOK_PIECE_S = 0.00008
+LOOK_SHARE = 0.8
 
 
 class TowerPlayer:
@@ -97,7 +105,7 @@ class TowerPlayer:
     def _looked_ahead(self, state: VerticalityState, seat: int, budget_s: float) -> Aim | None:
         """The first pyramid of the layout that, with what it leaves for the next level, is
         best, among as many layouts as the budget allows (counted from the budget alone)."""
-        count = min(LOOKAHEAD, math.floor(budget_s * 0.6 / LOOK_S))
+        count = look_count(budget_s, len(state.towers[seat].pieces), len(next_sizes(state)))
         if count < 2:
             return None
         ranked = lookahead_aims(state, seat, CARE[5], count=count)
@@ -156,6 +164,14 @@ class TowerPlayer:
             if score >= trials:
                 break
         return best
+
+
+def look_count(budget_s: float, pieces: int, sizes: int) -> int:
+    """How many layouts level 5 looks a level ahead from, for a tower of `pieces` pieces and
+    `sizes` sizes the die may roll next, within LOOK_SHARE of the budget (CPU seconds)."""
+    spare = budget_s * LOOK_SHARE - (PLAN_S + PLAN_PIECE_S * pieces)
+    look_s = max(1, sizes) * (LOOK_S + LOOK_PIECE_S * pieces)
+    return max(0, min(LOOKAHEAD, math.floor(spare / look_s)))
 
 
 def tremor_sample(rng: Rng, sigma: float) -> tuple[tuple[float, float, float], Rng]:

@@ -18,7 +18,10 @@ read from the public board view (`state.to_dict()["board"]`):
 - boards of squares (Juxtapose): per square the pyramid on it (1–15, 0 empty), then per
   pyramid 1 if in the stash, then per pyramid 1 if it was moved last;
 - others (Vert3x): per catalogue move 0 not played, 1 played by me, 2 by another seat.
-The catalogue is the game's own (`Game.move_catalogue()`).
+The catalogue is the game's own (`Game.move_catalogue()`). The Dots family's arrays are made
+from the position's bit sets in one compiled call (the same numbers as the board view; the
+tests compare them). `legal_actions()` gives the action numbers due now without an
+observation (an extra for fast loops: `e.unwrapped.legal_actions()` under the wrapper).
 Rewards come at the end: +1 for a winner, −1 for the others, 0 for everyone in a draw.
 Seats that move again (an extra turn) are simply selected again.
 """
@@ -30,10 +33,13 @@ from typing import Any, ClassVar
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
+from vertex.ai.dots._core import bit_bytes, bit_indices
 from vertex.core.errors import VertexError
 from vertex.core.game import Game, State
 from vertex.core.registry import create_game
+from vertex.games.dots.engine import DotsGame, DotsState
 
 
 def action_catalogue(game: Game[Any]) -> list[str]:
@@ -69,6 +75,11 @@ class _Observer:
             self.high = 2
 
     def __call__(self, state: State, seat: int) -> np.ndarray:
+        if isinstance(state, DotsState):  # the same array from the position's bit sets
+            return dots_observation(state, seat)
+        return self.from_view(state, seat)
+
+    def from_view(self, state: State, seat: int) -> np.ndarray:
         out = np.zeros(self.size, dtype=np.int8)
         if self.kind == "cells":
             board = state.to_dict()["board"]
@@ -100,6 +111,24 @@ class _Observer:
         return out
 
 
+def bits(mask: int, n: int) -> np.ndarray:
+    """The low `n` bits of `mask` as 0/1 int8, lowest first."""
+    return np.frombuffer(bit_bytes(mask, n), dtype=np.int8)
+
+
+def dots_observation(state: DotsState, seat: int) -> np.ndarray:
+    """The observation of a Dots-family position read from its bit sets: what the board view
+    gives (tests/interop/test_pettingzoo.py compares the two), at a fraction of the cost."""
+    board = state.game.board
+    lines = len(board.lines)
+    others = 0
+    for s, mask in enumerate(state.owned):
+        if s != seat:
+            others |= mask
+    cells = (state.owned[seat] << lines, others << lines, state.dead << lines, state.drawn)
+    return np.frombuffer(bit_bytes(cells, lines + len(board.cells), (1, 2, 3, 1)), np.int8)
+
+
 def _pyramids(board: dict[str, Any]) -> list[str]:
     """Every piece of a squares board, in the order of the view (at the start all are in the
     stash, in the engine's order, so the numbers are the engine's pyramid numbers + 1)."""
@@ -127,6 +156,10 @@ class VertexEnv(AECEnv):  # type: ignore[misc]
         self.action_index = {name: i for i, name in enumerate(self.actions)}
         self.observer = _Observer(game, self.actions)
         self.possible_agents = [f"seat_{s}" for s in range(game.seats)]
+        self.seat_of = {a: s for s, a in enumerate(self.possible_agents)}
+        self.lines_are_actions = isinstance(game, DotsGame) and self.actions == list(
+            game.board.line_names
+        )
         n = len(self.actions)
         obs_space = spaces.Dict(
             {
@@ -147,14 +180,29 @@ class VertexEnv(AECEnv):  # type: ignore[misc]
         return self.action_spaces[agent]
 
     def _seat(self, agent: str) -> int:
-        return self.possible_agents.index(agent)
+        return self.seat_of[agent]
 
     def _mask(self, agent: str) -> np.ndarray:
+        state = self.state_
+        if self.lines_are_actions and isinstance(state, DotsState):
+            if agent != self.agent_selection:
+                return np.zeros(len(self.actions), dtype=np.int8)
+            return bits(state.open_lines(), len(self.actions))  # action i is line i
         mask = np.zeros(len(self.actions), dtype=np.int8)
-        if agent == self.agent_selection and not self.state_.is_over:
-            for move in self.state_.legal_moves() or []:
+        if agent == self.agent_selection and not state.is_over:
+            for move in state.legal_moves() or []:
                 mask[self.action_index[move]] = 1
         return mask
+
+    def legal_actions(self) -> list[int]:
+        """The action numbers the agent due may take now, lowest first: the ones set in its
+        `action_mask`, without building the observation (an extra, for fast loops)."""
+        state = self.state_
+        if self.lines_are_actions and isinstance(state, DotsState):
+            return bit_indices(state.open_lines())
+        if state.is_over:
+            return []
+        return sorted(self.action_index[m] for m in state.legal_moves() or [])
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         return {
@@ -177,22 +225,28 @@ class VertexEnv(AECEnv):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None or not 0 <= int(action) < len(self.actions):
+        if type(action) is not int:  # numpy integers and the like
+            if action is None:
+                raise VertexError(f"action must be a number from 0 to {len(self.actions) - 1}")
+            action = int(action)
+        if not 0 <= action < len(self.actions):
             raise VertexError(f"action must be a number from 0 to {len(self.actions) - 1}")
         self._cumulative_rewards[agent] = 0
-        self.state_ = self.state_.play(self.actions[int(action)], seat=self._seat(agent))
+        self.state_ = state = self.state_.play(self.actions[action], self.seat_of[agent])
+        due = state.to_move
+        if due:
+            # the game goes on: every reward is still the 0 of reset, nothing to add
+            self.agent_selection = self.possible_agents[due[0]]
+            return
         self.rewards = dict.fromkeys(self.agents, 0)
-        if self.state_.is_over:
-            winners = self.state_.winners
-            draw = len(winners) == self.game.seats
-            for a in self.agents:
-                won = self._seat(a) in winners
-                self.rewards[a] = 0 if draw else (1 if won else -1)
-            self.terminations = dict.fromkeys(self.agents, True)
-            # every seat is done: each is selected once more to step None
-            self.agent_selection = agent
-        else:
-            self.agent_selection = self.possible_agents[self.state_.to_move[0]]
+        winners = state.winners
+        draw = len(winners) == self.game.seats
+        for a in self.agents:
+            won = self.seat_of[a] in winners
+            self.rewards[a] = 0 if draw else (1 if won else -1)
+        self.terminations = dict.fromkeys(self.agents, True)
+        # every seat is done: each is selected once more to step None
+        self.agent_selection = agent
         self._accumulate_rewards()
 
     def render(self) -> str | None:
@@ -210,8 +264,20 @@ def raw_env(game_id: str, render_mode: str | None = None, **options: Any) -> Ver
     return VertexEnv(game_id, render_mode=render_mode, **options)
 
 
+class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
+    """PettingZoo's order checks, with `step` going straight to the environment once it has
+    been reset and has agents (the wrapper's own `step` reads `agents` through two
+    `__getattr__` layers on every step); everything else, and every refusal, is theirs."""
+
+    def step(self, action: Any) -> None:
+        inner = self.env
+        if self._has_reset and inner.agents:
+            self._has_updated = True
+            inner.step(action)
+        else:
+            super().step(action)
+
+
 def env(game_id: str, render_mode: str | None = None, **options: Any) -> AECEnv:
     """The environment wrapped in PettingZoo's order checks (the usual way to hand it out)."""
-    from pettingzoo.utils import wrappers
-
-    return wrappers.OrderEnforcingWrapper(raw_env(game_id, render_mode=render_mode, **options))
+    return OrderEnforcing(raw_env(game_id, render_mode=render_mode, **options))

@@ -6,6 +6,11 @@ import asyncio
 import time
 from typing import Any, Protocol
 
+from websockets.protocol import State
+
+#: The open state of the server's side of a connection (websockets' sans-I/O protocol).
+_OPEN = State.OPEN
+
 
 class Sender(Protocol):
     async def send_text(self, data: str) -> None: ...
@@ -94,7 +99,9 @@ def _direct(ws: object) -> Any:
     proto = _sender_of(getattr(ws, "_send", None), WRAPPERS_FOLLOWED)
     if type(proto).__name__ != "WebSocketsSansIOProtocol":
         return None
-    if not hasattr(proto, "transport") or not hasattr(proto, "conn"):
+    if not hasattr(proto, "transport") or not hasattr(proto, "close_sent"):
+        return None
+    if getattr(getattr(proto, "conn", None), "_state", None) is None:
         return None
     return proto
 
@@ -175,7 +182,8 @@ class Conn:
 
         Written straight to the transport when nothing sent before is still queued (the
         order holds) and the connection is open: no task switch and no framing per socket,
-        which is what a move to a thousand spectators costs. Otherwise it is queued."""
+        which is what a move to a thousand spectators costs. Otherwise it is queued. (The
+        checks are the fewest that keep that true: this runs once per socket per event.)"""
         proto = self._direct
         if proto is None or self._inflight or self.closed:
             self.send(text)
@@ -183,9 +191,9 @@ class Conn:
         transport = proto.transport
         if (
             transport is None
+            or proto.close_sent
             or transport.is_closing()
-            or getattr(proto, "close_sent", False)
-            or getattr(proto.conn.state, "name", "") != "OPEN"
+            or proto.conn._state is not _OPEN
         ):
             self.send(text)
             return

@@ -81,6 +81,7 @@ class Hub:
             self.absence,
         )
         self.lobby = Lobby(self)
+        self.states = views.StateTexts()  # the state's JSON, once a state, for snapshots
         self._creating = asyncio.Lock()
         self.upkeep = Upkeep(settings, parts, self.repo, self.sockets, self.autoplay, self.lobby)
 
@@ -257,9 +258,12 @@ class Hub:
         sent: Sent,
         own: bool,
     ) -> None:
-        self.sockets.broadcast(table, sent)
+        sockets, took = self.sockets.broadcast(table, sent)
         await self.lobby.changed(table, own)
-        line = {"event": ev.kind, "table": table.id, "v": ev.seq}
+        line: dict[str, Any] = {"event": ev.kind, "table": table.id, "v": ev.seq}
+        if sockets:  # the fan-out: to how many sockets, in how long (bench_spectators.py)
+            line["sockets"] = sockets
+            line["fanout_us"] = round(took * 1e6)
         line.update({k: v for k, v in ev.data.items() if k in ("seat", "move", "level", "ply")})
         log.info(dumps(line))
         if own and needs_owner(table) and not self.leases.owns(table.id):
@@ -292,9 +296,8 @@ class Hub:
             if since is not None:
                 missed = self.repo.since(table, since, conn.seat, conn.deltas)
             if missed is None or since is None or since > table.v:
-                snap = {"t": "snapshot", "v": table.v, "seat": conn.seat}
-                snap["table"] = views.view(table, time.time(), before, conn.seat, away)
-                conn.send(dumps(snap))
+                now = time.time()
+                conn.send(views.snapshot_text(table, now, before, conn.seat, away, self.states))
             else:
                 conn.send(dumps({"t": "resume", "since": since, "v": table.v, "seat": conn.seat}))
                 for msg in missed:
@@ -313,6 +316,8 @@ class Hub:
         n = self.sockets.sizes.get(conn.table_id)
         if self.sockets.remove(conn) and n is not None:
             self.autoplay.spawn(self.sockets.changed(conn.table_id, n))
+        if not self.sockets.has(conn.table_id):
+            self.states.forget(conn.table_id)
         if conn.seat is None:
             self.lobby.watchers(conn.table_id, self._spectators(conn.table_id))
 

@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -45,6 +46,9 @@ class Sockets:
         self.beat_s = beat_s
         self.conns: dict[str, set[Conn]] = {}
         self.sizes: dict[str, int] = {}  # seats per table with sockets here
+        #: per table, its seats' sockets here (seat -> how many): who is connected, without
+        #: a walk over every spectator's socket at each connect
+        self.seated: dict[str, dict[int, int]] = {}
         self.shown: dict[str, list[bool]] = {}  # the presence these sockets last heard
         self._task: asyncio.Task[None] | None = None
         #: Set by the hub: per seat, the seconds before an absent player may be handed over
@@ -70,27 +74,33 @@ class Sockets:
         return bool(self.conns.get(tid))
 
     # ---- events -----------------------------------------------------------------------------
-    def broadcast(self, table: Table, sent: Sent) -> None:
+    def broadcast(self, table: Table, sent: Sent) -> tuple[int, float]:
         """One message per kind of viewer, not per socket: its text and its WebSocket frame
         are made once per class (who may see which sealed move, deltas or not) and the same
-        bytes go to every socket of the class."""
+        bytes go to every socket of the class. Returns the sockets it went to and the
+        seconds the fan-out took (from making the first text to the last socket's write;
+        the event's log line carries both)."""
+        began = time.perf_counter()
+        sealed = sent.sealed
         frames: dict[tuple[int | None, bool], tuple[str, bytes]] = {}
-        for conn in self.conns.get(table.id, ()):
+        conns = self.conns.get(table.id, ())
+        for conn in conns:
             # a seat sees its own sealed move; every other viewer sees the same
-            key = (conn.seat if conn.seat in sent.sealed else None, conn.deltas)
+            key = (conn.seat if sealed and conn.seat in sealed else None, conn.deltas)
             made = frames.get(key)
             if made is None:
-                if not sent.sealed - {key[0]}:  # nothing hidden: the text recent.py keeps
+                if not sealed - {key[0]}:  # nothing hidden: the text recent.py keeps
                     text = sent.text(conn.deltas)
                 else:
                     msg = sent.for_deltas() if conn.deltas else sent.msg
-                    text = dumps(views.for_viewer(msg, key[0], sent.sealed))
+                    text = dumps(views.for_viewer(msg, key[0], sealed))
                 made = frames[key] = (text, text_frame(text))
             conn.send_frame(*made)
+        return len(conns), time.perf_counter() - began
 
     # ---- presence ---------------------------------------------------------------------------
     def local_seats(self, tid: str) -> frozenset[int]:
-        return frozenset(c.seat for c in self.conns.get(tid, ()) if c.seat is not None)
+        return frozenset(self.seated.get(tid, ()))
 
     async def connected(self, tid: str, n: int) -> list[bool]:
         """Which of the table's `n` seats have a socket open on any process."""
@@ -99,7 +109,13 @@ class Sockets:
 
     def add(self, conn: Conn, n: int, before: list[bool]) -> None:
         tid = conn.table_id
-        self.conns.setdefault(tid, set()).add(conn)
+        conns = self.conns.setdefault(tid, set())
+        if conn in conns:
+            return
+        conns.add(conn)
+        if conn.seat is not None:
+            seated = self.seated.setdefault(tid, {})
+            seated[conn.seat] = seated.get(conn.seat, 0) + 1
         self.sizes[tid] = n
         self.shown.setdefault(tid, before)
 
@@ -110,11 +126,20 @@ class Sockets:
         if conns is None or conn not in conns:
             return False
         conns.discard(conn)
+        gone = False  # the last socket of its seat here
+        seated = self.seated.get(tid, {})
+        if conn.seat is not None and conn.seat in seated:
+            seated[conn.seat] -= 1
+            if not seated[conn.seat]:
+                del seated[conn.seat]
+                gone = True
+            if not seated:
+                del self.seated[tid]
         if not conns:
             del self.conns[tid]
             self.sizes.pop(tid, None)
             self.shown.pop(tid, None)
-        return conn.seat is not None and conn.seat not in self.local_seats(tid)
+        return gone
 
     async def changed(self, tid: str, n: int) -> None:
         """Our seats at `tid` changed: tell the other processes, and our sockets."""

@@ -8,6 +8,7 @@ is in anything here.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from vertex.core.record import Record
@@ -53,9 +54,11 @@ def view(
     connected: list[bool] | None = None,
     viewer: int | None = None,
     away: list[float | None] | None = None,
+    state: bool = True,
 ) -> dict[str, Any]:
     """What `viewer` (a seat, None: anyone) may see: no token, no hash of one, and no
-    sealed move of another seat (`for_viewer`)."""
+    sealed move of another seat (`for_viewer`). `state=False`: without the state (the
+    caller puts it in: `snapshot_text`)."""
     view = {
         "id": t.id,
         "game": t.game.id,
@@ -77,9 +80,62 @@ def view(
         "requests": requests(t),
         "rematch": t.rematch,
         "chat": list(t.chat_lines),
-        "state": t.state.to_dict(),
     }
+    if state:
+        view["state"] = t.state.to_dict()
     return for_viewer(view, viewer, turns.sealed(t))
+
+
+#: Stands for the state in a snapshot's JSON until the state's own JSON is put in its place
+#: (the last place it appears: a chat line could hold the same text, earlier).
+_STATE_MARK = "\x00state\x00"
+_STATE_MARK_JSON = json.dumps(_STATE_MARK)
+
+
+class StateTexts:
+    """The JSON of each table's current state, made once per state (states are immutable:
+    a new one comes with each event). A thousand spectators connecting to a big board then
+    cost one `to_dict` and one JSON of its state, not a thousand."""
+
+    def __init__(self) -> None:
+        self._texts: dict[str, tuple[object, str]] = {}
+
+    def text(self, t: Table) -> str:
+        held = self._texts.get(t.id)
+        if held is not None and held[0] is t.state:
+            return held[1]
+        text = json.dumps(t.state.to_dict(), separators=(",", ":"))
+        self._texts[t.id] = (t.state, text)
+        return text
+
+    def forget(self, tid: str) -> None:
+        self._texts.pop(tid, None)
+
+
+def snapshot_text(
+    t: Table,
+    now: float,
+    connected: list[bool],
+    viewer: int | None,
+    away: list[float | None],
+    texts: StateTexts,
+) -> str:
+    """The `snapshot` message for a new socket, as JSON: byte for byte what `dumps` of
+    `{"t": "snapshot", "v", "seat", "table": view(...)}` gives, with the state's JSON
+    taken from `texts` when `viewer` may see all of it (no other seat's move is sealed)."""
+    snap: dict[str, Any] = {"t": "snapshot", "v": t.v, "seat": viewer}
+    if turns.sealed(t) - {viewer}:
+        snap["table"] = view(t, now, connected, viewer, away)
+        return json.dumps(snap, separators=(",", ":"))
+    table = view(t, now, connected, viewer, away, state=False)
+    table["state"] = _STATE_MARK
+    snap["table"] = table
+    text = json.dumps(snap, separators=(",", ":"))
+    # the state is the view's last field and the view the snapshot's: the mark's last
+    # place is the state's, whatever a chat line holds
+    head, mark, tail = text.rpartition(_STATE_MARK_JSON)
+    assert mark and tail == "}}"
+    return head + texts.text(t) + tail
 
 
 def for_viewer(msg: dict[str, Any], viewer: int | None, sealed: frozenset[int]) -> dict[str, Any]:

@@ -1376,7 +1376,11 @@ static PyObject *names_of(PyObject *mod, PyObject *args) {
     unsigned char stack[64];
     unsigned char *buf = nbytes <= sizeof stack ? stack : PyMem_Malloc(nbytes);
     if (!buf) return PyErr_NoMemory();
+#if PY_VERSION_HEX >= 0x030D0000
+    if (_PyLong_AsByteArray((PyLongObject *)mask_o, buf, nbytes, 1, 0, 1) < 0) {
+#else
     if (_PyLong_AsByteArray((PyLongObject *)mask_o, buf, nbytes, 1, 0) < 0) {
+#endif
         if (buf != stack) PyMem_Free(buf);
         return NULL;
     }
@@ -1435,6 +1439,8 @@ static PyTypeObject CoreType = {
 static struct PyModuleDef coremodule = {PyModuleDef_HEAD_INIT, "_core",
                                         "The compiled core of the Dots family.", -1, module_methods};
 
+int dots_play_init(PyObject *m); /* _play.c: the public state's hot path */
+
 PyMODINIT_FUNC PyInit__core(void) {
     if (PyType_Ready(&CoreType) < 0) return NULL;
     PyObject *m = PyModule_Create(&coremodule);
@@ -1448,5 +1454,9 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "MAX_LINES", MAXL);
     PyModule_AddIntConstant(m, "MAX_CELLS", MAXC);
     PyModule_AddIntConstant(m, "MAX_THREADS", MAXTHREADS);
+    if (dots_play_init(m) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     return m;
 }

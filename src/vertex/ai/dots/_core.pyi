@@ -1,12 +1,31 @@
 """Types of the compiled core (`_core.c`); see `vertex.ai.dots.core` for the wrapper."""
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 MAX_LINES: int
 MAX_CELLS: int
 MAX_THREADS: int
 
 def names_of(mask: int, names: tuple[str, ...]) -> list[str]: ...
+def bit_bytes(
+    masks: int | tuple[int, ...], n: int, codes: tuple[int, ...] = ..., /
+) -> bytearray: ...
+def bit_indices(mask: int, /) -> list[int]: ...
+def bind_state(cls: type, fallback: Callable[..., Any]) -> dict[str, Callable[..., Any]]: ...
+
+class Rules:
+    def __init__(
+        self,
+        all_lines: int,
+        line_cells: Sequence[Sequence[int]],
+        cell_lines: Sequence[Sequence[int]],
+        line_reach: Sequence[int],
+        touch_rule: bool,
+        extra_turn: bool,
+        names: tuple[str, ...],
+        by_name: dict[str, int],
+    ) -> None: ...
 
 class Core:
     def __init__(

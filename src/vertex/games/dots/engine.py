@@ -80,6 +80,33 @@ class DotsGame(Game[O]):
         return {name: i for i, name in enumerate(self.board.line_names)}
 
     @cached_property
+    def compiled(self) -> _core.Rules | None:
+        """This game's tables for the compiled hot path of its states (`play`, `legal_moves`,
+        `is_over`, `to_move`), taken from the board; None without the compiled core."""
+        if _core is None:
+            return None
+        board = self.board
+        try:
+            return _core.Rules(
+                all_lines=board.all_lines,
+                line_cells=board.line_cells,
+                cell_lines=board.cells,
+                line_reach=[board.dot_lines[a] | board.dot_lines[b] for a, b in board.lines],
+                touch_rule=bool(self.touch_rule),
+                extra_turn=bool(self.extra_turn),
+                names=tuple(board.line_names),
+                by_name=self.line_by_name,
+            )
+        except ValueError:  # pragma: no cover - a board beyond the hot path: Python plays it
+            return None
+
+    def __getstate__(self) -> dict[str, Any]:
+        # pickled without the compiled tables: the copy makes its own when it first plays
+        state = dict(self.__dict__)
+        state.pop("compiled", None)
+        return state
+
+    @cached_property
     def predrawn(self) -> int:
         """Lines drawn before play (border or rim): nobody's, and not moves."""
         return 0
@@ -92,7 +119,10 @@ class DotsGame(Game[O]):
         """A symbol per seat, used to mark claimed cells."""
         return tuple("XOABCD"[s] for s in range(self.seats))
 
-    def initial_state(self, seed: int = 0) -> DotsState:
+    @cached_property
+    def start(self) -> tuple[int, int, int]:
+        """The starting position's drawn lines, reach (touch rule) and dead cells: the
+        pre-drawn lines, the lines touching them, and the cells they alone close (nobody's)."""
         board = self.board
         drawn = self.predrawn
         reach = 0
@@ -100,11 +130,14 @@ class DotsGame(Game[O]):
             for ln in _bits(drawn):
                 a, b = board.lines[ln]
                 reach |= board.dot_lines[a] | board.dot_lines[b]
-        # cells closed by pre-drawn lines alone belong to nobody
         dead = 0
         for c, mask in enumerate(board.cell_masks):
             if drawn & mask == mask:
                 dead |= 1 << c
+        return drawn, reach, dead
+
+    def initial_state(self, seed: int = 0) -> DotsState:
+        drawn, reach, dead = self.start
         return DotsState(
             game=self,
             seed=seed,
@@ -193,6 +226,9 @@ class DotsState(State):
         new.turn = turn if closed and game.extra_turn else (turn + 1) % len(self.order)
         return new
 
+    # `open_lines`, `play`, `legal_moves`, `is_over` and `to_move` here are the reference;
+    # with the compiled core installed, its versions of the same five replace them (end of
+    # the module).
     def play(self, move: str, seat: int | None = None) -> DotsState:
         # The usual call, a line by its own name for the seat due, goes straight to `draw`;
         # everything else (other spellings, a seat given, every refusal) as the contract says.
@@ -316,10 +352,30 @@ def _names_of_py(mask: int, names: tuple[str, ...]) -> list[str]:
     return out
 
 
-try:  # the compiled core's bit loop, when installed (it knows no rules, only bits)
+try:  # the compiled core, when installed (it knows no rules: the tables come from here)
+    from vertex.ai.dots import _core
     from vertex.ai.dots._core import names_of as _names_of
 except ImportError:  # pragma: no cover - an install without the compiled core
+    _core = None  # type: ignore[assignment]
     _names_of = _names_of_py
+
+# The Python methods, kept as the reference (tests/games/dots/test_compiled_state.py plays
+# both and compares every field) and for states the compiled path does not take.
+DotsState.python_play = DotsState.play  # type: ignore[attr-defined]
+DotsState.python_legal_moves = DotsState.legal_moves  # type: ignore[attr-defined]
+DotsState.python_is_over = DotsState.is_over.fget  # type: ignore[attr-defined]
+DotsState.python_to_move = DotsState.to_move.fget  # type: ignore[attr-defined]
+DotsState.python_open_lines = DotsState.open_lines  # type: ignore[attr-defined]
+if _core is not None:
+    # The same five in C (`_play.c`): a line by its own name for the seat due is drawn there
+    # (a new DotsState, fields as `draw` makes them); anything else goes to `State.play`,
+    # which checks and refuses as the contract says.
+    _hot = _core.bind_state(DotsState, State.play)
+    DotsState.play = _hot["play"]  # type: ignore[method-assign]
+    DotsState.legal_moves = _hot["legal_moves"]  # type: ignore[method-assign]
+    DotsState.is_over = property(_hot["is_over"])  # type: ignore[method-assign,assignment]
+    DotsState.to_move = property(_hot["to_move"])  # type: ignore[method-assign,assignment]
+    DotsState.open_lines = _hot["open_lines"]  # type: ignore[method-assign]
 
 
 def _bits(mask: int) -> list[int]:

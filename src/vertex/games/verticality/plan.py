@@ -26,7 +26,8 @@ turned so they stay well inside it, shifted if that steadies the cards below.
 
 `lookahead_aims` also weighs each layout by the best plan the next level could then have, for
 each size the die may roll (what the strongest computer player does for a level's first
-pyramid).
+pyramid): distinct layouts (one of each triangle and heading), the best by their own score and,
+when larger pyramids may follow, the widest triangles of tips that stand.
 
 `plan_aim(..., counterbalance=False)` is the old quick plan (a tight triangle at the level's
 centre, a card on the tips), which random play scatters.
@@ -54,6 +55,7 @@ from vertex.games.verticality.notation import BASE_HALF_MM, Aim, make_aim
 from vertex.games.verticality.rules import PER_LEVEL
 from vertex.games.verticality.statics import (
     CARD_G,
+    Stacked,
     Support,
     base_xy,
     incentre,
@@ -106,11 +108,13 @@ class Care:
     gap_mm: float = GAP_MM
     #: Refine the best layouts to 0.08 mm (or stop at 1 mm: enough to judge a level ahead).
     fine: bool = True
+    #: How many layouts the coarse round keeps for the finer ones (over every card below).
+    keep: int = 48
 
 
 CAREFUL = Care()
 #: The quicker plan used to judge what a layout leaves for the next level.
-LOOKAHEAD = Care(turns=(0.0, 45.0), fine=False)
+LOOKAHEAD = Care(turns=(0.0,), fine=False, keep=16)
 #: A look ahead counts this much of the next level's plan score ...
 LOOKAHEAD_WEIGHT = 0.5
 #: ... and a next level whose best plan scores below zero (a thin margin: it may well fall,
@@ -119,6 +123,11 @@ AHEAD_STEEP = 3.0
 #: Of the layouts a look ahead weighs, this share are the best by their own score; the rest
 #: are the widest (a wide triangle of tips is what large pyramids on the next level need).
 BY_SCORE = 0.5
+#: When larger pyramids may follow, this many of the widest triangles of tips that stand are
+#: weighed beside the best layouts.
+WIDE = 24
+#: ... those whose own plan scores at least this (a margin about 1.2 mm).
+WIDE_OWN = 0.5
 
 
 # ---- the plan ----------------------------------------------------------------------------------
@@ -176,22 +185,29 @@ def lookahead_aims(
     tower = state.towers[seat]
     plans = Planner(tower, state.level, care)
     odds = next_sizes(state)
-    layouts = plans.layouts(state.size)
+    # larger pyramids may follow: the widest triangles of tips are weighed too (three large
+    # pyramids on small tips need an inradius over 5 mm: bench/RESULTS.md)
+    larger = any(SIZES.index(s) > SIZES.index(state.size) for s in odds)
+    layouts = plans.layouts(state.size, wide=WIDE if larger else 0)
     by_score = max(1, math.ceil(count * BY_SCORE))
     widest = sorted(
-        (lay for lay in layouts[by_score:] if lay[2] > -100.0),  # not off the card below
+        (lay for lay in layouts[by_score:] if lay[2] >= WIDE_OWN),  # standing with some margin
         key=lambda lay: -float(inradius(lay[0][0], lay[0][1], lay[0][2])),
     )
     ranked: list[tuple[float, Aim]] = []
+    shapes: set[tuple[int, float]] = set()
     for pool, wanted in ((layouts, by_score), (widest, count)):
         for layout in pool:
             if len(ranked) >= wanted:
                 break
             where, heading, score = layout
+            # one layout of a shape (the same triangle, turned alike, a little shifted)
+            shape = (round(heading) % 360, round(float(inradius(where[0], where[1], where[2])), 1))
             x, y = _clamp(float(where[0, 0])), _clamp(float(where[0, 1]))
             aim = make_aim("pyramid", x, y, heading)
-            if any(a == aim for _, a in ranked) or not fits(state, seat, aim):
+            if shape in shapes or any(a == aim for _, a in ranked) or not fits(state, seat, aim):
                 continue
+            shapes.add(shape)
             ahead = plans.next_level(state.size, layout, odds) if odds else 0.0
             ranked.append((score + LOOKAHEAD_WEIGHT * ahead, aim))
     ranked.sort(key=lambda r: -r[0])
@@ -224,6 +240,14 @@ class Planner:
         if not care.all_cards:
             sups = sups[-1:]
         self.supports = sups
+        self._stacks = (
+            Stacked.of(sups) if sups else None,
+            Stacked.of(sups[-1:]) if sups else None,
+        )
+
+    def _stacked(self, coarse: bool) -> Stacked | None:
+        """Every card below (or, coarse, the one right below), stacked; None on the table."""
+        return self._stacks[1] if coarse else self._stacks[0]
 
     # -- pyramids -------------------------------------------------------------------------------
     def pyramid_spots(self, size: str) -> list[tuple[float, float, float, float]]:
@@ -238,9 +262,10 @@ class Planner:
     def _first(self, size: str) -> list[tuple[float, float, float, float]]:
         return [(float(p[0, 0]), float(p[0, 1]), h, v) for p, h, v in self.layouts(size)]
 
-    def layouts(self, size: str) -> list[tuple[np.ndarray, float, float]]:
+    def layouts(self, size: str, wide: int = 0) -> list[tuple[np.ndarray, float, float]]:
         """Whole plans for this level: (where the three pyramids go, in order (3, 2); their
-        heading; score), best first."""
+        heading; score), best first; with `wide`, also that many of the widest triangles of
+        tips that stand (what larger pyramids on the next level need)."""
         m = PYRAMIDS[size].mass * 1e3
         q2, q3 = layout_library(size, self.care.gap_mm, self.care.shapes)
         heading0 = 0.0 if self.below is None else yaw_deg(self.below.pose)
@@ -278,7 +303,16 @@ class Planner:
             t[keep] = pos[np.arange(len(keep)), best]
             if coarse:
                 top = score[np.arange(len(keep)), best]
-                keep = keep[np.argsort(-top, kind="stable")[:48]]
+                order = np.argsort(-top, kind="stable")
+                kept = keep[order[: self.care.keep]]
+                if wide:
+                    # the widest of the rest whose worst stage keeps some margin
+                    rest = order[self.care.keep :]
+                    rest = rest[top[rest] > 0.0]
+                    w = width[keep[rest], 0]
+                    rest = rest[np.argsort(-w, kind="stable")]
+                    kept = np.concatenate([kept, keep[rest[:wide]]])
+                keep = kept
         sub = [t[keep][:, None, :] + o[keep][:, None, :] for o in offsets]
         card = t[keep][:, None, :] + centre[keep][:, None, :]
         final = self._score(m, size, h[keep], sub, width=width[keep], centre=card)[:, 0]
@@ -395,10 +429,12 @@ class Planner:
         # `width` and `centre` (the tips' inradius and incentre) may come worked out
         card = incentre(x1, x2, x3) if centre is None else centre
         own = np.full(shape, OWN_CAP)
-        sups = self.supports[-1:] if coarse else self.supports
-        for sup in sups:
-            # the level's pieces already standing are in sup.moment / sup.mass
-            mass, moment = sup.mass, sup.moment
+        sups = self._stacked(coarse)
+        if sups is not None:
+            # every card below at once (the level's pieces already standing are in its load)
+            k = len(sups.mass)
+            mass = sups.mass
+            moment = sups.moment.reshape(k, *(1,) * len(shape), 2)
             stages = []
             for i, x in enumerate((x1, x2, x3)):
                 if i < done:
@@ -408,14 +444,15 @@ class Planner:
                 stages.append((mass, moment))
             stages.append((mass + CARD_G, moment + CARD_G * card))
             for mass_k, moment_k in stages:
-                own = np.minimum(own, sup.margin(moment_k / mass_k))
+                load = moment_k / mass_k.reshape(k, *(1,) * (moment_k.ndim - 1))
+                own = np.minimum(own, sups.margin(load).min(axis=0))
         # the card, centred on the incentre, rests on the new tips by their inradius
         width = inradius(x1, x2, x3) if width is None else width
         own = np.minimum(own, width - CARD_RESERVE_MM)
         future = np.minimum(width, FUTURE_CAP)
-        if sups and self.care.future > 0:
-            for sup in sups:
-                future = np.minimum(future, sup.margin(card))
+        if sups is not None and self.care.future > 0:
+            at = np.broadcast_to(card, (len(sups.mass), *card.shape))
+            future = np.minimum(future, sups.margin(at).min(axis=0))
         score = _utility(own) + self.care.future * future
         if check_card and self.below is not None:
             h = np.asarray(heading)  # broadcast late: the trigonometry once a layout

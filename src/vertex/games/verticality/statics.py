@@ -52,6 +52,38 @@ class Support:
         return np.asarray(np.minimum(edge, cx * px + cy * py - c))
 
 
+@dataclass(frozen=True)
+class Stacked:
+    """Supports stacked (K of them), for margins against every card at once: the same
+    arithmetic as `Support.margin`, one card after another, without a loop in Python."""
+
+    normals: np.ndarray  # (K, 3, 2)
+    offsets: np.ndarray  # (K, 3)
+    mass: np.ndarray  # (K,)
+    moment: np.ndarray  # (K, 2)
+
+    @classmethod
+    def of(cls, sups: list[Support]) -> Stacked:
+        return cls(
+            np.stack([s.normals for s in sups]),
+            np.stack([s.offsets for s in sups]),
+            np.array([s.mass for s in sups], dtype=float),
+            np.stack([s.moment for s in sups]).astype(float),
+        )
+
+    def margin(self, p: np.ndarray) -> np.ndarray:
+        """p (K, ..., 2): point k against card k; (K, ...) signed distances (> 0 inside)."""
+        lead = (len(self.mass),) + (1,) * (p.ndim - 2)
+        px, py = p[..., 0], p[..., 1]
+        n, o = self.normals, self.offsets
+        edge = np.minimum(
+            n[:, 0, 0].reshape(lead) * px + n[:, 0, 1].reshape(lead) * py - o[:, 0].reshape(lead),
+            n[:, 1, 0].reshape(lead) * px + n[:, 1, 1].reshape(lead) * py - o[:, 1].reshape(lead),
+        )
+        third = n[:, 2, 0].reshape(lead) * px + n[:, 2, 1].reshape(lead) * py
+        return np.asarray(np.minimum(edge, third - o[:, 2].reshape(lead)))
+
+
 def supports(tower: Tower, level: int) -> list[Support]:
     """The cards below `level` that rest on three tips, lowest first, with their loads.
 

@@ -1,0 +1,657 @@
+/* The hot path of the public Dots-family position (`vertex.games.dots.engine.DotsState`):
+ * `play`, `legal_moves`, `open_lines`, `is_over` and `to_move` in C, so that playouts through the game
+ * contract (DESIGN §2) cost about what OpenSpiel's C++ game costs driven from Python.
+ *
+ * Nothing here knows a rule by heart. The tables (the cells each line bounds, the lines of
+ * each cell, the dots' lines for the touch rule, extra turns, the line names) come from the
+ * engine's board (`DotsGame.compiled`), and the states made here are plain `DotsState`
+ * objects with the fields the Python `DotsState.draw` would give them. Anything off the
+ * usual path (another spelling of a line, a seat that is not due, a drawn line, a board of
+ * more than MAXW*64 lines) goes to the Python contract, which checks and refuses exactly as
+ * before. The Python methods stay the reference: tests/games/dots/test_compiled_state.py
+ * plays both on every board kind and compares every field.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <structmember.h>
+#include <stdint.h>
+#include <string.h>
+
+#define MAXW 16 /* lines (and cells) up to 1024: every board the options allow */
+
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define HOT_PATH 1
+#else
+#define HOT_PATH 0 /* the words below are read as little-endian bytes */
+#endif
+
+#if PY_VERSION_HEX >= 0x030D0000
+#define AS_BYTES(v, b, n) _PyLong_AsByteArray((PyLongObject *)(v), (b), (n), 1, 0, 1)
+#else
+#define AS_BYTES(v, b, n) _PyLong_AsByteArray((PyLongObject *)(v), (b), (n), 1, 0)
+#endif
+
+typedef struct {
+    PyObject_HEAD
+    int lines, nw, cw, touch, extra;
+    uint64_t all[MAXW];
+    int16_t (*lcells)[2]; /* per line, the (at most two) cells it bounds, -1 for none */
+    uint64_t *cmask;      /* per cell, its lines (nw words) */
+    uint64_t *reach;      /* per line, the lines sharing a dot with it (nw words) */
+    PyObject *names;      /* tuple of the line names */
+    PyObject *by_name;    /* dict: line name -> index */
+} Rules;
+
+/* ---- Python ints <-> words (non-negative, at most nw*64 bits) ------------------------ */
+/* 0: done; 1: not an int of that size (go the Python way); -1: an error is set. */
+static int get_words(PyObject *v, uint64_t *w, int nw) {
+    if (!PyLong_CheckExact(v) || _PyLong_Sign(v) < 0) return 1;
+    if (nw == 1) {
+        unsigned long long x = PyLong_AsUnsignedLongLong(v);
+        if (x == (unsigned long long)-1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return 1;
+        }
+        w[0] = x;
+        return 0;
+    }
+    if (_PyLong_NumBits(v) > (size_t)nw * 64) return 1;
+    return AS_BYTES(v, (unsigned char *)w, (size_t)nw * 8) < 0 ? -1 : 0;
+}
+
+static PyObject *from_words(const uint64_t *w, int nw) {
+    if (nw == 1) return PyLong_FromUnsignedLongLong(w[0]);
+    return _PyLong_FromByteArray((const unsigned char *)w, (size_t)nw * 8, 1, 0);
+}
+
+static int mask_arg(PyObject *v, uint64_t *w, int nw, const char *what) {
+    int r = get_words(v, w, nw);
+    if (r > 0) PyErr_Format(PyExc_ValueError, "%s: a non-negative int of at most %d bits", what,
+                            nw * 64);
+    return r ? -1 : 0;
+}
+
+/* ---- Rules: one game's tables --------------------------------------------------------- */
+static void Rules_dealloc(Rules *self) {
+    PyMem_Free(self->lcells);
+    PyMem_Free(self->cmask);
+    PyMem_Free(self->reach);
+    Py_XDECREF(self->names);
+    Py_XDECREF(self->by_name);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+/* Rules(all_lines, line_cells, cell_lines, line_reach, touch_rule, extra_turn, names,
+ * by_name) */
+static int Rules_init(Rules *self, PyObject *args, PyObject *kw) {
+    PyObject *all_o, *line_cells, *cell_lines, *reach_o, *names, *by_name;
+    int touch, extra;
+    static char *kwlist[] = {"all_lines", "line_cells", "cell_lines", "line_reach",
+                             "touch_rule", "extra_turn", "names",      "by_name",
+                             NULL};
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OOOOppO!O!", kwlist, &all_o, &line_cells,
+                                     &cell_lines, &reach_o, &touch, &extra, &PyTuple_Type,
+                                     &names, &PyDict_Type, &by_name))
+        return -1;
+    if (self->names) {
+        PyErr_SetString(PyExc_TypeError, "Rules are made once");
+        return -1;
+    }
+    Py_ssize_t lines = PyTuple_GET_SIZE(names);
+    Py_ssize_t cells = PySequence_Size(cell_lines);
+    if (cells < 0) return -1;
+    if (lines < 1 || lines > MAXW * 64 || cells > MAXW * 64 || !HOT_PATH) {
+        PyErr_SetString(PyExc_ValueError, "board too big for the compiled hot path");
+        return -1;
+    }
+    if (PySequence_Size(line_cells) != lines || PySequence_Size(reach_o) != lines) {
+        PyErr_SetString(PyExc_ValueError, "a table per line");
+        return -1;
+    }
+    int nw = (int)((lines + 63) / 64), cw = (int)((cells + 63) / 64);
+    if (cw < 1) cw = 1;
+    self->lines = (int)lines;
+    self->nw = nw;
+    self->cw = cw;
+    self->touch = touch;
+    self->extra = extra;
+    memset(self->all, 0, sizeof self->all);
+    if (mask_arg(all_o, self->all, nw, "all_lines") < 0) return -1;
+    self->lcells = PyMem_Calloc((size_t)lines, sizeof *self->lcells);
+    self->cmask = PyMem_Calloc((size_t)(cells ? cells : 1) * nw, sizeof(uint64_t));
+    self->reach = PyMem_Calloc((size_t)lines * nw, sizeof(uint64_t));
+    if (!self->lcells || !self->cmask || !self->reach) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t ln = 0; ln < lines; ln++) {
+        PyObject *row = PySequence_GetItem(line_cells, ln);
+        if (!row) return -1;
+        PyObject *fast = PySequence_Fast(row, "line_cells: a sequence of cells per line");
+        Py_DECREF(row);
+        if (!fast) return -1;
+        Py_ssize_t k = PySequence_Fast_GET_SIZE(fast);
+        self->lcells[ln][0] = self->lcells[ln][1] = -1;
+        for (Py_ssize_t i = 0; i < k; i++) {
+            long c = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+            if (c == -1 && PyErr_Occurred()) {
+                Py_DECREF(fast);
+                return -1;
+            }
+            if (k > 2 || c < 0 || c >= cells) {
+                Py_DECREF(fast);
+                PyErr_SetString(PyExc_ValueError, "line_cells: at most two cells a line");
+                return -1;
+            }
+            self->lcells[ln][i] = (int16_t)c;
+        }
+        Py_DECREF(fast);
+        PyObject *r = PySequence_GetItem(reach_o, ln);
+        if (!r) return -1;
+        int bad = mask_arg(r, self->reach + ln * nw, nw, "line_reach");
+        Py_DECREF(r);
+        if (bad) return -1;
+    }
+    for (Py_ssize_t c = 0; c < cells; c++) {
+        PyObject *row = PySequence_GetItem(cell_lines, c);
+        if (!row) return -1;
+        PyObject *fast = PySequence_Fast(row, "cell_lines: a sequence of lines per cell");
+        Py_DECREF(row);
+        if (!fast) return -1;
+        for (Py_ssize_t i = 0; i < PySequence_Fast_GET_SIZE(fast); i++) {
+            long ln = PyLong_AsLong(PySequence_Fast_GET_ITEM(fast, i));
+            if (ln < 0 || ln >= lines) {
+                Py_DECREF(fast);
+                if (!PyErr_Occurred())
+                    PyErr_SetString(PyExc_ValueError, "cell_lines: a line out of range");
+                return -1;
+            }
+            self->cmask[c * nw + ln / 64] |= (uint64_t)1 << (ln % 64);
+        }
+        Py_DECREF(fast);
+    }
+    Py_INCREF(names);
+    self->names = names;
+    Py_INCREF(by_name);
+    self->by_name = by_name;
+    return 0;
+}
+
+static PyTypeObject RulesType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "vertex.ai.dots._core.Rules",
+    .tp_basicsize = sizeof(Rules),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "One Dots-family game's tables for the compiled play/legal_moves of its states.",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Rules_init,
+    .tp_dealloc = (destructor)Rules_dealloc,
+};
+
+/* ---- the bound state class ------------------------------------------------------------ */
+enum { F_GAME, F_SEED, F_HISTORY, F_DRAWN, F_OWNED, F_DEAD, F_ORDER, F_TURN, F_REACH, NF };
+static const char *field_names[NF] = {"game",  "seed",  "history", "drawn", "owned",
+                                      "dead",  "order", "turn",    "reach"};
+static Py_ssize_t field_at[NF];
+static PyTypeObject *state_type; /* DotsState, once bound */
+static PyObject *fallback_play;  /* the contract's State.play(state, move, seat) */
+static PyObject *rules_attr;     /* "compiled" */
+static PyObject *last_game, *last_rules; /* a one-game cache of game.compiled */
+
+#define FIELD(obj, f) (*(PyObject **)((char *)(obj) + field_at[f]))
+
+/* The game's Rules (borrowed), or NULL (no error) when it has none. */
+static Rules *rules_of(PyObject *state) {
+    PyObject *game = FIELD(state, F_GAME);
+    if (!game) return NULL;
+    if (game == last_game) return (Rules *)last_rules;
+    PyObject *r = PyObject_GetAttr(game, rules_attr);
+    if (!r) {
+        PyErr_Clear();
+        return NULL;
+    }
+    if (!PyObject_TypeCheck(r, &RulesType)) {
+        Py_DECREF(r);
+        return NULL;
+    }
+    Py_INCREF(game);
+    Py_XSETREF(last_game, game);
+    Py_XSETREF(last_rules, r);
+    return (Rules *)r;
+}
+
+/* The open lines of a bound state: 1 with `free` filled, 0 when it must go the Python way,
+ * -1 on an error. */
+static int open_of(PyObject *state, Rules **out, uint64_t *free) {
+    if (Py_TYPE(state) != state_type) return 0;
+    Rules *r = rules_of(state);
+    if (!r) return 0;
+    PyObject *drawn_o = FIELD(state, F_DRAWN);
+    if (!drawn_o) return 0;
+    uint64_t drawn[MAXW];
+    int got = get_words(drawn_o, drawn, r->nw);
+    if (got) return got < 0 ? -1 : 0;
+    for (int i = 0; i < r->nw; i++) free[i] = r->all[i] & ~drawn[i];
+    if (r->touch) {
+        uint64_t reach[MAXW];
+        PyObject *reach_o = FIELD(state, F_REACH);
+        if (!reach_o || (got = get_words(reach_o, reach, r->nw))) return got < 0 ? -1 : 0;
+        for (int i = 0; i < r->nw; i++) free[i] &= reach[i];
+    }
+    *out = r;
+    return 1;
+}
+
+static int any(const uint64_t *w, int n) {
+    for (int i = 0; i < n; i++)
+        if (w[i]) return 1;
+    return 0;
+}
+
+static PyObject *call_python(PyObject *state, const char *name) {
+    /* the reference method of the class, for states the hot path does not take */
+    PyObject *fn = PyObject_GetAttrString((PyObject *)Py_TYPE(state), name);
+    if (!fn) return NULL;
+    PyObject *out = PyObject_CallOneArg(fn, state);
+    Py_DECREF(fn);
+    return out;
+}
+
+/* legal_moves(state) -> the names of the open lines, lowest first */
+static PyObject *hot_legal_moves(PyObject *mod, PyObject *state) {
+    Rules *r;
+    uint64_t free[MAXW];
+    int ok = open_of(state, &r, free);
+    if (ok < 0) return NULL;
+    if (!ok) return call_python(state, "python_legal_moves");
+    Py_ssize_t count = 0;
+    for (int i = 0; i < r->nw; i++) count += __builtin_popcountll(free[i]);
+    PyObject *out = PyList_New(count);
+    if (!out) return NULL;
+    Py_ssize_t at = 0;
+    for (int i = 0; i < r->nw; i++) {
+        uint64_t b = free[i];
+        while (b) {
+            PyObject *name = PyTuple_GET_ITEM(r->names, 64 * i + __builtin_ctzll(b));
+            b &= b - 1;
+            Py_INCREF(name);
+            PyList_SET_ITEM(out, at++, name);
+        }
+    }
+    return out;
+}
+
+/* open_lines(state) -> the bit set of the lines that may be drawn now */
+static PyObject *hot_open_lines(PyObject *mod, PyObject *state) {
+    Rules *r;
+    uint64_t free[MAXW];
+    int ok = open_of(state, &r, free);
+    if (ok < 0) return NULL;
+    if (!ok) return call_python(state, "python_open_lines");
+    return from_words(free, r->nw);
+}
+
+/* is_over(state) -> no line may be drawn */
+static PyObject *hot_is_over(PyObject *mod, PyObject *state) {
+    Rules *r;
+    uint64_t free[MAXW];
+    int ok = open_of(state, &r, free);
+    if (ok < 0) return NULL;
+    if (!ok) return call_python(state, "python_is_over");
+    return PyBool_FromLong(!any(free, r->nw));
+}
+
+/* to_move(state) -> () when over, else (the seat due,) */
+static PyObject *hot_to_move(PyObject *mod, PyObject *state) {
+    Rules *r;
+    uint64_t free[MAXW];
+    int ok = open_of(state, &r, free);
+    if (ok < 0) return NULL;
+    PyObject *order = FIELD(state, F_ORDER), *turn_o = FIELD(state, F_TURN);
+    if (!ok || !order || !turn_o || !PyTuple_CheckExact(order))
+        return call_python(state, "python_to_move");
+    if (!any(free, r->nw)) return PyTuple_New(0);
+    Py_ssize_t turn = PyLong_AsSsize_t(turn_o);
+    if (turn < 0 || turn >= PyTuple_GET_SIZE(order)) {
+        if (PyErr_Occurred()) PyErr_Clear();
+        return call_python(state, "python_to_move");
+    }
+    return PyTuple_Pack(1, PyTuple_GET_ITEM(order, turn));
+}
+
+static PyObject *slow_play(PyObject *state, PyObject *move, PyObject *seat) {
+    PyObject *args[3] = {state, move, seat ? seat : Py_None};
+    return PyObject_Vectorcall(fallback_play, args, 3, NULL);
+}
+
+/* play(state, move, seat=None): the usual call (a line by its own name, for the seat due)
+ * made here; every other call, and every refusal, by the contract in Python. */
+static PyObject *hot_play(PyObject *mod, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames) {
+    PyObject *state, *move, *seat = NULL;
+    Py_ssize_t nkw = kwnames ? PyTuple_GET_SIZE(kwnames) : 0;
+    if (nargs + nkw < 2 || nargs + nkw > 3 || nargs < 1) {
+        PyErr_SetString(PyExc_TypeError, "play(move, seat=None)");
+        return NULL;
+    }
+    state = args[0];
+    move = nargs >= 2 ? args[1] : NULL;
+    if (nargs == 3) seat = args[2];
+    for (Py_ssize_t i = 0; i < nkw; i++) {
+        PyObject *key = PyTuple_GET_ITEM(kwnames, i), *val = args[nargs + i];
+        if (PyUnicode_CompareWithASCIIString(key, "seat") == 0 && !seat)
+            seat = val;
+        else if (PyUnicode_CompareWithASCIIString(key, "move") == 0 && !move)
+            move = val;
+        else {
+            PyErr_Format(PyExc_TypeError, "play() got an unexpected keyword argument '%U'", key);
+            return NULL;
+        }
+    }
+    if (!move) {
+        PyErr_SetString(PyExc_TypeError, "play() missing the move");
+        return NULL;
+    }
+    if (seat == Py_None) seat = NULL;
+    if (Py_TYPE(state) != state_type || !PyUnicode_CheckExact(move))
+        return slow_play(state, move, seat);
+    Rules *r = rules_of(state);
+    if (!r) return slow_play(state, move, seat);
+    PyObject *line_o = PyDict_GetItemWithError(r->by_name, move);
+    if (!line_o) {
+        if (PyErr_Occurred()) return NULL;
+        return slow_play(state, move, seat);
+    }
+    long line = PyLong_AsLong(line_o);
+    if (line < 0 || line >= r->lines) {
+        if (PyErr_Occurred()) return NULL;
+        return slow_play(state, move, seat);
+    }
+    int nw = r->nw, w = (int)(line / 64);
+    uint64_t bit = (uint64_t)1 << (line % 64);
+    PyObject *f[NF];
+    for (int i = 0; i < NF; i++)
+        if (!(f[i] = FIELD(state, i))) return slow_play(state, move, seat);
+    uint64_t drawn[MAXW], reach[MAXW];
+    int got = get_words(f[F_DRAWN], drawn, nw);
+    if (got) return got < 0 ? NULL : slow_play(state, move, seat);
+    if (drawn[w] & bit || !(r->all[w] & bit)) return slow_play(state, move, seat);
+    if (r->touch) {
+        if ((got = get_words(f[F_REACH], reach, nw))) return got < 0 ? NULL : slow_play(state, move, seat);
+        if (!(reach[w] & bit)) return slow_play(state, move, seat);
+    }
+    PyObject *order = f[F_ORDER], *owned = f[F_OWNED], *history = f[F_HISTORY];
+    if (!PyTuple_CheckExact(order) || !PyTuple_CheckExact(owned) || !PyTuple_CheckExact(history))
+        return slow_play(state, move, seat);
+    Py_ssize_t seats = PyTuple_GET_SIZE(order);
+    Py_ssize_t turn = PyLong_AsSsize_t(f[F_TURN]);
+    if (turn < 0 || turn >= seats) {
+        if (PyErr_Occurred()) PyErr_Clear();
+        return slow_play(state, move, seat);
+    }
+    PyObject *seat_o = PyTuple_GET_ITEM(order, turn);
+    Py_ssize_t who = PyLong_AsSsize_t(seat_o);
+    if (who < 0 || who >= PyTuple_GET_SIZE(owned)) {
+        if (PyErr_Occurred()) PyErr_Clear();
+        return slow_play(state, move, seat);
+    }
+    if (seat) { /* a seat named: the usual path only for the seat due, as an exact int */
+        if (!PyLong_CheckExact(seat)) return slow_play(state, move, seat);
+        Py_ssize_t s = PyLong_AsSsize_t(seat);
+        if (s == -1 && PyErr_Occurred()) {
+            PyErr_Clear();
+            return slow_play(state, move, seat);
+        }
+        if (s != who) return slow_play(state, move, seat);
+    }
+    /* the move: the line drawn, the cells it closes for the seat due */
+    drawn[w] |= bit;
+    uint64_t closed[MAXW];
+    int any_closed = 0;
+    memset(closed, 0, sizeof(uint64_t) * r->cw);
+    for (int k = 0; k < 2; k++) {
+        int c = r->lcells[line][k];
+        if (c < 0) continue;
+        const uint64_t *m = r->cmask + (size_t)c * nw;
+        int full = 1;
+        for (int i = 0; i < nw && full; i++) full = (drawn[i] & m[i]) == m[i];
+        if (full) {
+            closed[c / 64] |= (uint64_t)1 << (c % 64);
+            any_closed = 1;
+        }
+    }
+    PyObject *new_drawn = NULL, *new_reach = NULL, *new_owned = NULL, *new_turn = NULL;
+    PyObject *entry = NULL, *new_history = NULL, *out = NULL;
+    new_drawn = from_words(drawn, nw);
+    if (!new_drawn) goto fail;
+    if (r->touch) {
+        const uint64_t *add = r->reach + (size_t)line * nw;
+        for (int i = 0; i < nw; i++) reach[i] |= add[i];
+        if (!(new_reach = from_words(reach, nw))) goto fail;
+    } else {
+        new_reach = Py_NewRef(f[F_REACH]);
+    }
+    if (any_closed) {
+        uint64_t mine[MAXW];
+        PyObject *had = PyTuple_GET_ITEM(owned, who);
+        got = get_words(had, mine, r->cw);
+        if (got) {
+            Py_DECREF(new_drawn);
+            Py_DECREF(new_reach);
+            return got < 0 ? NULL : slow_play(state, move, seat);
+        }
+        for (int i = 0; i < r->cw; i++) mine[i] |= closed[i];
+        Py_ssize_t n = PyTuple_GET_SIZE(owned);
+        if (!(new_owned = PyTuple_New(n))) goto fail;
+        for (Py_ssize_t i = 0; i < n; i++) {
+            PyObject *v = i == who ? from_words(mine, r->cw) : Py_NewRef(PyTuple_GET_ITEM(owned, i));
+            if (!v) goto fail;
+            PyTuple_SET_ITEM(new_owned, i, v);
+        }
+    } else {
+        new_owned = Py_NewRef(owned);
+    }
+    if (any_closed && r->extra)
+        new_turn = Py_NewRef(f[F_TURN]);
+    else if (!(new_turn = PyLong_FromSsize_t((turn + 1) % seats)))
+        goto fail;
+    if (!(entry = PyTuple_Pack(2, seat_o, PyTuple_GET_ITEM(r->names, line)))) goto fail;
+    Py_ssize_t h = PyTuple_GET_SIZE(history);
+    if (!(new_history = PyTuple_New(h + 1))) goto fail;
+    for (Py_ssize_t i = 0; i < h; i++)
+        PyTuple_SET_ITEM(new_history, i, Py_NewRef(PyTuple_GET_ITEM(history, i)));
+    PyTuple_SET_ITEM(new_history, h, entry);
+    entry = NULL;
+    if (!(out = state_type->tp_alloc(state_type, 0))) goto fail;
+    FIELD(out, F_GAME) = Py_NewRef(f[F_GAME]);
+    FIELD(out, F_SEED) = Py_NewRef(f[F_SEED]);
+    FIELD(out, F_DEAD) = Py_NewRef(f[F_DEAD]);
+    FIELD(out, F_ORDER) = Py_NewRef(order);
+    FIELD(out, F_HISTORY) = new_history;
+    FIELD(out, F_DRAWN) = new_drawn;
+    FIELD(out, F_OWNED) = new_owned;
+    FIELD(out, F_TURN) = new_turn;
+    FIELD(out, F_REACH) = new_reach;
+    return out;
+fail:
+    Py_XDECREF(new_drawn);
+    Py_XDECREF(new_reach);
+    Py_XDECREF(new_owned);
+    Py_XDECREF(new_turn);
+    Py_XDECREF(entry);
+    Py_XDECREF(new_history);
+    return NULL;
+}
+
+static PyMethodDef hot_defs[] = {
+    {"play", (PyCFunction)(void (*)(void))hot_play, METH_FASTCALL | METH_KEYWORDS,
+     "play(move, seat=None) -> the new state"},
+    {"legal_moves", (PyCFunction)hot_legal_moves, METH_O, "legal_moves() -> line names"},
+    {"is_over", (PyCFunction)hot_is_over, METH_O, "is_over(state) -> bool"},
+    {"to_move", (PyCFunction)hot_to_move, METH_O, "to_move(state) -> seats due"},
+    {"open_lines", (PyCFunction)hot_open_lines, METH_O, "open_lines() -> bit set of lines"},
+};
+
+/* bind_state(cls, fallback) -> {"play": method, "legal_moves": method, "is_over": fget,
+ * "to_move": fget, "open_lines": method}: the compiled methods for the class `cls` (its slots are read and written
+ * in place); `fallback(state, move, seat)` is the contract's play for everything else. */
+static PyObject *bind_state(PyObject *mod, PyObject *args) {
+    PyObject *cls, *fallback;
+    if (!PyArg_ParseTuple(args, "O!O", &PyType_Type, &cls, &fallback)) return NULL;
+    if (state_type) {
+        PyErr_SetString(PyExc_TypeError, "a state class is bound already");
+        return NULL;
+    }
+    for (int i = 0; i < NF; i++) {
+        PyObject *d = PyObject_GetAttrString(cls, field_names[i]);
+        if (!d) return NULL;
+        int ok = Py_IS_TYPE(d, &PyMemberDescr_Type) &&
+                 ((PyMemberDescrObject *)d)->d_member->type == T_OBJECT_EX;
+        if (ok) field_at[i] = ((PyMemberDescrObject *)d)->d_member->offset;
+        Py_DECREF(d);
+        if (!ok) {
+            PyErr_Format(PyExc_TypeError, "%s is not a slot of the state class", field_names[i]);
+            return NULL;
+        }
+    }
+    if (!(rules_attr = PyUnicode_InternFromString("compiled"))) return NULL;
+    Py_INCREF(cls);
+    state_type = (PyTypeObject *)cls;
+    Py_INCREF(fallback);
+    fallback_play = fallback;
+    PyObject *out = PyDict_New();
+    if (!out) return NULL;
+    for (int i = 0; i < 5; i++) {
+        PyObject *fn = PyCFunction_New(&hot_defs[i], NULL);
+        if (!fn) goto fail;
+        /* play, legal_moves and open_lines are methods; is_over and to_move property getters */
+        PyObject *method = i < 2 || i == 4 ? PyInstanceMethod_New(fn) : Py_NewRef(fn);
+        Py_DECREF(fn);
+        if (!method || PyDict_SetItemString(out, hot_defs[i].ml_name, method) < 0) {
+            Py_XDECREF(method);
+            goto fail;
+        }
+        Py_DECREF(method);
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* The low n bits of a non-negative int, as bytes 0/1 (a writable bytearray), lowest first;
+ * or with `codes`, bits of several masks at once: out[i] = sum of codes[k] where bit i of
+ * masks[k] is set. Only bits: the PettingZoo observations and masks are made of these. */
+static int bits_into(PyObject *mask, unsigned char *out, Py_ssize_t n, unsigned char code) {
+    if (!PyLong_Check(mask) || _PyLong_Sign(mask) < 0) {
+        PyErr_SetString(PyExc_ValueError, "masks must be non-negative ints");
+        return -1;
+    }
+    size_t nbits = _PyLong_NumBits(mask);
+    if (nbits == 0) return 0;
+    if ((Py_ssize_t)nbits > n) {
+        PyErr_SetString(PyExc_ValueError, "a mask has bits beyond n");
+        return -1;
+    }
+    uint64_t w[MAXW];
+    int nw = (int)((nbits + 63) / 64);
+    if (nw > MAXW) {
+        PyErr_SetString(PyExc_ValueError, "mask too wide");
+        return -1;
+    }
+    if (mask_arg(mask, w, nw, "mask") < 0) return -1;
+    for (int i = 0; i < nw; i++) {
+        uint64_t b = w[i];
+        while (b) {
+            out[64 * i + __builtin_ctzll(b)] += code;
+            b &= b - 1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *bit_bytes(PyObject *mod, PyObject *args) {
+    PyObject *masks, *codes = NULL;
+    Py_ssize_t n;
+    if (!PyArg_ParseTuple(args, "On|O!", &masks, &n, &PyTuple_Type, &codes)) return NULL;
+    if (n < 0 || n > MAXW * 64) {
+        PyErr_SetString(PyExc_ValueError, "n out of range");
+        return NULL;
+    }
+    PyObject *out = PyByteArray_FromStringAndSize(NULL, n);
+    if (!out) return NULL;
+    unsigned char *buf = (unsigned char *)PyByteArray_AS_STRING(out);
+    memset(buf, 0, (size_t)n);
+    if (!codes) {
+        if (bits_into(masks, buf, n, 1) < 0) goto fail;
+        return out;
+    }
+    if (!PyTuple_Check(masks) || PyTuple_GET_SIZE(masks) != PyTuple_GET_SIZE(codes)) {
+        PyErr_SetString(PyExc_ValueError, "a code per mask");
+        goto fail;
+    }
+    for (Py_ssize_t k = 0; k < PyTuple_GET_SIZE(masks); k++) {
+        long code = PyLong_AsLong(PyTuple_GET_ITEM(codes, k));
+        if (code < 0 || code > 127) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "codes are 0..127");
+            goto fail;
+        }
+        if (bits_into(PyTuple_GET_ITEM(masks, k), buf, n, (unsigned char)code) < 0) goto fail;
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+/* bit_indices(mask) -> the indices of the set bits, lowest first */
+static PyObject *bit_indices(PyObject *mod, PyObject *mask) {
+    if (!PyLong_Check(mask) || _PyLong_Sign(mask) < 0) {
+        PyErr_SetString(PyExc_ValueError, "mask must be a non-negative int");
+        return NULL;
+    }
+    size_t nbits = _PyLong_NumBits(mask);
+    int nw = (int)((nbits + 63) / 64);
+    if (nw > MAXW) {
+        PyErr_SetString(PyExc_ValueError, "mask too wide");
+        return NULL;
+    }
+    uint64_t w[MAXW];
+    if (nw && mask_arg(mask, w, nw, "mask") < 0) return NULL;
+    Py_ssize_t count = 0;
+    for (int i = 0; i < nw; i++) count += __builtin_popcountll(w[i]);
+    PyObject *out = PyList_New(count);
+    if (!out) return NULL;
+    Py_ssize_t at = 0;
+    for (int i = 0; i < nw; i++) {
+        uint64_t b = w[i];
+        while (b) {
+            PyObject *v = PyLong_FromLong(64 * i + __builtin_ctzll(b));
+            if (!v) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            PyList_SET_ITEM(out, at++, v);
+            b &= b - 1;
+        }
+    }
+    return out;
+}
+
+static PyMethodDef play_methods[] = {
+    {"bit_bytes", bit_bytes, METH_VARARGS,
+     "bit_bytes(mask, n) or bit_bytes(masks, n, codes) -> bytearray of n bytes"},
+    {"bit_indices", bit_indices, METH_O, "bit_indices(mask) -> indices of the set bits"},
+    {"bind_state", bind_state, METH_VARARGS,
+     "bind_state(cls, fallback) -> the compiled play/legal_moves/is_over/to_move of cls"},
+    {NULL, NULL, 0, NULL}};
+
+/* Called from PyInit__core: adds Rules and bind_state to the module. */
+int dots_play_init(PyObject *m) {
+    if (PyType_Ready(&RulesType) < 0) return -1;
+    Py_INCREF(&RulesType);
+    if (PyModule_AddObject(m, "Rules", (PyObject *)&RulesType) < 0) {
+        Py_DECREF(&RulesType);
+        return -1;
+    }
+    return PyModule_AddFunctions(m, play_methods);
+}
