@@ -23,13 +23,14 @@ import argparse
 import json
 import statistics
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, TimeoutError
 from pathlib import Path
 
 import vertex
 from vertex.ai import player
 from vertex.games.verticality import VerticalityState
-from vertex.games.verticality.plan import plan_aim
+from vertex.games.verticality.layouts import layout_library
+from vertex.games.verticality.plan import GAP_MM, plan_aim
 from vertex.physics import PYRAMIDS, build_model, settle, yaw_pose
 from vertex.physics.geometry import apex, card_top_z
 from vertex.physics.pieces import CARD_THICKNESS
@@ -111,6 +112,14 @@ def solo_levels(seed: int, tremor: float, level: int, budget: float, cap: int) -
     return solo_tower(seed, tremor, level, budget, cap)[0]
 
 
+def warm() -> None:
+    """Each worker builds the layout libraries once (0.2-0.4 s a size, once a process, as a
+    server does) before its towers, so the thinking times are the moves' own."""
+    for size in PYRAMIDS:
+        for shapes in ("any", "tight"):
+            layout_library(size, GAP_MM, shapes)
+
+
 def solo_tower(
     seed: int, tremor: float, level: int, budget: float, cap: int
 ) -> tuple[int, dict[int, list[float]]]:
@@ -144,6 +153,9 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=1, help="towers built at once (processes)")
     parser.add_argument(
         "--cap", type=int, default=0, help="stop towers at this many levels (0: the supply's end)"
+    )
+    parser.add_argument(
+        "--stop-after", type=float, default=0, help="stop the towers after this many s (wall)"
     )
     parser.add_argument(
         "--progress", action="store_true", help="print each tower as it ends (in seed order)"
@@ -181,23 +193,40 @@ def main() -> None:
     tremors = [float(t) for t in args.tremors.split(",")]
     rows = [(level, tremor) for tremor in tremors for level in [0, *levels]]
     t = time.perf_counter()
-    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-        # seeds first, rows second: stopped early, every row has the same first seeds
-        runs = {
-            (row, s): pool.submit(solo_tower, s, row[1], row[0], args.budget, cap)
-            for s in range(args.towers)
-            for row in rows
-        }
-        for (row, s), run in runs.items():
-            if args.progress:
-                print(f"  level {row[0]} tremor {row[1]} seed {s}: {run.result()[0]}", flush=True)
-        got = {key: run.result() for key, run in runs.items()}
-    per = (time.perf_counter() - t) * args.jobs / (args.towers * len(rows))
-    print(f"(s/tower: wall time x jobs / towers, all rows: {per:.1f})")
+    pool = ProcessPoolExecutor(max_workers=args.jobs, initializer=warm)
+    # seeds first, rows second: stopped early, every row has the same first seeds
+    runs = {
+        (row, s): pool.submit(solo_tower, s, row[1], row[0], args.budget, cap)
+        for s in range(args.towers)
+        for row in rows
+    }
+    deadline = t + args.stop_after if args.stop_after else None
+    got: dict[tuple[tuple[int, float], int], tuple[int, dict[int, list[float]]]] = {}
+    for (row, s), run in runs.items():
+        left = None if deadline is None else max(0.0, deadline - time.perf_counter())
+        try:
+            got[(row, s)] = run.result(timeout=left)
+        except TimeoutError:
+            break
+        if args.progress:
+            print(f"  level {row[0]} tremor {row[1]} seed {s}: {got[(row, s)][0]}", flush=True)
+    seeds = [s for s in range(args.towers) if all((row, s) in got for row in rows)]
+    if len(got) < len(runs):
+        for proc in list(getattr(pool, "_processes", {}).values()):
+            proc.terminate()  # the towers still building: stopped at --stop-after
+    pool.shutdown(wait=True, cancel_futures=True)
+    per = (time.perf_counter() - t) * args.jobs / max(1, len(got))
+    stopped = "" if len(seeds) == args.towers else f", stopped after {args.stop_after:g} s"
+    print(
+        f"(towers of seeds {seeds[0] if seeds else '-'}..{seeds[-1] if seeds else '-'}{stopped};"
+        f" s/tower: wall time x jobs / towers, all rows: {per:.1f})"
+    )
     for tremor in tremors:
         peer = None
         for level in [0, *levels]:
-            reached = [got[((level, tremor), s)][0] for s in range(args.towers)]
+            reached = [got[((level, tremor), s)][0] for s in seeds]
+            if not reached:
+                continue
             mean = statistics.mean(reached)
             peer = mean if peer is None else peer
             fell = sum(1 for g in reached if g < cap)
@@ -212,9 +241,7 @@ def main() -> None:
         print(f"level {level} thinking, process CPU s a move, budget {args.budget:g} s")
         for tremor in tremors:
             for step in range(4):
-                times = sorted(
-                    v for s in range(args.towers) for v in got[((level, tremor), s)][1][step]
-                )
+                times = sorted(v for s in seeds for v in got[((level, tremor), s)][1][step])
                 if not times:
                     continue
                 p99 = times[min(len(times) - 1, round(0.99 * (len(times) - 1)))]

@@ -505,3 +505,43 @@ def test_text_board() -> None:
     assert " 3  G2* G3* G1* R3" in text
     assert "winning line: a3-b3-c3, b1-b2-b3-b4" in text
     assert "seat 1 wins" in text
+
+
+# ---- refusals name their rule (the page words them: error.illegal-move.<rule>) ----------------
+@pytest.mark.parametrize(
+    "moves,move,rule,params",
+    [
+        ([], "zz", "not-a-move", {"text": "zz"}),
+        ([], "R1@e5", "off-board", {"square": "e5"}),
+        ([], "Q1@b3", "not-a-pyramid", {"text": "Q1"}),
+        ([], "R1@b", "not-a-square", {"text": "b"}),
+        ([], "b3<>b3", "same-square", {"square": "b3"}),
+        ([], "b3>b4", "drop-phase", {"left": 15}),
+        (["R1@b3"], "R1@c3", "not-in-stash", {"pyramid": "R1", "square": "b3"}),
+        (["R1@b3"], "Y1@b3", "square-taken", {"square": "b3", "pyramid": "R1"}),
+    ],
+)
+def test_a_refused_move_names_its_rule(
+    moves: list[str], move: str, rule: str, params: dict[str, Any]
+) -> None:
+    state = play(new(), *moves)
+    with pytest.raises(vertex.IllegalMove) as refused:
+        state.play(move)
+    assert (refused.value.reason, refused.value.params) == (rule, params)
+
+
+def test_slide_phase_refusals_name_their_rule() -> None:
+    state = drops(BASE)
+    cases = {
+        "c4>d4": ("moved-last", {"pyramid": "Y2"}),
+        "a1<>c3": ("swap-apart", {"a": "a1", "b": "c3"}),
+        "d3<>d4": ("swap-empty", {"square": "d4"}),
+        "d4>d3": ("slide-from-empty", {"square": "d4"}),
+        "c3>c4": ("slide-onto-taken", {"square": "c4", "empty": "d4"}),
+        "c3>d4": ("slide-diagonal", {"move": "c3>d4"}),
+        "R1@d4": ("stash-empty", {"pyramid": "R1"}),
+    }
+    for move, (rule, params) in cases.items():
+        with pytest.raises(vertex.IllegalMove) as refused:
+            state.play(move)
+        assert (refused.value.reason, refused.value.params) == (rule, params), move

@@ -3,7 +3,8 @@
 Walks the source: every code an `ApiError` is raised with (and the codes the app's error
 handlers write), every sub-code it names in its params (`why`, `problem`), every options
 problem a game or the options layer names, and every rule a game names when it refuses a move
-(`IllegalMove(message, rule, params)`: Dots' border/drawn/untouched, Verticality's aims); each
+(`IllegalMove(message, rule, params)`, `NotationError` alike: Dots' border/drawn/untouched,
+Verticality's aims, Vert3x's and Juxtapose's rules and notation); each
 needs `error.<code>` (and `error.<code>.<sub>`, `error.illegal-move.<rule>` with the same
 placeholders as the rule's params) in i18n/{en,it,ru}/errors.json.
 """
@@ -22,6 +23,8 @@ SRC = Path(__file__).resolve().parents[2] / "src" / "vertex"
 LANGS = ("en", "it", "ru")
 #: Codes the page itself uses for failures that never reach the server.
 CLIENT_CODES = {"offline", "connection-lost"}
+#: The errors a game raises for a refused move (a NotationError is one that does not parse).
+REFUSALS = ("IllegalMove", "NotationError")
 
 
 def _literal(node: ast.AST | None) -> str | None:
@@ -45,9 +48,10 @@ def _walk() -> dict[str, set[str] | None]:
 def _move_rules() -> dict[str, set[str]]:
     """The rules games name when they refuse a move, with the names of their params."""
     rules: dict[str, set[str]] = {}
-    for path in (SRC / "games").rglob("*.py"):
+    for path in [*(SRC / "games").rglob("*.py"), *(SRC / "lattice").rglob("*.py")]:
         for node in ast.walk(ast.parse(path.read_text(), str(path))):
-            if not isinstance(node, ast.Call) or getattr(node.func, "id", None) != "IllegalMove":
+            called = getattr(node, "func", None)
+            if not isinstance(node, ast.Call) or getattr(called, "id", None) not in REFUSALS:
                 continue
             if len(node.args) < 2:
                 continue  # no rule named: the page says only that the move is not allowed

@@ -351,6 +351,63 @@ def test_tokens_stay_out_of_the_logs(site: tuple[Proc, Proc]) -> None:
         assert not re.search(r"token=[A-Za-z0-9_-]{20,}", text)
 
 
+def test_spectators_count_and_chat_across_processes(site: tuple[Proc, Proc]) -> None:
+    """Spectators on two processes are counted together on both (coalesced, within about a
+    second), a spectator's line written on one reaches the other's sockets, and one
+    address's allowance for the spectators' chat holds over both (3 lines at once)."""
+    from sqlalchemy import create_engine, delete
+
+    from vertex.server.quotas import _key
+    from vertex.server.spectators import spectator_lines_t
+
+    a, b = site
+    tid = create(a, {"game": "dots-and-boxes", "options": {"rows": 2, "cols": 2}}).json()["id"]
+    sit(a, tid, 0, "Ann")
+    sit(a, tid, 1, "Bob")
+
+    def until(ws: ClientConnection, pred: Any) -> dict[str, Any]:
+        deadline = time.monotonic() + 30
+        while True:
+            left = deadline - time.monotonic()
+            assert left > 0, "the expected message never came"
+            msg: dict[str, Any] = json.loads(ws.recv(timeout=left))
+            if pred(msg):
+                return msg
+
+    def watching(n: int) -> Any:
+        return lambda m: m["t"] == "watching" and m["n"] == n
+
+    import redis
+
+    r = redis.Redis.from_url(REDIS)
+    r.delete(_key("spectator-chat", "127.0.0.1"))  # earlier runs' lines
+    try:
+        on_a = connect(f"{a.ws}/ws/tables/{tid}?viewer=viewer-on-a")
+        until(on_a, watching(1))
+        on_b = connect(f"{b.ws}/ws/tables/{tid}?viewer=viewer-on-b")
+        until(on_b, watching(2))
+        until(on_a, watching(2))
+        replies = []
+        for n, ws in enumerate((on_b, on_a, on_b, on_a)):
+            ws.send(json.dumps({"t": "spectator-chat", "text": f"line {n}", "name": "Bea"}))
+            replies.append(until(ws, lambda m: m["t"] in ("ack", "error")))
+            if n == 0:  # written on b, heard on a
+                heard = until(on_a, lambda m: m["t"] == "spectator-chat" and "replace" not in m)
+                assert heard["lines"][0]["text"] == "line 0" and heard["lines"][0]["name"] == "Bea"
+        assert [r["t"] for r in replies] == ["ack", "ack", "ack", "error"]
+        assert replies[3]["params"]["why"] == "spectator-chat"
+        on_b.close()
+        until(on_a, watching(1))
+        on_a.close()
+    finally:
+        engine = create_engine(PG)
+        with engine.begin() as conn:
+            conn.execute(delete(spectator_lines_t).where(spectator_lines_t.c.table_id == tid))
+        engine.dispose()
+        r.delete(_key("spectator-chat", "127.0.0.1"), f"vertex:watching:{tid}")
+        r.close()
+
+
 def test_the_table_creation_limit_holds_across_processes(site: tuple[Proc, Proc]) -> None:
     a, b = site
     from sqlalchemy import create_engine, func, select

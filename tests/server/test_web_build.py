@@ -143,6 +143,28 @@ def test_source_maps_only_beside_built_files(tmp_path: Path) -> None:
         assert site.build.source_map(bad) is None, bad
 
 
+def test_three_js_is_served_minified_when_built(tmp_path: Path) -> None:
+    site, _web, out = make_site(tmp_path)
+    rel = "three/build/three.core.js"
+    (tmp_path / "node_modules" / rel).parent.mkdir(parents=True)
+    (tmp_path / "node_modules" / rel).write_text("export const REVISION = '187';\n")
+    client = client_of(site)
+    url = f"{site.static}/vendor/{rel}"
+    headers, body = raw(client, url, "br")
+    assert body == b"export const REVISION = '187';\n" and "content-encoding" not in headers
+    (out / "vendor" / rel).parent.mkdir(parents=True)
+    (out / "vendor" / rel).write_text('export const REVISION="187";\n')
+    (out / "vendor" / f"{rel}.br").write_bytes(b"brotli of it")
+    headers, body = raw(client, url, "br")
+    assert body == b"brotli of it" and headers["content-encoding"] == "br"
+    assert headers["content-type"].startswith("text/javascript")
+    assert raw(client, url, "")[1] == b'export const REVISION="187";\n'
+    # a new three.js (npm ci) is newer than its copy: the package's file again
+    later = (out / "vendor" / rel).stat().st_mtime_ns + 10**9
+    os.utime(tmp_path / "node_modules" / rel, ns=(later, later))
+    assert raw(client, url, "br")[1] == b"export const REVISION = '187';\n"
+
+
 def test_the_accept_encoding_header_is_read_as_written() -> None:
     build = Build(Path("/nowhere"), Path("/nowhere"))
     assert build.find("a.js", Path("/nowhere/a.js")) is None
@@ -200,6 +222,11 @@ def test_the_build_minifies_every_module_sheet_and_catalog(tmp_path: Path) -> No
         source_map = json.loads((out / f"{rel}.map").read_text())
         assert source_map["sourcesContent"] == [text], rel
     assert counted > 100
+    for rel in ("three/build/three.module.js", "three/build/three.core.js"):
+        package, built = ROOT / "node_modules" / rel, out / "vendor" / rel
+        assert built.stat().st_size < 0.6 * package.stat().st_size, rel
+        assert gzip.decompress((out / "vendor" / f"{rel}.gz").read_bytes()) == built.read_bytes()
+    assert "./three.core.js" in (out / "vendor/three/build/three.module.js").read_text()
     # the figures the issue is about: the whole page folder, smaller by more than a fifth
     before = sum(p.stat().st_size for p in sources if p.suffix in (".js", ".css"))
     after = sum(

@@ -408,8 +408,9 @@ def test_without_its_board_a_game_is_played_by_writing_moves(
     form.locator("[data-move-submit]").click()
     error = page.locator("[data-error]")
     error.wait_for()
-    # in the page's words only (the server's English explanation is not appended)
-    assert error.inner_text().strip() == "That move is not allowed."
+    # in the page's words only, from the rule's code (the server's English is not appended)
+    assert error.inner_text().strip() == "There is no dot c3 on this board."
+    assert page.get_attribute("[data-refusal]", "data-code") == "no-such-dot"
     assert version(page) == 2 and record_moves(server, table) == []
     form.locator('input[name="move"]').fill("b1-a1")  # either order is accepted
     form.locator("[data-move-submit]").click()

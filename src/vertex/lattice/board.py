@@ -135,11 +135,17 @@ class LineBoard:
         ia, ib = self.dot_index.get(a), self.dot_index.get(b)
         for name, idx in ((dot_name(*a), ia), (dot_name(*b), ib)):
             if idx is None:
-                raise IllegalMove(f"there is no dot {name} on this board")
+                raise IllegalMove(
+                    f"there is no dot {name} on this board", "no-such-dot", {"dot": name}
+                )
         assert ia is not None and ib is not None
         line = self.line_between(ia, ib)
         if line is None:
-            raise IllegalMove(f"{dot_name(*a)} and {dot_name(*b)} are not neighbouring dots")
+            raise IllegalMove(
+                f"{dot_name(*a)} and {dot_name(*b)} are not neighbouring dots",
+                "not-neighbouring",
+                {"a": dot_name(*a), "b": dot_name(*b)},
+            )
         return line
 
 

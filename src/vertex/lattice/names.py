@@ -41,7 +41,11 @@ def parse_dot(text: str) -> tuple[int, int]:
     """A dot name to 0-based (column, row); raises NotationError."""
     m = _DOT.match(text.strip().lower())
     if not m:
-        raise NotationError(f"{text!r} is not a dot name: expected letters then a row, like 'a1'")
+        raise NotationError(
+            f"{text!r} is not a dot name: expected letters then a row, like 'a1'",
+            "not-a-dot",
+            {"text": text.strip()[:20]},
+        )
     return column_index(m.group(1)), int(m.group(2)) - 1
 
 
@@ -50,7 +54,9 @@ def parse_line(text: str) -> tuple[tuple[int, int], tuple[int, int]]:
     parts = text.split("-")
     if len(parts) != 2 or not parts[0].strip() or not parts[1].strip():
         raise NotationError(
-            f"{text!r} is not a line: expected two dot names joined by '-', like 'a1-b1'"
+            f"{text!r} is not a line: expected two dot names joined by '-', like 'a1-b1'",
+            "not-a-line",
+            {"text": text.strip()[:20]},
         )
     return parse_dot(parts[0]), parse_dot(parts[1])
 

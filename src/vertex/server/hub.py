@@ -32,7 +32,7 @@ from vertex.server.events import StoredEvent
 from vertex.server.faults import unavailable
 from vertex.server.games import checked_game
 from vertex.server.lobby import Lobby
-from vertex.server.messages import Chat, Command
+from vertex.server.messages import Chat, Command, SpectatorLine
 from vertex.server.parts import Parts
 from vertex.server.ports import TablesPort
 from vertex.server.quotas import LocalQuotas
@@ -41,9 +41,11 @@ from vertex.server.repository import Repository
 from vertex.server.settings import Settings
 from vertex.server.sockets import Sockets, dumps
 from vertex.server.spec import SeatSpec, TableSpec
+from vertex.server.spectators import SpectatorChat
 from vertex.server.table import Table
 from vertex.server.text import check_text
 from vertex.server.upkeep import Upkeep
+from vertex.server.watching import TICK_S, LocalCounts, RedisCounts, Watching
 
 log = logging.getLogger("vertex.server")
 
@@ -81,6 +83,13 @@ class Hub:
             self.absence,
         )
         self.lobby = Lobby(self)
+        # spectators: their count (coalesced, across processes) and their own chat
+        counts: LocalCounts | RedisCounts = LocalCounts()
+        if parts.shared and settings.redis_url is not None:
+            url, ttl = settings.redis_url, settings.presence_s
+            counts = RedisCounts(url, self.worker, ttl, settings.site)
+        self.watching = Watching(self.sockets, counts, TICK_S, self.lobby.watchers)
+        self.spectators = SpectatorChat(self.store, self.sockets, self.bus)
         self.states = views.StateTexts()  # the state's JSON, once a state, for snapshots
         self._creating = asyncio.Lock()
         self.upkeep = Upkeep(settings, parts, self.repo, self.sockets, self.autoplay, self.lobby)
@@ -98,6 +107,7 @@ class Hub:
         await self.bus.start(self._on_bus, self.reconcile)
         await self.leases.start(self.autoplay.gained, self.autoplay.lost)
         await self.sockets.start()
+        await self.watching.start()
         await self.lobby.start()
         await self.upkeep.repair()
         self.autoplay.thinker.warm()
@@ -109,6 +119,7 @@ class Hub:
         await self.lobby.stop()
         await self.autoplay.close()
         await self.leases.close()  # hands our tables on at once
+        await self.watching.stop()
         await self.sockets.close()
         await self.repo.close()
         await self.bus.close()
@@ -234,6 +245,45 @@ class Hub:
                 params={"per_minute": lim.chat_per_minute},
             )
 
+    async def spectator_line(self, conn: Conn, msg: SpectatorLine, address: str) -> dict[str, Any]:
+        """A spectator's line in the spectators' chat (spectators.py); the reply (an ack)."""
+        if conn.seat is not None:
+            raise ApiError(
+                "spectators-only",
+                "the spectators' chat is for spectators; players write in the table's chat",
+                403,
+            )
+        lim = self.limits
+        text = check_text(msg.text, lim.chat_chars, "chat")
+        name = None
+        if msg.name is not None and msg.name.strip():
+            name = check_text(msg.name, lim.name_chars, "name")
+        tid = conn.table_id
+        # one address over all its sockets and processes, and everyone at one table
+        rate, burst = lim.spectator_chat_per_minute, lim.spectator_chat_burst
+        if not await self._seat_rate("spectator-chat", address, rate / 60, burst):
+            raise ApiError(
+                "rate-limited",
+                f"too many spectators' chat lines: at most {rate:g} a minute",
+                429,
+                params={"why": "spectator-chat", "per_minute": rate},
+            )
+        rate = lim.table_spectator_chat_per_minute
+        burst = lim.table_spectator_chat_burst
+        if not await self._seat_rate("spectator-chat-table", tid, rate / 60, burst):
+            raise ApiError(
+                "rate-limited",
+                f"this table's spectators' chat takes at most {rate:g} lines a minute",
+                429,
+                params={"why": "spectator-chat-table", "per_minute": rate},
+            )
+        line = await self.spectators.say(tid, name, text, time.time())
+        table = self.repo.tables.get(tid)
+        reply: dict[str, Any] = {"t": "ack", "v": table.v if table else 0, "n": line["n"]}
+        if msg.id is not None:
+            reply["id"] = msg.id
+        return reply
+
     async def take_rate(self, token_hash: str) -> bool:
         """One command of a seat against its allowance: HTTP and every socket of the seat,
         on every process, draw on the same one."""
@@ -274,7 +324,9 @@ class Hub:
             self.autoplay.after(table)
 
     async def _on_bus(self, tid: str, event: dict[str, Any]) -> None:
-        if "presence" in event:
+        if "spectator_chat" in event:
+            self.spectators.heard(tid, event["spectator_chat"])
+        elif "presence" in event:
             await self.sockets.refresh(tid)
         else:
             await self.repo.on_bus(tid, event)
@@ -308,8 +360,11 @@ class Hub:
                 conn.send(dumps(here))
             self.sockets.add(conn, n, before)
         await self.sockets.changed(tid, n)
-        if conn.seat is None:
-            self.lobby.watchers(tid, self._spectators(tid))
+
+    async def joined(self, conn: Conn, viewer: str | None) -> None:
+        """After `attach`: what the socket hears of spectators (watching.py, spectators.py)."""
+        self.watching.joined(conn, viewer)
+        await self.spectators.joined(conn)
 
     def detach(self, conn: Conn) -> None:
         conn.close()
@@ -318,14 +373,12 @@ class Hub:
             self.autoplay.spawn(self.sockets.changed(conn.table_id, n))
         if not self.sockets.has(conn.table_id):
             self.states.forget(conn.table_id)
-        if conn.seat is None:
-            self.lobby.watchers(conn.table_id, self._spectators(conn.table_id))
-
-    def _spectators(self, tid: str) -> int:
-        return sum(c.seat is None for c in self.sockets.conns.get(tid, ()))
+        self.watching.left(conn)
+        self.spectators.left(conn.table_id)
 
     # ---- housekeeping (upkeep.py) ------------------------------------------------------
     async def reconcile(self) -> None:
+        self.spectators.forget_all()  # the bus was away: lines may have been missed
         await self.upkeep.reconcile()
 
     async def sweep(self, now: float) -> None:

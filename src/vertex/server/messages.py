@@ -40,6 +40,7 @@ AimText = Annotated[
     ),
 ]
 ChatText = Annotated[str, StringConstraints(max_length=MAX_TEXT_CHARS)]
+NameText = Annotated[str, StringConstraints(max_length=MAX_ID_CHARS * 4)]
 SeatNumber = Annotated[int, Field(ge=0, le=63, description="a seat number")]
 LevelNumber = Annotated[int, Field(ge=1, le=5, description="computer level, 1-5")]
 
@@ -123,6 +124,15 @@ class HandOver(Message):
     level: LevelNumber | None = None
 
 
+class SpectatorLine(Message):
+    """Write in the spectators' chat (spectators only: a socket without a seat). `name`:
+    the display name shown with the line (checked like a seat's); none: "Spectator"."""
+
+    t: Literal["spectator-chat"]
+    text: ChatText
+    name: NameText | None = None
+
+
 class Ping(Message):
     t: Literal["ping"]
 
@@ -142,8 +152,8 @@ Command = (
     | Chat
     | HandOver
 )
-ClientMessage = Annotated[Command | Ping, Field(discriminator="t")]
-CLIENT: TypeAdapter[Command | Ping] = TypeAdapter(ClientMessage)
+ClientMessage = Annotated[Command | SpectatorLine | Ping, Field(discriminator="t")]
+CLIENT: TypeAdapter[Command | SpectatorLine | Ping] = TypeAdapter(ClientMessage)
 
 #: Message types, by `t`.
 TYPES: dict[str, type[Message]] = {
@@ -161,6 +171,7 @@ TYPES: dict[str, type[Message]] = {
         EndAccept,
         Chat,
         HandOver,
+        SpectatorLine,
         Ping,
     )
 }
@@ -179,7 +190,7 @@ ACTIONS = (
 )
 
 
-def parse(raw: str | bytes, max_bytes: int) -> Command | Ping:
+def parse(raw: str | bytes, max_bytes: int) -> Command | SpectatorLine | Ping:
     """A checked client message, or ApiError (`too-large`, `bad-json`, `bad-message`)."""
     size = len(raw.encode() if isinstance(raw, str) else raw)
     if size > max_bytes:
@@ -201,8 +212,10 @@ def command(msg: dict[str, Any]) -> Command:
         out = CLIENT.validate_python(msg)
     except ValidationError as exc:
         raise refusal(exc) from None
-    if isinstance(out, Ping):
-        raise ApiError("bad-message", "'ping' is not a table action", params={"problem": "type"})
+    if isinstance(out, Ping | SpectatorLine):
+        raise ApiError(
+            "bad-message", f"'{out.t}' is not a table action", params={"problem": "type"}
+        )
     return out
 
 

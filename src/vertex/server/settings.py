@@ -42,6 +42,12 @@ class Limits:
     #: Chat lines of one seat (each is a permanent log row shown to everyone).
     chat_per_minute: float = 20.0
     chat_burst: int = 5
+    #: Spectators' chat lines (spectators.py): per client address, over all its sockets and
+    #: processes, and per table from everyone watching it.
+    spectator_chat_per_minute: float = 6.0
+    spectator_chat_burst: int = 3
+    table_spectator_chat_per_minute: float = 40.0
+    table_spectator_chat_burst: int = 10
     #: What may wait to be sent to one table socket (conn.py): past it, resync and let go.
     send_buffer_bytes: int = 4 << 20
     tables_per_hour: int = 100  # created per client address

@@ -223,7 +223,8 @@ def add_page_routes(
             if source_map is None:
                 raise ApiError("not-found", f"there is no file {rel!r}", 404)
             return FileResponse(source_map, media_type="application/json", headers=headers)
-        built = site.build.find(rel, path) if site.build and rel.split("/")[0] != "vendor" else None
+        # (three.js under vendor/ too: the build minifies the modules the page loads of it)
+        built = site.build.find(rel, path) if site.build else None
         if built is None:
             return FileResponse(path, headers=headers)
         copy, encoding = built.pick(request.headers.get("accept-encoding", ""))

@@ -38,8 +38,15 @@ def check_complete(state: Vert3xState) -> None:
     assert set(table) == (undrawn - legal if not state.is_over else set())
     for name, why in table.items():
         assert why["reason"] in CODES
-        with pytest.raises(vertex.IllegalMove, match=SAYS[why["reason"]]):
+        with pytest.raises(vertex.IllegalMove, match=SAYS[why["reason"]]) as refused:
             state.play(name)
+        # a typed move's refusal names the same rule, for the page to word ([data-refusal])
+        assert refused.value.reason == why["reason"]
+        assert refused.value.params["line"] == name
+        if "dot" in why:
+            assert refused.value.params["dot"] == why["dot"]
+        if why["reason"] == "crosses":
+            assert refused.value.params["other"] == why["line"]
 
 
 def test_crosses_names_the_seat_and_its_line() -> None:

@@ -153,9 +153,15 @@ def parse_square(text: str) -> int:
     if len(t) == 2 and t[0] in "abcd" and t[1] in "1234":
         return (int(t[1]) - 1) * SIZE + "abcd".index(t[0])
     if t[:1].isalpha() and t[1:].isdigit():
-        raise NotationError(f"{text.strip()!r} is not on the 4×4 board: squares run a1 to d4")
+        raise NotationError(
+            f"{text.strip()!r} is not on the 4×4 board: squares run a1 to d4",
+            "off-board",
+            {"square": text.strip()[:8]},
+        )
     raise NotationError(
-        f"{text.strip()!r} is not a square: expected a column a-d then a row 1-4, like 'b3'"
+        f"{text.strip()!r} is not a square: expected a column a-d then a row 1-4, like 'b3'",
+        "not-a-square",
+        {"text": text.strip()[:20]},
     )
 
 
@@ -165,7 +171,9 @@ def parse_pyramid(text: str) -> int:
         return COLOURS.index(t[0]) * 3 + int(t[1]) - 1
     raise NotationError(
         f"{text.strip()!r} is not a pyramid: expected a colour R, Y, G, B or P "
-        "then a size 1-3, like 'R1'"
+        "then a size 1-3, like 'R1'",
+        "not-a-pyramid",
+        {"text": text.strip()[:20]},
     )
 
 
@@ -189,15 +197,21 @@ def move_code(text: str) -> int:
         left, _, right = t.partition("<")
         dst, src = _two_squares(left, right, t)
         return slide_code(src, dst)
-    raise NotationError(f"{t!r} is not a move: expected {_FORMS}")
+    raise NotationError(f"{t!r} is not a move: expected {_FORMS}", "not-a-move", {"text": t[:20]})
 
 
 def _two_squares(left: str, right: str, whole: str) -> tuple[int, int]:
     if not left.strip() or not right.strip():
-        raise NotationError(f"{whole!r} is not a move: expected {_FORMS}")
+        raise NotationError(
+            f"{whole!r} is not a move: expected {_FORMS}", "not-a-move", {"text": whole[:20]}
+        )
     a, b = parse_square(left), parse_square(right)
     if a == b:
-        raise IllegalMove(f"{whole!r} names the square {SQUARE_NAMES[a]} twice")
+        raise IllegalMove(
+            f"{whole!r} names the square {SQUARE_NAMES[a]} twice",
+            "same-square",
+            {"square": SQUARE_NAMES[a]},
+        )
     return a, b
 
 
@@ -440,53 +454,77 @@ class JuxtaposeState(State):
             if not self.stash:
                 raise IllegalMove(
                     f"cannot drop {PYRAMID_NAMES[a]}: the stash is empty and the slide phase has "
-                    "begun; swap two neighbours (b3<>c4) or slide into the empty square (b3>b4)"
+                    "begun; swap two neighbours (b3<>c4) or slide into the empty square (b3>b4)",
+                    "stash-empty",
+                    {"pyramid": PYRAMID_NAMES[a]},
                 )
             if not self.stash >> a & 1:
                 raise IllegalMove(
                     f"cannot drop {PYRAMID_NAMES[a]}: it is not in the stash "
-                    f"(it is on {SQUARE_NAMES[self.where[a]]})"
+                    f"(it is on {SQUARE_NAMES[self.where[a]]})",
+                    "not-in-stash",
+                    {"pyramid": PYRAMID_NAMES[a], "square": SQUARE_NAMES[self.where[a]]},
                 )
             if self.squares[b] != EMPTY:
                 on = PYRAMID_NAMES[self.squares[b]]
-                raise IllegalMove(f"cannot drop on {SQUARE_NAMES[b]}: {on} is already there")
+                raise IllegalMove(
+                    f"cannot drop on {SQUARE_NAMES[b]}: {on} is already there",
+                    "square-taken",
+                    {"square": SQUARE_NAMES[b], "pyramid": on},
+                )
             return
         if self.stash:
             left = self.stash.bit_count()
             raise IllegalMove(
                 f"cannot play {name} in the drop phase: pyramids move only once the stash is "
-                f"empty ({left} left); drop one on an empty square, like R1@b3"
+                f"empty ({left} left); drop one on an empty square, like R1@b3",
+                "drop-phase",
+                {"left": left},
             )
         if kind == 1:
             if b not in ADJACENT[a]:
                 raise IllegalMove(
                     f"cannot swap {SQUARE_NAMES[a]} and {SQUARE_NAMES[b]}: a swap needs "
-                    "two squares that share a side or a corner"
+                    "two squares that share a side or a corner",
+                    "swap-apart",
+                    {"a": SQUARE_NAMES[a], "b": SQUARE_NAMES[b]},
                 )
             for sq in (a, b):
                 if self.squares[sq] == EMPTY:
                     raise IllegalMove(
                         f"cannot swap {name}: {SQUARE_NAMES[sq]} is empty "
-                        "(to move into the empty square, slide: like b3>b4)"
+                        "(to move into the empty square, slide: like b3>b4)",
+                        "swap-empty",
+                        {"square": SQUARE_NAMES[sq]},
                     )
             return
         if self.squares[a] == EMPTY:
-            raise IllegalMove(f"cannot slide from {SQUARE_NAMES[a]}: it is empty")
+            raise IllegalMove(
+                f"cannot slide from {SQUARE_NAMES[a]}: it is empty",
+                "slide-from-empty",
+                {"square": SQUARE_NAMES[a]},
+            )
         if self.squares[b] != EMPTY:
             raise IllegalMove(
                 f"cannot slide onto {SQUARE_NAMES[b]}: a pyramid slides only into the empty "
-                f"square ({SQUARE_NAMES[self.squares.index(EMPTY)]})"
+                f"square ({SQUARE_NAMES[self.squares.index(EMPTY)]})",
+                "slide-onto-taken",
+                {"square": SQUARE_NAMES[b], "empty": SQUARE_NAMES[self.squares.index(EMPTY)]},
             )
         if b not in ORTHOGONAL[a]:
             raise IllegalMove(
                 f"cannot slide {name}: a slide goes to a square sharing a side, not a corner "
-                "or farther"
+                "or farther",
+                "slide-diagonal",
+                {"move": name},
             )
         p = self.squares[a]
         if self.moved_last >> p & 1:
             raise IllegalMove(
                 f"cannot slide {PYRAMID_NAMES[p]}: it was moved last, and the pyramid moved last "
-                "may not slide (after a swap both swapped pyramids count)"
+                "may not slide (after a swap both swapped pyramids count)",
+                "moved-last",
+                {"pyramid": PYRAMID_NAMES[p]},
             )
 
     def _ending(self) -> tuple[str, dict[str, Any]]:

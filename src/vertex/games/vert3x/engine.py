@@ -260,15 +260,15 @@ class Vert3xState(State):
         if move.startswith("!"):
             line = self.game.geometry.board.find_line(move[1:])
             if not self.overrule_mask(seat) >> line & 1:
-                raise IllegalMove(why_not_overrule(self, line, seat))
+                raise why_not_overrule(self, line, seat)
             return self.draw(line, overrule=True)
         line = self.game.geometry.board.find_line(move)
         if not self.legal_mask(seat) >> line & 1:
-            raise IllegalMove(self.why_illegal(line, seat))
+            raise self.why_illegal(line, seat)
         return self.draw(line)
 
-    def why_illegal(self, line: int, seat: int) -> str:
-        """The rule a line breaks for `seat`, in words."""
+    def why_illegal(self, line: int, seat: int) -> IllegalMove:
+        """The rule a line breaks for `seat`: in words, and its code and names for a page."""
         game = self.game
         opts = game.options
         geo = game.geometry
@@ -277,37 +277,43 @@ class Vert3xState(State):
         bit = 1 << line
         for t, mask in enumerate(self.lines):
             if mask & bit:
-                return f"line {name} is already drawn by {seat_label(t)}"
+                msg = f"line {name} is already drawn by {seat_label(t)}"
+                return IllegalMove(msg, "drawn", {"line": name})
         if self.inside & bit:
-            return f"line {name} lies inside a scored triangle: no line may be drawn there"
+            msg = f"line {name} lies inside a scored triangle: no line may be drawn there"
+            return IllegalMove(msg, "inside-scored", {"line": name})
         others = [t for t in range(game.seats) if t != seat]
         if opts.no_cross:
             for t in others:
                 hit = geo.crossing[line] & self.lines[t]
                 if hit:
-                    return (
-                        f"line {name} crosses {seat_label(t)}'s line "
-                        f"{board.line_names[_bits(hit)[0]]} (no_cross: lines of different "
-                        "players may not cross)"
+                    other = board.line_names[_bits(hit)[0]]
+                    msg = (
+                        f"line {name} crosses {seat_label(t)}'s line {other} (no_cross: lines "
+                        "of different players may not cross)"
                     )
+                    return IllegalMove(msg, "crosses", {"line": name, "other": other})
         if opts.vertex_block:
             for t in others:
                 if self.near[t] & bit:
                     dot = next(d for d in board.lines[line] if board.dot_lines[d] & self.lines[t])
-                    return (
-                        f"line {name} touches dot {dot_name(*board.dots[dot])}, already used "
-                        f"by {seat_label(t)} "
+                    held = dot_name(*board.dots[dot])
+                    msg = (
+                        f"line {name} touches dot {held}, already used by {seat_label(t)} "
                         "(vertex_block: a dot touched by one player is closed to the others)"
                     )
+                    return IllegalMove(msg, "vertex-held", {"line": name, "dot": held})
         if opts.connected:
             if not self.lines[seat] and game.start_dots is not None:
                 start = dot_name(*board.dots[game.start_dots[seat]])
-                return f"line {name} must start at your start dot {start} (connected)"
-            return (
+                msg = f"line {name} must start at your start dot {start} (connected)"
+                return IllegalMove(msg, "no-start-contact", {"line": name, "dot": start})
+            msg = (
                 f"line {name} shares no dot with your lines (connected: each line must touch "
                 "one of your earlier lines)"
             )
-        return f"line {name} cannot be drawn now"
+            return IllegalMove(msg, "not-connected", {"line": name})
+        return IllegalMove(f"line {name} cannot be drawn now")
 
     def _ending(self) -> tuple[str, dict[str, Any]]:
         return "no-line", {}

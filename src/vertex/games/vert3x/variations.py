@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
+from vertex.core.errors import IllegalMove
 from vertex.core.outcome import seat_label
 from vertex.lattice.geometry import Geometry, Triangle, cross
 
@@ -143,35 +144,44 @@ def _square_shapes(geo: Geometry) -> tuple[Shape, ...]:
     return tuple(out)
 
 
-def why_not_overrule(state: Vert3xState, line: int, seat: int) -> str:
-    """The rule an overrule of `line` by `seat` breaks, in words."""
+def why_not_overrule(state: Vert3xState, line: int, seat: int) -> IllegalMove:
+    """The rule an overrule of `line` by `seat` breaks: in words, and its code and names."""
     game = state.game
     opts = game.options
     board = game.geometry.board
     name = board.line_names[line]
     if not opts.overrules:
-        return "overrules are off at this table (option 'overrules')"
+        return IllegalMove(
+            "overrules are off at this table (option 'overrules')", "overrules-off", {}
+        )
     if state.spent[seat] >= opts.overrules:
-        return f"{seat_label(seat)} has used all {opts.overrules} overrules"
+        msg = f"{seat_label(seat)} has used all {opts.overrules} overrules"
+        return IllegalMove(msg, "overrules-spent", {"limit": opts.overrules})
     owner = state.line_owner(line)
     if owner is None:
-        return f"line {name} is not drawn yet: draw it instead of overruling it"
+        msg = f"line {name} is not drawn yet: draw it instead of overruling it"
+        return IllegalMove(msg, "overrule-undrawn", {"line": name})
     if owner == seat:
-        return f"line {name} is already yours"
+        return IllegalMove(f"line {name} is already yours", "overrule-own", {"line": name})
     if state.locked >> line & 1:
-        return f"line {name} is a side of a scored triangle and cannot be overruled"
+        msg = f"line {name} is a side of a scored triangle and cannot be overruled"
+        return IllegalMove(msg, "overrule-locked", {"line": name})
     if state.inside >> line & 1:
-        return f"line {name} lies inside a scored triangle: no line may be drawn there"
+        msg = f"line {name} lies inside a scored triangle: no line may be drawn there"
+        return IllegalMove(msg, "inside-scored", {"line": name})
     if opts.connected and not (state.near[seat] | game.start_lines[seat]) >> line & 1:
-        return f"line {name} shares no dot with your lines (connected)"
+        msg = f"line {name} shares no dot with your lines (connected)"
+        return IllegalMove(msg, "not-connected", {"line": name})
     if opts.no_cross:
-        return (
+        msg = (
             f"line {name} crosses another player's line (no_cross), or touches a dot held "
             "by another player (vertex_block)"
             if opts.vertex_block
             else f"line {name} crosses another player's line (no_cross)"
         )
-    return f"line {name} touches a dot held by another player (vertex_block)"
+    else:
+        msg = f"line {name} touches a dot held by another player (vertex_block)"
+    return IllegalMove(msg, "overrule-blocked", {"line": name})
 
 
 def variation_view(state: Vert3xState) -> dict[str, Any]:

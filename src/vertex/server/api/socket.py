@@ -18,7 +18,7 @@ from vertex.server.conn import Conn, TokenBucket
 from vertex.server.errors import ApiError
 from vertex.server.faults import unavailable
 from vertex.server.hub import Hub, dumps
-from vertex.server.messages import Ping
+from vertex.server.messages import Ping, SpectatorLine
 from vertex.server.protocol import error, parse
 from vertex.server.table import token_hash
 
@@ -59,6 +59,9 @@ async def serve_table_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
     ending = asyncio.ensure_future(conn.done.wait())
     try:
         await hub.attach(conn, since)
+        # a page's own id for its browser: its tabs count once among the spectators
+        await hub.joined(conn, ws.query_params.get("viewer"))
+        address = ws.client.host if ws.client else "unknown"
         while not conn.closed:
             receiving = asyncio.ensure_future(ws.receive())
             await asyncio.wait((receiving, ending), return_when=asyncio.FIRST_COMPLETED)
@@ -71,7 +74,7 @@ async def serve_table_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
             data = raw.get("text")
             if data is None:
                 data = raw.get("bytes") or b""
-            reply = await _handle(hub, conn, data)
+            reply = await _handle(hub, conn, data, address)
             if reply is not None:
                 conn.send(dumps(reply))
     except WebSocketDisconnect:
@@ -90,7 +93,7 @@ async def serve_table_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
             await ws.close(code=1013 if conn.resynced else 1000)
 
 
-async def _handle(hub: Hub, conn: Conn, data: str | bytes) -> dict[str, Any] | None:
+async def _handle(hub: Hub, conn: Conn, data: str | bytes, address: str) -> dict[str, Any] | None:
     cid = None
     try:
         if not conn.bucket.take():
@@ -104,6 +107,8 @@ async def _handle(hub: Hub, conn: Conn, data: str | bytes) -> dict[str, Any] | N
         cid = msg.id
         if isinstance(msg, Ping):
             return {"t": "pong", **({"id": cid} if cid is not None else {})}
+        if isinstance(msg, SpectatorLine):
+            return await hub.spectator_line(conn, msg, address)
         if conn.seat is None or conn.token is None:
             raise ApiError("spectator", "spectators watch; take a seat to play")
         if not await hub.take_rate(conn.token):  # the seat's, over all its sockets

@@ -6,6 +6,7 @@
 // refuses too).
 import { api, ApiError } from "./api.js";
 import { h } from "./dom.js";
+import { errorText as refusalText, loadErrors } from "./errors.js";
 import { loadCatalogs, onLangChange, t } from "./i18n.js";
 
 await loadCatalogs("replay");
@@ -46,6 +47,8 @@ export function createAnalysis(host, deps) {
       reply = { ply, body: await api.post(`/api/tables/${encodeURIComponent(deps.id)}/analysis`, { ply }) };
     } catch (err) {
       reply = { ply, error: err instanceof ApiError ? err : new ApiError("offline", String(err)) };
+      // the refusal in our words, from its code (never the server's English)
+      await loadErrors().catch(() => {});
     }
     if (asking !== ply) return; // the board moved on meanwhile: a stale answer
     asking = null;
@@ -144,7 +147,7 @@ export function createAnalysis(host, deps) {
       case "busy": case "analysis-timeout": return t("analysis.busy");
       case "analysis-closed": return t("analysis.closed");
       case "offline": return t("common.offline");
-      default: return t("analysis.failed", { message: err.message });
+      default: return t("analysis.failed", { message: refusalText(err) });
     }
   }
 

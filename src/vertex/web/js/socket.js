@@ -6,6 +6,8 @@
 // wait for their `ack` or `error`; a move stays *pending* until then and is sent again with
 // the same id after a reconnect, so the server (which knows the id) applies it exactly once.
 
+import { remembered } from "./store.js";
+
 const PING_MS = 25_000; // a ping this often keeps proxies from closing an idle socket
 const PONG_WAIT_MS = 10_000; // no pong by then: the connection is dead even if not closed
 const BACKOFF_MS = [500, 1000, 2000, 4000, 8000];
@@ -42,6 +44,8 @@ export class TableSocket {
    *   gone()                   the table does not exist
    *   badToken()               our seat token holds no seat here (any more)
    *   notice(code, message)    an error the server sent that answers no command of ours
+   *   watching(n)              how many spectators watch (optional)
+   *   spectatorChat(lines, replace)  the spectators' chat's lines: all of them, or new ones
    * }
    */
   constructor(tableId, handlers) {
@@ -125,6 +129,8 @@ export class TableSocket {
     // no page shows and the server does not log.
     if (this.token) params.set("token", this.token);
     if (this.v !== null) params.set("since", String(this.v));
+    // this browser's id: its tabs count once among the spectators
+    params.set("viewer", remembered.viewer());
     // Events carry their state as a patch on the one before (the page's model applies it).
     params.set("deltas", "1");
     const query = params.toString();
@@ -268,6 +274,12 @@ export class TableSocket {
         break;
       case "presence":
         this.on.presence(msg.connected || [], msg.hand_over_in || []);
+        break;
+      case "watching": // how many spectators, on every process (at most once a second)
+        this.on.watching?.(Number(msg.n) || 0);
+        break;
+      case "spectator-chat": // the spectators' chat: all its lines (`replace`), or new ones
+        this.on.spectatorChat?.(Array.isArray(msg.lines) ? msg.lines : [], Boolean(msg.replace));
         break;
       case "ack":
       case "error":

@@ -9,6 +9,8 @@ const MY_SEAT = "vertex.myseat.";
 const HIDDEN = "vertex.hidden"; // tables taken off "Your tables" (their seat is kept)
 const RECENT = "vertex.recent"; // your tables that ended, newest first
 const RECENT_KEPT = 5;
+const VIEWER = "vertex.viewer"; // this browser's random id among a table's spectators
+const SEEN = "vertex.spectators-seen."; // the last spectators' line read, per table
 
 function list(key) {
   try {
@@ -58,6 +60,20 @@ export const remembered = {
     const now = [id, ...list(RECENT).filter((r) => r !== id)].slice(0, RECENT_KEPT);
     set(RECENT, JSON.stringify(now));
   },
+  /** This browser's id among a table's spectators (its tabs count once): random, made once. */
+  viewer: () => {
+    let id = get(VIEWER);
+    if (!id || !/^[A-Za-z0-9_-]{8,40}$/.test(id)) {
+      const bytes = new Uint8Array(12);
+      crypto.getRandomValues(bytes);
+      id = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+      set(VIEWER, id);
+    }
+    return id;
+  },
+  /** The number (`n`) of the last spectators' line read at table `id` (0: none). */
+  spectatorsSeen: (id) => Number(get(SEEN + id)) || 0,
+  setSpectatorsSeen: (id, n) => set(SEEN + id, String(n)),
   setting: (key, fallback = null) => {
     const raw = get(SETTING + key);
     return raw === null ? fallback : JSON.parse(raw);

@@ -16,6 +16,7 @@ import { TableSocket } from "./socket.js";
 import { createTouchSetting, mountBoard } from "./table-board.js";
 import { createRefusal } from "./table-refusal.js";
 import { createChat } from "./table-chat.js";
+import { createSpectatorChat, createWatching } from "./table-spectators.js";
 import { clocksStamp, startTicking } from "./table-clocks.js";
 import { createInfo } from "./table-info.js";
 import { createLinks } from "./table-links.js";
@@ -115,6 +116,7 @@ async function showMissing() {
 async function build(view) {
   const titleHost = h("div", { class: "table-heading" });
   const connectionEl = h("span", { class: "connection" });
+  const watchingEl = h("span"); // how many watch ([data-watching], js/table-spectators.js)
   const statusHost = h("div", { class: "table-status" });
   const resultHost = h("section", { class: "result-banner", "aria-live": "off" });
   const boardHost = h("div", { class: "board-host", id: "board", tabindex: "-1" });
@@ -123,15 +125,17 @@ async function build(view) {
   const seatsHost = h("section", { class: "panel seats" });
   const actionsHost = h("section", { class: "panel actions" });
   const chatHost = h("section", { class: "panel chat" });
+  const spectatorsHost = h("section", { class: "panel spectator-chat" });
   const linksHost = h("section", { class: "panel links" });
   const infoHost = h("div", { class: "panel info" });
   const replayHost = h("section", { class: "panel replay" }); // replay + analysis (js/table-replay.js)
   const movesHost = h("section", { class: "panel moves" }); // the live move list (js/table-moves.js)
   main.replaceChildren(h("div", { class: "table-layout" },
     h("div", { class: "table-main" },
-      h("div", { class: "table-head" }, titleHost, connectionEl),
+      h("div", { class: "table-head" }, titleHost,
+        h("div", { class: "table-head-badges" }, watchingEl, connectionEl)),
       statusHost, resultHost, boardHost, refusalHost, touchHost),
-    h("div", { class: "table-side" }, seatsHost, movesHost, actionsHost, replayHost, chatHost, linksHost, infoHost)));
+    h("div", { class: "table-side" }, seatsHost, movesHost, actionsHost, replayHost, chatHost, spectatorsHost, linksHost, infoHost)));
 
   const fail = (err) => showError(err);
   const send = (msg) => socket.send(msg).then((ack) => { clearError(); return ack; });
@@ -148,6 +152,8 @@ async function build(view) {
     actions: onDemand(actionsHost, amPlaying, () => import("./table-actions.js")
       .then((mod) => mod.createActions(actionsHost, { send, fail, rematched: goToRematch }))),
     chat: createChat(chatHost, { send, fail }),
+    watching: createWatching(watchingEl),
+    spectators: createSpectatorChat(spectatorsHost, { id: tableId, send: (msg) => socket.send(msg) }),
     links: createLinks(linksHost, tableId),
     touch: createTouchSetting(touchHost, () => render()),
     refusal: createRefusal(refusalHost),
@@ -241,6 +247,8 @@ function render({ animate = false, relabel = false } = {}) {
   ui.seats.render(model);
   ui.actions.render(model);
   ui.chat.render(model, { relabel });
+  ui.spectators.render(model, { relabel });
+  if (relabel) ui.watching.render();
   ui.links.render(model, token);
   ui.touch.render();
   ui.replay.render();
@@ -295,6 +303,12 @@ function socketHandlers() {
     },
     status(s) {
       if (ui) ui.connection.set(s);
+    },
+    watching(n) {
+      if (ui) ui.watching.set(n);
+    },
+    spectatorChat(lines, replace) {
+      if (ui) ui.spectators.lines(lines, replace);
     },
     gone: showMissing,
     badToken() {
