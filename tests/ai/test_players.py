@@ -132,6 +132,25 @@ def test_level_five_plays_a_solved_best_move_on_three_by_three() -> None:
     assert me.last_reason.startswith("solver")
 
 
+def test_level_five_plays_exactly_once_the_core_settles_the_position() -> None:
+    # 35 lines open, 10 of them quiet: beyond the old limit (30 open, or no quiet line left),
+    # but the compiled solver settles it in well under a second of CPU (+1, two best lines)
+    game = vertex.create_game("dots-and-boxes", rows=5, cols=5)
+    state = game.initial_state()
+    moves = (
+        "f5-f6 b3-c3 c5-c6 e6-f6 c3-c4 b1-c1 d2-e2 c4-c5 c4-d4 f3-f4 f2-f3 f4-f5 e3-f3 b2-b3 "
+        "e1-e2 c2-d2 c1-c2 d6-e6 f1-f2 a6-b6 a4-b4 d5-d6 d2-d3 a3-b3 a1-a2"
+    )
+    for move in moves.split():
+        state = state.play(move)
+    assert len(state.legal_moves()) == 35
+    solution = vertex.ai.solve(state)
+    assert (solution.value, solution.best_moves) == (1, ["e4-e5", "e5-e6"])
+    me = DotsPlayer(game, 5, seed=1)  # type: ignore[arg-type]
+    assert me.choose(state, state.to_move[0], 30.0) in solution.best_moves
+    assert me.last_reason.startswith("solver")
+
+
 def test_level_five_never_loses_the_won_seat_against_random_play() -> None:
     game = vertex.create_game("dots-and-boxes", rows=2, cols=2)
     for seed in range(3):
@@ -153,8 +172,11 @@ def test_juxtapose_takes_a_win_in_one() -> None:
 
 
 def test_the_tree_is_kept_between_moves() -> None:
+    # the Python MCTS (the players' search where the compiled core does not fit: more than
+    # two seats, more than 128 lines), whose tree is kept between moves
     game = vertex.create_game("dots-and-boxes", rows=3, cols=3)
     me = DotsPlayer(game, 3, seed=2)  # type: ignore[arg-type]
+    me.core = None
     state = game.initial_state()
     mine = me.choose(state, 0, 30.0)
     state = state.play(mine)
@@ -164,6 +186,15 @@ def test_the_tree_is_kept_between_moves() -> None:
     assert me._mcts is not None and me._mcts.root is not None
     # the root had visits from the first search before this one added its 300
     assert me._mcts.root.n > 300
+
+
+def test_more_than_two_seats_search_in_python() -> None:
+    game = vertex.create_game("dots-and-boxes", rows=2, cols=2, players=3)
+    me = DotsPlayer(game, 3, seed=2)  # type: ignore[arg-type]
+    assert me.core is None
+    state = game.initial_state()
+    assert me.choose(state, 0, 30.0) in state.legal_moves()
+    assert me._mcts is not None
 
 
 def test_verticality_goes_to_the_tower_planner() -> None:

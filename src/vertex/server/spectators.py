@@ -57,6 +57,7 @@ class SpectatorChat:
         self.bus = bus
         self.lines: dict[str, deque[Line]] = {}  # tables with sockets here
         self._loading: dict[str, asyncio.Task[deque[Line]]] = {}
+        self._early: dict[str, list[Line]] = {}  # heard while the store was being read
 
     async def joined(self, conn: Conn) -> None:
         """A socket attached: it gets the table's lines so far (`replace`: the whole list),
@@ -101,13 +102,23 @@ class SpectatorChat:
     def heard(self, tid: str, line: Line) -> None:
         """A new line (ours, or another process's): keep it and send it to our sockets."""
         held = self.lines.get(tid)
-        if held is not None and not any(x["n"] == line["n"] for x in held):
-            held.append(line)
-            if len(held) > 1 and held[-2]["n"] > line["n"]:  # came late over the bus
-                self.lines[tid] = deque(sorted(held, key=lambda x: x["n"]), maxlen=KEPT)
+        if held is not None:
+            self._keep(tid, held, [line])
+        elif tid in self._loading:
+            self._early.setdefault(tid, []).append(line)
         text = dumps({"t": "spectator-chat", "lines": [line]})
         for conn in self.sockets.conns.get(tid, ()):
             conn.send(text)
+
+    def _keep(self, tid: str, held: deque[Line], lines: list[Line]) -> deque[Line]:
+        """Add lines not held yet, in their order (one may come late over the bus)."""
+        known = {x["n"] for x in held}
+        new = [x for x in lines if x["n"] not in known]
+        if not new:
+            return held
+        merged = deque(sorted([*held, *new], key=lambda x: x["n"]), maxlen=KEPT)
+        self.lines[tid] = merged
+        return merged
 
     async def stored(self, tid: str) -> list[Line]:
         """The table's lines as the store has them, oldest first."""
@@ -130,9 +141,13 @@ class SpectatorChat:
         return await asyncio.shield(task)
 
     async def _load(self, tid: str) -> deque[Line]:
-        lines = deque(await self.stored(tid), maxlen=KEPT)
-        if self.sockets.has(tid):
-            held = self.lines.setdefault(tid, lines)
-            # lines heard while we read (not in the read, or in it already)
-            return held
-        return lines
+        try:
+            lines = deque(await self.stored(tid), maxlen=KEPT)
+        finally:
+            early = self._early.pop(tid, [])
+        if not self.sockets.has(tid):  # nobody here to keep them for
+            known = {x["n"] for x in lines}
+            extra = [x for x in early if x["n"] not in known]
+            return deque(sorted([*lines, *extra], key=lambda x: x["n"]), maxlen=KEPT)
+        # lines heard while we read: not in the read, or in it already
+        return self._keep(tid, self.lines.setdefault(tid, lines), early)

@@ -71,6 +71,20 @@ class Core:
         seed: int,
         c: float = 1.4,
     ) -> tuple[int, list[tuple[int, int, float]]]: ...
+    def mcts(
+        self,
+        drawn: int,
+        reach: int,
+        turn: int,
+        scores: tuple[int, int],
+        iterations: int,
+        seconds: float,
+        seed: int,
+        only: int = 0,
+        c: float = 0.7,
+        live: int = -1,
+        smart: bool = True,
+    ) -> tuple[int, list[tuple[int, int, float]]]: ...
     def random_playouts(
         self, drawn: int, reach: int, turn: int, seats: int, count: int, seed: int
     ) -> list[tuple[int, ...]]: ...

@@ -2,11 +2,13 @@
 
 1. random lines;
 2. greedy: takes every cell offered, draws quiet lines, hands out as little as it can;
-3. MCTS, few simulations, with the chain-aware playouts and pruning of `adapter`;
+3. MCTS, few simulations, with the chain-aware playouts and pruning of `adapter` (run in the
+   compiled core, `Core.mcts`, for two seats on boards of up to 128 lines);
 4. more simulations, plus exact play of simple chain-and-loop endgames and, with two
    players, the exact solver once few lines are left;
-5. the budget in full: the solver first (its table kept between moves), MCTS when the
-   position is still too big, and MCTS again to choose among equally good solved moves.
+5. the budget in full: the solver first (its table kept between moves; with the compiled
+   core at every move, up to SOLVER_SHARE of the budget and a TABLE_BYTES table), MCTS when
+   the position is still too big, and MCTS again to choose among equally good solved moves.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ import random
 import time
 from typing import Any
 
+from vertex.ai.dots._core import Core
 from vertex.ai.dots.adapter import DotsAdapter
 from vertex.ai.dots.endgame import best_opening, components
 from vertex.ai.dots.kit import DotsKit, Pos, lines_of
@@ -27,7 +30,8 @@ from vertex.games.dots.engine import DotsGame, DotsState
 ITERATIONS = {3: 300, 4: 3000}
 #: Level 4 solves exactly when at most this many lines are open (always quick).
 LEVEL4_SOLVE_LINES = 16
-#: Level 5 tries the solver when at most this many lines are open, or in the endgame.
+#: Level 5 tries the Python solver when at most this many lines are open, or in the
+#: endgame (the compiled one at every move).
 LEVEL5_SOLVE_LINES = 30
 #: Share of the budget the level-5 solver may use before MCTS takes over.
 SOLVER_SHARE = 0.6
@@ -37,6 +41,14 @@ TIEBREAK_SHARE = 0.25
 TABLE_LIMIT = 3_000_000
 #: The compiled solver's table (fixed size; old entries make room for new ones).
 TABLE_BYTES = 64 << 20
+
+
+def _mcts_core(game: DotsGame[Any]) -> Core | None:
+    try:
+        from vertex.ai.dots.core import build_core, fits
+    except ImportError:  # pragma: no cover - an install without the compiled core
+        return None
+    return build_core(game, 1 << 16) if fits(game) else None
 
 
 class DotsPlayer(RebuiltPlayer):
@@ -53,6 +65,10 @@ class DotsPlayer(RebuiltPlayer):
         self._root: tuple[Any, ...] | None = None
         #: what the last choice was based on: "solver", "endgame", "mcts", "greedy", "random"
         self.last_reason = ""
+        #: the compiled core for the MCTS (two seats, up to 128 lines), else the Python one
+        self.core = _mcts_core(game)
+        #: simulations run by the compiled MCTS, all moves together
+        self.iterations = 0
 
     # ---- the contract ----------------------------------------------------------------------
     def choose(self, state: State, seat: int, budget_s: float) -> str:
@@ -123,7 +139,10 @@ class DotsPlayer(RebuiltPlayer):
         quiet_left = any(
             self.kit.safe(rem, ln) for ln in lines_of(self.kit.open_lines(self.kit.pos(state)))
         )
-        if open_lines > limit and quiet_left:
+        # level 5 with the compiled solver tries at every move, within its share of the
+        # budget and its table's memory: exact as soon as the position is settled in time
+        every_move = self.level == 5 and self.core is not None
+        if open_lines > limit and quiet_left and not every_move:
             return None
         if self.solver is None:
             self.solver = Solver(self.game, table_bytes=TABLE_BYTES)
@@ -146,6 +165,8 @@ class DotsPlayer(RebuiltPlayer):
         deadline: float,
         only: list[int] | None,
     ) -> int:
+        if self.core is not None:
+            return self._core_search(pos, rng, deadline, only)
         mcts = self._mcts or Mcts(self.adapter, self.kit.seats)
         self._mcts = mcts
         root = mcts.set_root(pos, None if only else self._path(state), rng)
@@ -159,6 +180,31 @@ class DotsPlayer(RebuiltPlayer):
         if only is not None:
             self._mcts = None  # a pruned root is no tree to reuse
         return mcts.best()
+
+    def _core_search(
+        self, pos: Pos, rng: random.Random, deadline: float, only: list[int] | None
+    ) -> int:
+        """The same search (UCT, the pruned moves, the chain-aware playouts, the rewards of
+        `DotsAdapter`) in the compiled core: a new tree each move, tens of times the
+        simulations a second."""
+        assert self.core is not None
+        iterations = ITERATIONS.get(self.level, 1 << 62)
+        seconds = max(deadline - time.monotonic(), 1e-3)
+        only_mask = sum(1 << m for m in only) if only else 0
+        scores = (pos.scores[0], pos.scores[1])
+        done, rows = self.core.mcts(
+            pos.drawn,
+            pos.reach,
+            pos.turn,
+            scores,
+            iterations,
+            seconds,
+            rng.getrandbits(64),
+            only=only_mask,
+            live=self.kit.live_cells,
+        )
+        self.iterations += done
+        return max(rows, key=lambda row: (row[1], -row[0]))[0]
 
     def _path(self, state: State) -> list[str] | None:
         old = self._root
