@@ -364,7 +364,12 @@ class Hub:
     async def joined(self, conn: Conn, viewer: str | None) -> None:
         """After `attach`: what the socket hears of spectators (watching.py, spectators.py)."""
         self.watching.joined(conn, viewer)
-        await self.spectators.joined(conn)
+        try:
+            await self.spectators.joined(conn)
+        except Exception as exc:  # the store is away: play goes on, the old lines wait
+            if unavailable(exc) is None:
+                raise
+            log.warning("spectators' lines for table %s not read", conn.table_id)
 
     def detach(self, conn: Conn) -> None:
         conn.close()

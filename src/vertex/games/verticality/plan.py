@@ -196,7 +196,8 @@ def lookahead_aims(
     )
     ranked: list[tuple[float, Aim]] = []
     shapes: set[tuple[int, float]] = set()
-    for pool, wanted in ((layouts, by_score), (widest, count)):
+    # the best by their own score, the widest, then (too few wide ones stand) more of the best
+    for pool, wanted in ((layouts, by_score), (widest, count), (layouts, count)):
         for layout in pool:
             if len(ranked) >= wanted:
                 break
