@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -71,6 +72,8 @@ class Repository:
         self.listener: Listener | None = None
         self.on_load: Callable[[Table], None] | None = None  # a table came in from its log
         self.loaded_count = 0  # tables loaded from their logs since the start
+        #: When each table held came into memory (an idle table just loaded is not idle).
+        self.loaded_at: dict[str, float] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # ---- finding tables ---------------------------------------------------------------------
@@ -101,6 +104,7 @@ class Repository:
         if loaded.status != row.status:  # the process died between the event and the status
             await self.status_changed(loaded)
         self.tables[tid] = loaded
+        self.loaded_at[tid] = time.time()
         self.recent.reset(tid, recent)
         self.base[tid] = base
         self.said.pop(tid, None)
@@ -110,11 +114,20 @@ class Repository:
         return loaded
 
     def forget(self, tid: str) -> None:
+        """Let the table's copy go (it loads again from its log when asked for)."""
         self.tables.pop(tid, None)
-        self.locks.pop(tid, None)
+        self.loaded_at.pop(tid, None)
+        self.drop_lock(tid)
         self.recent.forget(tid)
         self.base.pop(tid, None)
         self.said.pop(tid, None)
+
+    def drop_lock(self, tid: str) -> None:
+        """Forget the lock of a table not held here, unless someone holds or awaits it (they
+        must load the table under that very lock)."""
+        lock = self.locks.get(tid)
+        if lock is not None and not lock.locked() and tid not in self.tables:
+            del self.locks[tid]
 
     async def open(
         self, tid: str, spec: TableSpec, creator: str, now: float, game: Game[Any] | None = None
