@@ -65,6 +65,7 @@ def run(game: str, options: dict[str, Any], games: int) -> dict[str, float]:
         table = seated(game, options, seed=g)
         rng = random.Random(g)
         base = (table.state.to_dict(), turns.sealed(table))
+        said: dict[str, Any] = {}  # what the table's messages last said (repository.py)
         while not table.is_over:
             seat = table.state.to_move[0]
             move = rng.choice(table.state.legal_moves() or [""])
@@ -75,7 +76,7 @@ def run(game: str, options: dict[str, Any], games: int) -> dict[str, float]:
             msg = views.message(table, ev)
             text = dumps(views.for_viewer(msg, None, turns.sealed(table)))
             t2 = time.perf_counter()
-            sent = _sent(table, ev, base)
+            sent = _sent(table, ev, base, said)
             patched = dumps(sent.for_deltas())
             t3 = time.perf_counter()
             base = (sent.msg["state"], sent.sealed)

@@ -32,6 +32,7 @@ MARKED: dict[str, tuple[str, ...]] = {
         "server/test_faults.py",
         "server/test_orphans.py",
         "server/test_lobby_processes.py",
+        "server/test_unload_processes.py",
         "core/test_registry.py::test_bad_options_are_refused_before_the_rules_load",
         "server/test_slow_connections.py",
         "server/test_slow_reader.py",

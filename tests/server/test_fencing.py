@@ -14,10 +14,11 @@ from vertex.server import Settings, create_app
 from vertex.server.errors import ApiError
 from vertex.server.events import StoredEvent
 from vertex.server.faults import unavailable
-from vertex.server.leases import RedisLeases
+from vertex.server.leases import TRUSTED, RedisLeases
 from vertex.server.spec import TableSpec
 from vertex.server.store import Fenced, Store, TableRow
 
+from ..eventually import eventually_async
 from .test_scaleout import REDIS, _reachable
 from .test_table import SPEC
 
@@ -51,25 +52,28 @@ def test_epochs_go_up_and_an_owner_that_cannot_renew_stops_acting() -> None:
     async def go() -> None:
         site = "t" + secrets.token_hex(5)
         tid = "fence-" + secrets.token_hex(6)
-        a = RedisLeases(REDIS, "a", 0.6, site)
-        b = RedisLeases(REDIS, "b", 0.6, site)
+        key = f"{site}:lease:{tid}"
+        a = RedisLeases(REDIS, "a", 3.0, site)
+        b = RedisLeases(REDIS, "b", 3.0, site)
         try:
+            began = time.monotonic()
             assert await a.acquire(tid)
+            left_ms = await a.redis.pttl(key)  # how long Redis keeps it a's
+            read = time.monotonic()
             first = a.epoch(tid)
             assert first is not None and a.owns(tid)
-            # a renews nothing (its loop never started): it stops acting before the lease
-            # can run out in Redis, so nobody else can be acting yet
-            began = time.monotonic()
-            while a.owns(tid):
-                await asyncio.sleep(0.01)
-            assert time.monotonic() - began < 0.6
-            assert not await b.acquire(tid)  # still a's in Redis for a moment
-            await asyncio.sleep(0.7)
-            assert await b.acquire(tid)
+            assert not await b.acquire(tid)  # a's: nobody else's
+            # a renews nothing (its loop never started): it stops acting at a share of the
+            # lease counted from before it asked, so before Redis can let the lease go and
+            # anyone else act — whatever the load (no wall time is measured here)
+            assert began <= a._until[tid] - 3.0 * TRUSTED <= read
+            assert left_ms > 0 and a._until[tid] < read + left_ms / 1000
+            await eventually_async(lambda: not a.owns(tid), what="a stopping acting")
+            await eventually_async(lambda: b.acquire(tid), what="b taking the lease")
             second = b.epoch(tid)
             assert second is not None and second > first
             assert await a.redis.exists(f"vertex:lease:{tid}") == 0  # the site's own names
-            assert await a.redis.exists(f"{site}:lease:{tid}") == 1
+            assert await a.redis.exists(key) == 1
         finally:
             for leases in (a, b):
                 await leases.release(tid)

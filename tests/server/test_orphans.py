@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import os
-import time
 from pathlib import Path
 
+from ..eventually import eventually
 from .serve import ServeProcess
 
 
@@ -39,17 +39,18 @@ def test_worker_processes_exit_when_the_server_is_killed(tmp_path: Path) -> None
     )
     p.start()
     try:
-        assert p.proc is not None
-        deadline = time.monotonic() + 60
-        workers: set[int] = set()
-        while not workers:  # the computer player's worker starts with the server
-            assert time.monotonic() < deadline, "no worker process started"
-            workers = children(p.proc.pid)
-            time.sleep(0.1)
+        proc = p.proc
+        assert proc is not None
+        # the computer player's worker starts with the server (slowly, on a loaded box)
+        workers = eventually(
+            lambda: children(proc.pid), timeout=120, interval=0.1, what="a worker process"
+        )
         p.kill9()
-        deadline = time.monotonic() + 10
-        while any(alive(w) for w in workers):
-            assert time.monotonic() < deadline, f"orphans left: {workers}"
-            time.sleep(0.1)
+        eventually(
+            lambda: not any(alive(w) for w in workers),
+            timeout=60,
+            interval=0.1,
+            what=f"the workers {sorted(workers)} ending with their parent",
+        )
     finally:
         p.stop()

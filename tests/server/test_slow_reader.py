@@ -144,7 +144,7 @@ def test_a_never_reading_spectator_is_let_go_and_catches_up(server: ServeProcess
     assert seen and max(seen) < v  # it fell behind ...
     # ... and was told so, unless the cut came first (a client that reads nothing for the
     # grace seconds after its resync is cut whatever its transport holds)
-    assert all(m["t"] in ("snapshot", "event", "presence", "resync") for m in got)
+    assert all(m["t"] in ("snapshot", "event", "presence", "watching", "resync") for m in got)
 
     # coming back with `since` it catches up to the table's version
     with connect(f"{server.ws}/ws/tables/{tid}?since={max(seen)}", max_size=None) as ws:

@@ -28,6 +28,15 @@ log = logging.getLogger("vertex.server")
 
 #: Computer seats that replace a timed-out player think this long.
 TIMEOUT_BUDGET_S = 0.05
+#: A computer move or a timeout that failed for want of the store or Redis is tried again
+#: this much later (nothing else would start it again).
+RETRY_S = 1.0
+#: Tries of a claim that Redis did not answer (1 + 2 + 4 + ... seconds apart).
+CLAIM_TRIES = 6
+#: An idle table let go from memory is taken up again this long before its next clock
+#: deadline (loading it and setting its timer take a moment; Redis's take-over scan runs
+#: every third of a lease); one whose deadline is nearer than twice this stays.
+WAKE_AHEAD_S = 2.0
 
 
 def _line(**fields: Any) -> None:
@@ -81,6 +90,20 @@ class Autoplay:
             await self.leases.acquire(table.id)
         self.after(table)
 
+    async def claim_soon(self, table: Table) -> None:
+        """`claim`, in the background, tried again a few times while Redis does not answer
+        (a table loaded, or moved on, here with nobody running it: its turn must not be
+        nobody's for want of one round trip)."""
+        for attempt in range(CLAIM_TRIES):
+            try:
+                await self.claim(table)
+                return
+            except Exception:
+                log.warning("table %s could not be claimed", table.id, exc_info=True)
+            await asyncio.sleep(RETRY_S * 2**attempt)
+            if self.repo.tables.get(table.id) is not table or self.leases.owns(table.id):
+                return
+
     async def gained(self, tid: str) -> None:
         """We took over a table whose owner stopped (leases.py): run it from its log."""
         try:
@@ -94,6 +117,37 @@ class Autoplay:
             await self.leases.release(tid, final=True)
             return
         self.after(table)
+
+    # ---- idle tables leaving memory (upkeep.py) ---------------------------------------------
+    def may_unload(self, table: Table, now: float) -> bool:
+        """Whether the table can do without its copy here for now: no computer seat of it
+        thinking or due (it moves first), and its next clock deadline (if a clock runs) not
+        about to come."""
+        if any(tid == table.id for tid, _ in self._thinking):
+            return False
+        if any(table.seats[s].kind == "ai" for s in turns.due(table)):
+            return False
+        deadline = self.next_deadline(table)
+        return deadline is None or deadline - now > 2 * WAKE_AHEAD_S
+
+    @staticmethod
+    def next_deadline(table: Table) -> float | None:
+        if table.clock is None or table.is_over:
+            return None
+        deadlines = [d for s in turns.due(table) if (d := clocks.deadline(table, s)) is not None]
+        return min(deadlines) if deadlines else None
+
+    async def unload(self, table: Table) -> None:
+        """Let the table go (the caller forgets its copy): its lease is released, to be
+        taken up by any process shortly before its next deadline, or, with no clock
+        running, when anything touches it again (a socket, a move: loading claims it)."""
+        self.lost(table.id)
+        deadline = self.next_deadline(table)
+        if deadline is None:
+            await self.leases.release(table.id, final=True)
+        else:
+            await self.leases.release(table.id, final=False, wake=deadline - WAKE_AHEAD_S)
+        _line(event="unload", table=table.id, worker=self.worker, wake=deadline)
 
     def lost(self, tid: str) -> None:
         handle = self._timers.pop(tid, None)
@@ -120,10 +174,18 @@ class Autoplay:
         # The seat stays marked as thinking until its move is in (or dropped): otherwise an
         # event that lands while the move is being stored starts a second think for the same
         # seat on the old position, whose move then misses (a simultaneous step moves on).
+        failed = False
         try:
             await self._think_and_move(tid, seat)
+        except Exception:
+            # the store or Redis failed for a moment (a loaded box): the move is not in, and
+            # no event will come to start the seat again — try again shortly, never stall
+            log.exception("computer move at table %s failed; trying again", tid)
+            failed = True
         finally:
             self._thinking.discard((tid, seat))
+        if failed:
+            await asyncio.sleep(RETRY_S)
         # the seat may be due again (an extra turn, or its move was dropped): think again
         table = self.repo.tables.get(tid)
         if table is not None:
@@ -230,6 +292,12 @@ class Autoplay:
         except ApiError as exc:
             self._refused(tid, exc)
             _line(event="timeout-dropped", table=tid, why=exc.code)
+        except Exception:
+            log.exception("timeout at table %s failed; trying again", tid)
+            await asyncio.sleep(RETRY_S)
+            again = self.repo.tables.get(tid)
+            if again is not None:
+                self.after(again)  # (sets the timer again: the deadline has passed)
 
     async def _timeout_move(
         self, tid: str, seat: int, v: int, move: str, aimed: bool = False

@@ -25,10 +25,10 @@ from typing import Any
 
 from vertex.core import Game
 from vertex.server import absence, commands, views
-from vertex.server.autoplay import Autoplay
+from vertex.server.autoplay import Autoplay, needs_owner
 from vertex.server.conn import Conn
 from vertex.server.errors import ApiError
-from vertex.server.events import Kind, StoredEvent
+from vertex.server.events import StoredEvent
 from vertex.server.faults import unavailable
 from vertex.server.games import checked_game
 from vertex.server.lobby import Lobby
@@ -132,7 +132,7 @@ class Hub:
         return await self.repo.get(tid)
 
     def _on_load(self, table: Table) -> None:
-        self.autoplay.spawn(self.autoplay.claim(table))
+        self.autoplay.spawn(self.autoplay.claim_soon(table))
 
     async def view(self, tid: str, viewer: int | None = None) -> dict[str, Any]:
         table = await self.repo.get(tid)
@@ -316,8 +316,10 @@ class Hub:
             line["fanout_us"] = round(took * 1e6)
         line.update({k: v for k, v in ev.data.items() if k in ("seat", "move", "level", "ply")})
         log.info(dumps(line))
-        if own and ev.kind == Kind.HAND_OVER:  # a computer seat now: it needs an owner
-            await self.autoplay.claim(table)
+        if own and needs_owner(table) and not self.leases.owns(table.id):
+            # a computer seat now (a hand-over), or a table let go idle elsewhere and moved
+            # on here: its computer seats and clock need an owner, or their turn is nobody's
+            self.autoplay.spawn(self.autoplay.claim_soon(table))
         else:
             self.autoplay.after(table)
 
@@ -362,7 +364,12 @@ class Hub:
     async def joined(self, conn: Conn, viewer: str | None) -> None:
         """After `attach`: what the socket hears of spectators (watching.py, spectators.py)."""
         self.watching.joined(conn, viewer)
-        await self.spectators.joined(conn)
+        try:
+            await self.spectators.joined(conn)
+        except Exception as exc:  # the store is away: play goes on, the old lines wait
+            if unavailable(exc) is None:
+                raise
+            log.warning("spectators' lines for table %s not read", conn.table_id)
 
     def detach(self, conn: Conn) -> None:
         conn.close()

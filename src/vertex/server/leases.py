@@ -67,29 +67,40 @@ for i = 2, #KEYS do
 end
 return kept
 """
-# KEYS: lease key, leases zset. ARGV: me, table id, "final" (the table needs no owner now).
+# KEYS: lease key, leases zset. ARGV: me, table id, when a process is to take the table up
+# again (ms since 1970: 0 at once, a table's next deadline for one unloaded idle) or '' for
+# never (the table needs no owner now).
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('DEL', KEYS[1])
-  if ARGV[3] == '1' then redis.call('ZREM', KEYS[2], ARGV[2])
-  else redis.call('ZADD', KEYS[2], 0, ARGV[2]) end
+  if ARGV[3] == '' then redis.call('ZREM', KEYS[2], ARGV[2])
+  else redis.call('ZADD', KEYS[2], tonumber(ARGV[3]), ARGV[2]) end
   return 1
 end
-if ARGV[3] == '1' and redis.call('EXISTS', KEYS[1]) == 0 then
+if ARGV[3] == '' and redis.call('EXISTS', KEYS[1]) == 0 then
   redis.call('ZREM', KEYS[2], ARGV[2])
 end
 return 0
 """
 
+#: A table that could not be taken up (its log unreadable for a moment) is tried again
+#: this much later, rather than left without an owner.
+RETRY_S = 5.0
+
 
 class LocalLeases:
-    """One process: it owns every table that asks."""
+    """One process: it owns every table that asks. A table let go with a time to wake at
+    (an idle table's next clock deadline) is taken up again then, as another process would
+    take it up from Redis."""
 
     def __init__(self) -> None:
         self.owned: set[str] = set()
+        self._gained: Gained | None = None
+        self._wakes: dict[str, asyncio.TimerHandle] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def start(self, gained: Gained, lost: Lost) -> None:
-        return None
+        self._gained = gained
 
     def owns(self, tid: str) -> bool:
         return tid in self.owned
@@ -100,14 +111,50 @@ class LocalLeases:
     def forfeit(self, tid: str) -> None:
         self.owned.discard(tid)
 
+    def waking(self, tid: str) -> bool:
+        """Whether the table was let go with a time to be taken up again at."""
+        return tid in self._wakes
+
     async def acquire(self, tid: str) -> bool:
+        self._unwake(tid)
         self.owned.add(tid)
         return True
 
-    async def release(self, tid: str, final: bool = True) -> None:
+    async def release(self, tid: str, final: bool = True, wake: float | None = None) -> None:
+        """Let the table go; `wake` (time.time()): take it up again then (not final)."""
         self.owned.discard(tid)
+        self._unwake(tid)
+        if not final and wake is not None:
+            loop = asyncio.get_running_loop()
+            delay = max(0.0, wake - time.time())
+            self._wakes[tid] = loop.call_later(delay, self._wake, tid)
+
+    def _unwake(self, tid: str) -> None:
+        handle = self._wakes.pop(tid, None)
+        if handle is not None:
+            handle.cancel()
+
+    def _wake(self, tid: str) -> None:
+        self._wakes.pop(tid, None)
+        task = asyncio.create_task(self._take_up(tid))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _take_up(self, tid: str) -> None:
+        if tid in self.owned or self._gained is None:
+            return
+        self.owned.add(tid)
+        try:
+            await self._gained(tid)
+        except Exception:
+            log.exception("table %s could not be taken up", tid)
+            await self.release(tid, final=False, wake=time.time() + RETRY_S)
 
     async def close(self) -> None:
+        for tid in list(self._wakes):
+            self._unwake(tid)
+        for task in list(self._tasks):
+            task.cancel()
         self.owned.clear()
 
 
@@ -127,6 +174,10 @@ class RedisLeases:
         self.owned: set[str] = set()
         self._epochs: dict[str, int] = {}
         self._until: dict[str, float] = {}  # monotonic time up to which we may act as owner
+        #: Tables someone asked `owns` about while our lease on them had lapsed: they did
+        #: not act (a computer's move dropped, a timer not set), so whoever resumes the
+        #: lease must run them again (`gained`), or their turn is nobody's.
+        self._lapsed: set[str] = set()
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
@@ -141,7 +192,12 @@ class RedisLeases:
     def owns(self, tid: str) -> bool:
         """Whether we own the table now and may act for it: a lease we could not renew in
         time is not acted on, though nobody may have taken it yet."""
-        return tid in self.owned and time.monotonic() < self._until.get(tid, 0.0)
+        if tid not in self.owned:
+            return False
+        if time.monotonic() < self._until.get(tid, 0.0):
+            return True
+        self._lapsed.add(tid)
+        return False
 
     def epoch(self, tid: str) -> int | None:
         """The epoch of our lease on `tid`, which our writes as its owner carry."""
@@ -157,6 +213,7 @@ class RedisLeases:
         self.owned.discard(tid)
         self._epochs.pop(tid, None)
         self._until.pop(tid, None)
+        self._lapsed.discard(tid)
 
     async def acquire(self, tid: str) -> bool:
         if self.owns(tid):
@@ -174,14 +231,16 @@ class RedisLeases:
             self._epochs[tid] = got
         self.owned.add(tid)
         self._until[tid] = began + self.ttl_ms / 1000 * TRUSTED
+        self._lapsed.discard(tid)  # the caller runs it now
         log.info('{"event":"owner","table":"%s","worker":"%s"}', tid, self.me)
         return True
 
-    async def release(self, tid: str, final: bool = True) -> None:
+    async def release(self, tid: str, final: bool = True, wake: float | None = None) -> None:
+        """Let the table go: for good (`final`: it needs no owner), to be taken up by any
+        process at once, or at `wake` (time.time(): an unloaded idle table's deadline)."""
         self._drop(tid)
-        await self._release(
-            keys=[self.lease + tid, self.leases], args=[self.me, tid, "1" if final else "0"]
-        )
+        when = "" if final else str(0 if wake is None else max(1, int(wake * 1000)))
+        await self._release(keys=[self.lease + tid, self.leases], args=[self.me, tid, when])
 
     async def _loop(self) -> None:
         every = self.ttl_ms / 3000
@@ -201,7 +260,8 @@ class RedisLeases:
             return
         keys = [self.leases, *(self.lease + t for t in mine)]
         began = time.monotonic()
-        lapsed = {tid for tid in mine if not self.owns(tid)}
+        for tid in mine:
+            self.owns(tid)  # (notes the ones lapsed already)
         kept = {
             k.decode() for k in await self._renew(keys=keys, args=[self.me, self.ttl_ms, *mine])
         }
@@ -214,12 +274,21 @@ class RedisLeases:
                     self._lost(tid)
                 continue
             self._until[tid] = began + self.ttl_ms / 1000 * TRUSTED
-            if tid in lapsed and self._gained is not None:
-                # we stopped acting while we could not renew, and nobody took it: go on
+            # Lapsed before or *during* the renewal (Redis slow to answer, the loop busy):
+            # whoever asked then did not act, and nobody took the table: go on with it.
+            if tid in self._lapsed and self._gained is not None:
+                self._lapsed.discard(tid)
                 try:
                     await self._gained(tid)
                 except Exception:
                     log.exception("table %s could not be resumed", tid)
+                    await self._retry_later(tid)
+
+    async def _retry_later(self, tid: str) -> None:
+        """A table we could not take up: let any process (us too) try again shortly, rather
+        than own it without running it, or drop it from the sorted set (nobody would)."""
+        with contextlib.suppress(Exception):
+            await self.release(tid, final=False, wake=time.time() + RETRY_S)
 
     async def _take_over(self) -> None:
         """Tables whose owner stopped renewing: take them (one process wins each)."""
@@ -235,7 +304,7 @@ class RedisLeases:
                     await self._gained(tid)
                 except Exception:
                     log.exception("table %s could not be taken over", tid)
-                    await self.release(tid, final=True)
+                    await self._retry_later(tid)
 
     async def stop_renewing(self) -> None:
         """Renew nothing more (a clean stop; in tests, a process that dies)."""

@@ -45,6 +45,12 @@ def _unpacked(data: bytes) -> dict[str, Any]:
     return out
 
 
+#: Fields every event message carries that a socket taking deltas keeps from the message
+#: before when its patch form leaves them out, unchanged (the page: table-model.js
+#: `applyEvent` folds each only when present).
+KEPT = ("requests", "rematch", "analysis")
+
+
 class Sent:
     """An event's message as sent, the seats sealed when it was made, and (on demand) its
     state as a patch on the state sent before (deltas.py; None: send the full state).
@@ -52,12 +58,29 @@ class Sent:
     Fresh, it holds the message's dict (what the broadcast reads); packed, only compressed
     JSON, decoded again when a socket catches up (rare: a reconnect)."""
 
-    __slots__ = ("_base", "_full", "_msg", "_packed", "_patch", "_texts", "sealed", "size", "v")
+    __slots__ = (
+        "_base",
+        "_full",
+        "_msg",
+        "_packed",
+        "_patch",
+        "_same",
+        "_texts",
+        "sealed",
+        "size",
+        "v",
+    )
 
     def __init__(
-        self, msg: dict[str, Any], sealed: frozenset[int], base: dict[str, Any] | None
+        self,
+        msg: dict[str, Any],
+        sealed: frozenset[int],
+        base: dict[str, Any] | None,
+        same: tuple[str, ...] = (),
     ) -> None:
         self._msg: dict[str, Any] | None = msg
+        #: fields left out of the patch form: as in the message before (KEPT)
+        self._same = same
         self.v: int = msg["v"]
         self.sealed = sealed
         self._base = base  # the state sent before, when a patch on it can be trusted
@@ -89,7 +112,7 @@ class Sent:
             return _unpacked(self._packed)
         if "state" not in self._msg or self.patch is None:
             return self._msg
-        out = {k: v for k, v in self._msg.items() if k != "state"}
+        out = {k: v for k, v in self._msg.items() if k != "state" and k not in self._same}
         out["patch"] = self.patch
         return out
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import re
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any, TypeVar
@@ -25,7 +26,7 @@ from vertex.server import turns, views
 from vertex.server.bus import LocalBus, RedisBus
 from vertex.server.errors import ApiError, not_found
 from vertex.server.events import StoredEvent
-from vertex.server.recent import RECENT, RecentEvents, Sent
+from vertex.server.recent import KEPT, RECENT, RecentEvents, Sent
 from vertex.server.spec import TableSpec
 from vertex.server.store import OPEN, Fenced, Store, TableRow
 from vertex.server.table import Table
@@ -65,9 +66,14 @@ class Repository:
         self.recent: RecentEvents[Sent] = recent or RecentEvents(RECENT_TABLE_BYTES, RECENT_BYTES)
         #: Per table: the last state sent and the seats sealed then (what a patch is on).
         self.base: dict[str, tuple[dict[str, Any], frozenset[int]]] = {}
+        #: Per table: the KEPT fields as its last message said them (what a patch form
+        #: may leave out); empty after a load, so the first message says them all.
+        self.said: dict[str, dict[str, Any]] = {}
         self.listener: Listener | None = None
         self.on_load: Callable[[Table], None] | None = None  # a table came in from its log
         self.loaded_count = 0  # tables loaded from their logs since the start
+        #: When each table held came into memory (an idle table just loaded is not idle).
+        self.loaded_at: dict[str, float] = {}
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # ---- finding tables ---------------------------------------------------------------------
@@ -98,18 +104,30 @@ class Repository:
         if loaded.status != row.status:  # the process died between the event and the status
             await self.status_changed(loaded)
         self.tables[tid] = loaded
+        self.loaded_at[tid] = time.time()
         self.recent.reset(tid, recent)
         self.base[tid] = base
+        self.said.pop(tid, None)
         self.loaded_count += 1
         if self.on_load is not None:
             self.on_load(loaded)
         return loaded
 
     def forget(self, tid: str) -> None:
+        """Let the table's copy go (it loads again from its log when asked for)."""
         self.tables.pop(tid, None)
-        self.locks.pop(tid, None)
+        self.loaded_at.pop(tid, None)
+        self.drop_lock(tid)
         self.recent.forget(tid)
         self.base.pop(tid, None)
+        self.said.pop(tid, None)
+
+    def drop_lock(self, tid: str) -> None:
+        """Forget the lock of a table not held here, unless someone holds or awaits it (they
+        must load the table under that very lock)."""
+        lock = self.locks.get(tid)
+        if lock is not None and not lock.locked() and tid not in self.tables:
+            del self.locks[tid]
 
     async def open(
         self, tid: str, spec: TableSpec, creator: str, now: float, game: Game[Any] | None = None
@@ -169,7 +187,7 @@ class Repository:
         """Fold a stored event into our copy, keep its message, tell the listener."""
         before = table.status
         await off_loop(table, table.apply, ev)
-        sent = _sent(table, ev, self.base.get(table.id))
+        sent = _sent(table, ev, self.base.get(table.id), self.said.setdefault(table.id, {}))
         if "state" in sent.msg:
             self.base[table.id] = (sent.msg["state"], sent.sealed)
         if own and self.scaled:
@@ -269,15 +287,25 @@ async def off_loop(table: Table, fn: Callable[[_A], _R], arg: _A) -> _R:
 
 
 def _sent(
-    table: Table, ev: StoredEvent, base: tuple[dict[str, Any], frozenset[int]] | None
+    table: Table,
+    ev: StoredEvent,
+    base: tuple[dict[str, Any], frozenset[int]] | None,
+    said: dict[str, Any] | None = None,
 ) -> Sent:
     """An applied event's message, with its state as a patch when one can be trusted: the
     state before and after had nothing sealed (a hidden move would make the clients' bases
-    differ)."""
+    differ). `said`: the KEPT fields as the table's messages last said them (None: not
+    known), updated here; the patch form leaves out those that did not change, as the
+    patch leaves out the state that did not."""
     msg = views.message(table, ev)
     sealed = turns.sealed(table)
     trusted = "state" in msg and base is not None and not base[1] and not sealed
-    return Sent(msg, sealed, base[0] if trusted and base is not None else None)
+    same: tuple[str, ...] = ()
+    if said is not None:
+        if trusted:
+            same = tuple(k for k in KEPT if k in msg and k in said and said[k] == msg[k])
+        said.update((k, msg[k]) for k in KEPT if k in msg)
+    return Sent(msg, sealed, base[0] if trusted and base is not None else None, same)
 
 
 def _rebuild(
@@ -288,11 +316,12 @@ def _rebuild(
     table.creator = row.creator
     recent: deque[Sent] = deque(maxlen=RECENT)
     base: tuple[dict[str, Any], frozenset[int]] | None = None
+    said: dict[str, Any] = {}  # from the first message kept on
     first_kept = len(events) - RECENT
     for i, ev in enumerate(events):
         table.apply(ev)
         if i >= first_kept:
-            sent = _sent(table, ev, base)
+            sent = _sent(table, ev, base, said)
             if "state" in sent.msg:
                 base = (sent.msg["state"], sent.sealed)
             sent.pack()  # here, in the thread: only its bytes are kept

@@ -77,7 +77,10 @@ class Settings:
     ai_per_address: int = 0
     #: How often idle tables are looked for.
     sweep_interval_s: float = 60.0
-    #: Finished tables nobody watches leave memory after this long (they reload on demand).
+    #: Tables with no event for this long and no socket here leave memory (they reload on
+    #: demand); the ones with computer seats or a clock running give up their lease too and
+    #: are taken up again when touched, or shortly before their next clock deadline.
+    #: `VERTEX_UNLOAD_AFTER_S`, `VERTEX_SWEEP_INTERVAL_S` (short ones for tests).
     unload_after_s: float = 300.0
     #: Analysis (perfect play, server/analysis.py): seconds one analysis may take in all (the
     #: exact solver most of it, the level-5 estimate the rest), and how many one client
@@ -151,6 +154,8 @@ class Settings:
             ("head_timeout_s", "VERTEX_HEAD_TIMEOUT_S"),
             ("body_timeout_s", "VERTEX_BODY_TIMEOUT_S"),
             ("hand_over_grace_s", "VERTEX_HAND_OVER_GRACE_S"),
+            ("unload_after_s", "VERTEX_UNLOAD_AFTER_S"),
+            ("sweep_interval_s", "VERTEX_SWEEP_INTERVAL_S"),
         ):
             if os.environ.get(var):
                 values[name] = float(os.environ[var])

@@ -1,6 +1,8 @@
 """Upkeep: what one process does beside serving moves: catching its tables up to their
-log, expiring idle tables and letting unwatched ones leave memory, repairing tables whose end
-outran their status, and what `/healthz` says. The hub (hub.py) starts and stops it; it is
+log, expiring idle tables and letting idle ones leave memory (with their lease, when they
+have computer seats or clocks: they are taken up again when touched or shortly before their
+next deadline, autoplay.py), repairing tables whose end outran their status, and what
+`/healthz` says. The hub (hub.py) starts and stops it; it is
 given the parts it looks after and knows nothing of the hub.
 """
 
@@ -53,6 +55,7 @@ class Upkeep:
         self.autoplay = autoplay
         self.lobby = lobby
         self.reconciled = 0  # tables found behind their log and caught up (not by the bus)
+        self.sweeps = 0  # sweeps done (tests wait for a few)
         self._redis_seen = time.monotonic()  # when Redis last answered a ping
         self._tasks: list[asyncio.Task[None]] = []
 
@@ -113,23 +116,44 @@ class Upkeep:
                 await self.sweep(time.time())
             except Exception:
                 log.exception("sweep failed")
+            self.sweeps += 1
 
     async def sweep(self, now: float) -> None:
         """Expire idle unfinished tables (held or not); let idle tables nobody here watches
-        or runs leave memory (they load again on demand)."""
+        leave memory (they load again on demand), the ones we run with their lease."""
         for tid in await self.store.idle_open(now - self.limits.idle_expiry_s):
             with contextlib.suppress(ApiError):
                 await self.repo.submit(tid, lambda t: t.expire(time.time()))
         await self.lobby.sweep(now)
         for tid, table in list(self.repo.tables.items()):
-            if (
-                now - table.last_at > self.settings.unload_after_s
-                and not self.sockets.has(tid)
-                and not self.lobby.follows(tid)
-                and not self.leases.owns(tid)
-                and not self.repo.lock(tid).locked()
-            ):
-                self.repo.forget(tid)
+            if not self._idle(tid, now) or self.repo.lock(tid).locked():
+                continue
+            if not self.leases.owns(tid):
+                self.repo.forget(tid)  # (another process runs it, or nobody needs to)
+                continue
+            if not self.autoplay.may_unload(table, now):
+                continue
+            try:
+                async with self.repo.lock(tid):
+                    # nothing may change it meanwhile: a move waits, then loads it again
+                    if self.repo.tables.get(tid) is not table or not self._idle(tid, now):
+                        continue
+                    await self.autoplay.unload(table)
+                    self.repo.forget(tid)
+            finally:
+                self.repo.drop_lock(tid)
+
+    def _idle(self, tid: str, now: float) -> bool:
+        """Idle: no event for `unload_after_s` (nor loaded that recently), no socket here,
+        nobody following it in the lobby."""
+        table = self.repo.tables.get(tid)
+        return (
+            table is not None
+            and now - max(table.last_at, self.repo.loaded_at.get(tid, 0.0))
+            > self.settings.unload_after_s
+            and not self.sockets.has(tid)
+            and not self.lobby.follows(tid)
+        )
 
     def redis_up(self) -> bool:
         """Whether Redis answers now (always, for one process on its own)."""

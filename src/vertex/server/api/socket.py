@@ -56,20 +56,15 @@ async def serve_table_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
     conn = Conn(ws, table_id, seat, holder, bucket, deltas, limits.send_buffer_bytes)
     pump = asyncio.create_task(conn.pump())
     # A client let go for being too slow may never send again: stop waiting for it then.
-    ending = asyncio.ensure_future(conn.done.wait())
+    reader = _Reader(ws, conn.done)
     try:
         await hub.attach(conn, since)
         # a page's own id for its browser: its tabs count once among the spectators
         await hub.joined(conn, ws.query_params.get("viewer"))
         address = ws.client.host if ws.client else "unknown"
         while not conn.closed:
-            receiving = asyncio.ensure_future(ws.receive())
-            await asyncio.wait((receiving, ending), return_when=asyncio.FIRST_COMPLETED)
-            if not receiving.done():
-                receiving.cancel()
-                break
-            raw = receiving.result()
-            if raw["type"] == "websocket.disconnect":
+            raw = await reader.next()
+            if raw is None or raw["type"] == "websocket.disconnect":
                 break
             data = raw.get("text")
             if data is None:
@@ -84,13 +79,53 @@ async def serve_table_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
     except Exception:
         log.exception("socket for table %s failed", table_id)
     finally:
-        ending.cancel()
+        reader.close()
         hub.detach(conn)
         with contextlib.suppress(BaseException):
             await asyncio.wait_for(pump, timeout=5)
         with contextlib.suppress(Exception):
             # 1013 "try again later": the client reconnects with `since` at once
             await ws.close(code=1013 if conn.resynced else 1000)
+
+
+class _Reader:
+    """The socket's messages, read in the handler's own task (a task and a wait per message
+    cost ~30 us, on every move). When the connection is let go (`done`: too slow, resync), a
+    read that is waiting is cut by cancelling the handler's task there and only there,
+    never while a command is being carried out; the loop then ends."""
+
+    def __init__(self, ws: WebSocket, done: asyncio.Event) -> None:
+        self.ws = ws
+        self.task = asyncio.current_task()
+        self.waiting = False
+        self.cut = False
+        self._ending = asyncio.ensure_future(done.wait())
+        self._ending.add_done_callback(self._on_done)
+
+    def _on_done(self, fut: asyncio.Future[Any]) -> None:
+        if fut.cancelled():
+            return
+        self.cut = True
+        if self.waiting and self.task is not None:
+            self.task.cancel()
+
+    async def next(self) -> Any:
+        """The next ASGI message, or None once the connection was let go."""
+        if self.cut:
+            return None
+        self.waiting = True
+        try:
+            return await self.ws.receive()
+        except asyncio.CancelledError:
+            # ours (the cut) is taken back; any other cancellation goes on
+            if not self.cut or self.task is None or self.task.uncancel() > 0:
+                raise
+            return None
+        finally:
+            self.waiting = False
+
+    def close(self) -> None:
+        self._ending.cancel()
 
 
 async def _handle(hub: Hub, conn: Conn, data: str | bytes, address: str) -> dict[str, Any] | None:
