@@ -241,9 +241,10 @@ def test_aims_are_private_and_the_step_clock_drops_the_piece_there(client: TestC
             while sum(m["t"] == "event" for m in heard[name]) < 2:
                 heard[name].append(receive_json(ws))
         a_auto = recv_until(a, lambda m: m["t"] == "event" and m["seat"] == 0)
-    # Nobody but Ann heard of her aim before her piece dropped: only events and presence.
+    # Nobody but Ann heard of her aim before her piece dropped: only events, presence and
+    # the (public) count of who is watching.
     for messages in heard.values():
-        assert {m["t"] for m in messages} <= {"event", "presence"}
+        assert {m["t"] for m in messages} <= {"event", "presence", "watching"}
         assert all("aim" not in m for m in messages)
     auto = {m["seat"]: m for m in heard["b"] if m["t"] == "event"}
     assert auto[0]["auto"] and auto[0]["aimed"] and a_auto["auto"] and a_auto["aimed"]
