@@ -10,6 +10,7 @@ outage must not stop play, the limits then hold per process.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from vertex.server.errors import ApiError
 from vertex.server.faults import unavailable
@@ -37,36 +38,44 @@ class Allowances:
 
     async def chat(self, token_hash: str) -> None:
         """One chat line of a seat, or `rate-limited`."""
-        lim = self.limits
-        if not await self._rate("chat", token_hash, lim.chat_per_minute / 60, lim.chat_burst):
-            raise ApiError(
-                "rate-limited",
-                f"too many chat lines: at most {lim.chat_per_minute:g} a minute",
-                429,
-                params={"per_minute": lim.chat_per_minute},
-            )
+        per_minute = self.limits.chat_per_minute
+        await self._per_minute(
+            "chat",
+            token_hash,
+            per_minute,
+            self.limits.chat_burst,
+            f"too many chat lines: at most {per_minute:g} a minute",
+            {"per_minute": per_minute},
+        )
 
     async def spectator_line(self, address: str, tid: str) -> None:
         """One line in a table's spectators' chat, or `rate-limited`: one address over all
         its sockets and processes, and everyone at one table."""
         lim = self.limits
-        rate, burst = lim.spectator_chat_per_minute, lim.spectator_chat_burst
-        if not await self._rate("spectator-chat", address, rate / 60, burst):
-            raise ApiError(
-                "rate-limited",
-                f"too many spectators' chat lines: at most {rate:g} a minute",
-                429,
-                params={"why": "spectator-chat", "per_minute": rate},
-            )
+        rate = lim.spectator_chat_per_minute
+        await self._per_minute(
+            "spectator-chat",
+            address,
+            rate,
+            lim.spectator_chat_burst,
+            f"too many spectators' chat lines: at most {rate:g} a minute",
+            {"why": "spectator-chat", "per_minute": rate},
+        )
         rate = lim.table_spectator_chat_per_minute
-        burst = lim.table_spectator_chat_burst
-        if not await self._rate("spectator-chat-table", tid, rate / 60, burst):
-            raise ApiError(
-                "rate-limited",
-                f"this table's spectators' chat takes at most {rate:g} lines a minute",
-                429,
-                params={"why": "spectator-chat-table", "per_minute": rate},
-            )
+        await self._per_minute(
+            "spectator-chat-table",
+            tid,
+            rate,
+            lim.table_spectator_chat_burst,
+            f"this table's spectators' chat takes at most {rate:g} lines a minute",
+            {"why": "spectator-chat-table", "per_minute": rate},
+        )
+
+    async def _per_minute(
+        self, name: str, key: str, per_minute: float, burst: int, why: str, params: dict[str, Any]
+    ) -> None:
+        if not await self._rate(name, key, per_minute / 60, burst):
+            raise ApiError("rate-limited", why, 429, params=params)
 
     async def _rate(self, name: str, key: str, rate: float, burst: int) -> bool:
         """An allowance from the site's shared quotas; while Redis is away, from this
