@@ -188,6 +188,8 @@ def test_languages(server: Any, context_factory: Any) -> None:
     assert ru.get_attribute("html", "lang") == "ru"
     assert ru.locator('[data-game="figures"] .game-name').inner_text() == "Фигуры"
     assert ru.title().startswith("Vertex")
+    # the page's own markup too, on a first visit in that language (not only after a switch)
+    assert ru.locator("a.skip").text_content() == "К содержимому"
     it = open_lobby(context_factory, server, locale="it-IT")
     choose(it, "vert3x")
     assert it.locator('label[for="opt-rules"]').inner_text().startswith("Regolamento")
