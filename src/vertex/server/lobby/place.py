@@ -32,12 +32,11 @@ from vertex.server.table import Table
 from vertex.server.tasks import stop_task
 
 if TYPE_CHECKING:
-    from vertex.core import Game
     from vertex.server.autoplay import Autoplay
+    from vertex.server.new_tables import NewTables
     from vertex.server.repository import Repository
     from vertex.server.settings import Settings
     from vertex.server.sockets import Sockets
-    from vertex.server.spec import SeatSpec
     from vertex.server.store import Store
 
 
@@ -52,19 +51,11 @@ class Hub(Protocol):
     repo: Repository
     sockets: Sockets
     autoplay: Autoplay
+    new_tables: NewTables
 
     async def get(self, tid: str) -> Table: ...
 
     async def take_seat(self, tid: str, n: int, name: str) -> tuple[str, int]: ...
-
-    async def create(
-        self,
-        game: Game[Any],
-        seats: list[SeatSpec] | None,
-        settings: dict[str, Any],
-        creator: str,
-        listed: bool = False,
-    ) -> Table: ...
 
 
 log = logging.getLogger("vertex.server")
@@ -270,7 +261,7 @@ class Lobby:
                 await self.flush()
                 return {"id": tid, "seat": free[0], "token": token, "waiting": False}
             settings = {"undo": False, "clock": None, "on_timeout": "computer", "analysis": False}
-            table = await self.hub.create(made, None, settings, creator, listed=True)
+            table = await self.hub.new_tables.create(made, None, settings, creator, listed=True)
             token, _v = await self.hub.take_seat(table.id, 0, name)
             await self.flush()
             return {"id": table.id, "seat": 0, "token": token, "waiting": True}
