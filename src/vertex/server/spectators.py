@@ -32,8 +32,9 @@ from vertex.server.bus import LocalBus, RedisBus
 from vertex.server.conn import Conn
 from vertex.server.errors import ApiError
 from vertex.server.messages import SpectatorLine
+from vertex.server.schema import metadata
 from vertex.server.sockets import Sockets, dumps
-from vertex.server.store import Store, metadata
+from vertex.server.store import Store
 from vertex.server.table import Table
 from vertex.server.text import check_text
 
