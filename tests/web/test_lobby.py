@@ -199,6 +199,14 @@ def test_languages(server: Any, context_factory: Any) -> None:
 def test_phone(server: Any, context_factory: Any) -> None:
     page = open_lobby(context_factory, server, **PHONE)
     assert no_sideways_scroll(page)
+    # The header is one row (it took a third of the screen in two), the languages by their
+    # short codes, each still named in full for a screen reader and a 44 px target.
+    header = page.locator("header.site").bounding_box()
+    assert header is not None and header["height"] <= 72
+    langs = page.locator("header.site .lang")
+    assert [langs.nth(i).inner_text() for i in range(3)] == ["EN", "IT", "RU"]
+    assert page.get_by_role("button", name="Русский").count() == 1
+    assert min(langs.nth(i).bounding_box()["width"] for i in range(3)) >= 44
     for gid in ("juxtapose", "vert3x", "verticality"):
         page.locator(f'[data-game="{gid}"]').tap()
         page.wait_for_selector(f'{FORM}[data-for-game="{gid}"][data-state="ok"]')

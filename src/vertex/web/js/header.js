@@ -19,8 +19,11 @@ export function mountHeader() {
       lang: code,
       "aria-pressed": String(code === lang()),
       onclick: () => setLang(code),
-      text: t(`common.lang.${code}`),
-    }),
+      // a narrow phone shows the short code (EN, IT, RU), the name stays its accessible name
+      "aria-label": t(`common.lang.${code}`),
+    },
+    h("span", { class: "lang-name", "aria-hidden": "true", text: t(`common.lang.${code}`) }),
+    h("span", { class: "lang-code", "aria-hidden": "true", text: code.toUpperCase() })),
   );
   host.replaceChildren(
     h("a", { class: "brand", href: "/" },
