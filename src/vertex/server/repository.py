@@ -27,8 +27,9 @@ from vertex.server.bus import LocalBus, RedisBus
 from vertex.server.errors import ApiError, not_found
 from vertex.server.events import StoredEvent
 from vertex.server.recent import KEPT, RECENT, RecentEvents, Sent
+from vertex.server.records import OPEN, Fenced, TableRow
 from vertex.server.spec import TableSpec
-from vertex.server.store import OPEN, Fenced, Store, TableRow
+from vertex.server.store import Store
 from vertex.server.table import Table
 
 _A = TypeVar("_A")
