@@ -175,12 +175,13 @@ class Hub:
         sent: Sent,
         own: bool,
     ) -> None:
-        sockets, took = self.sockets.broadcast(table, sent)
+        fanout = self.sockets.broadcast(table, sent)
         await self.lobby.changed(table, own)
         line: dict[str, Any] = {"event": ev.kind, "table": table.id, "v": ev.seq}
-        if sockets:  # the fan-out: to how many sockets, in how long (bench_spectators.py)
-            line["sockets"] = sockets
-            line["fanout_us"] = round(took * 1e6)
+        if fanout.sockets:  # to how many sockets, in how long (bench_spectators.py)
+            line["sockets"] = fanout.sockets
+            line["fanout_us"] = round(fanout.wall_s * 1e6)
+            line["fanout_cpu_us"] = round(fanout.cpu_s * 1e6)
         line.update({k: v for k, v in ev.data.items() if k in ("seat", "move", "level", "ply")})
         log.info(dumps(line))
         if own and needs_owner(table) and not self.leases.owns(table.id):
