@@ -16,7 +16,11 @@ setup(
     ext_modules=[
         Extension(
             "vertex.ai.dots._core",
-            sources=["src/vertex/ai/dots/_core.c", "src/vertex/ai/dots/_play.c"],
+            sources=[
+                "src/vertex/ai/dots/_core.c",
+                "src/vertex/ai/dots/_play.c",
+                "src/vertex/ai/dots/_env.c",
+            ],
             extra_compile_args=[*flags, "-pthread"],
             extra_link_args=["-pthread"],
         )

@@ -287,10 +287,13 @@ SELF_BOARDS = [
 
 
 def self_match(
-    game_id: str, options: dict[str, object], five_seat: int, seconds: float, seed: int
+    game_id: str, options: dict[str, object], five_first: bool, seconds: float, seed: int
 ) -> int:
     """Level 5's margin against level 4 (cells; misère none here)."""
     game = vertex.create_game(game_id, **options)
+    first = game.initial_state(seed=seed).to_move[0]
+    # level 5 moves first in the even games (Figures draws the first seat by lot)
+    five_seat = first if five_first else 1 - first
     players = {five_seat: player(game, 5, seed=seed), 1 - five_seat: player(game, 4, seed=seed)}
     state = game.initial_state(seed=seed)
     while not state.is_over:
@@ -312,6 +315,9 @@ def main() -> None:
         choices=["playouts", "pettingzoo", "mcts", "strength", "self", "all"],
     )
     ap.add_argument("--self-games", type=int, default=4, help="level 5 vs 4 games per board")
+    ap.add_argument(
+        "--self-boards", default="triangles,figures", help="boards for --part self (comma list)"
+    )
     ap.add_argument("--games", type=int, default=20, help="strength games per board")
     ap.add_argument("--seconds", type=float, default=1.0, help="thinking time per move")
     ap.add_argument("--sizes", default="3,4,5", help="strength board sizes (n×n boxes)")
@@ -389,13 +395,20 @@ def main() -> None:
     if args.part in ("self", "all"):
         print(f"\n4. level 5 vs our level 4, {args.seconds:g} s a move each (W/D/L are level 5's)")
         print(f"{'board':12} {'W':>3} {'D':>3} {'L':>3} {'margin':>7}")
+        wanted = args.self_boards.split(",")
         for label, game_id, options in SELF_BOARDS:
+            if label.split()[0] not in wanted:
+                continue
             wdl = [0, 0, 0]
             margins = []
             for g in range(args.self_games):
-                margin = self_match(game_id, options, g % 2, args.seconds, seed=2000 + g)
+                margin = self_match(game_id, options, g % 2 == 0, args.seconds, seed=2000 + g)
                 wdl[0 if margin > 0 else 1 if margin == 0 else 2] += 1
                 margins.append(margin)
+                first = "first" if g % 2 == 0 else "second"
+                print(
+                    f"  game {g}: level 5 moves {first}, margin {margin:+d}, {load()}", flush=True
+                )
             print(
                 f"{label:12} {wdl[0]:>3} {wdl[1]:>3} {wdl[2]:>3} {statistics.mean(margins):+7.1f}",
                 flush=True,

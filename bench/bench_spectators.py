@@ -27,6 +27,7 @@ import asyncio
 import json
 import multiprocessing as mp
 import os
+import shutil
 import statistics
 import sys
 import tempfile
@@ -162,11 +163,12 @@ def cpu_split(pin: bool) -> tuple[set[int] | None, set[int] | None]:
     return {cpus[0]}, set(cpus[1:])
 
 
-def fanouts(log: Path, versions: set[int]) -> list[float]:
-    """The server's fan-out time (ms) of each event in `versions`: from making its first
-    text to writing it to the last socket (the `fanout_us` of the event's log line; code
-    without it gives none)."""
-    out = []
+def fanouts(log: Path, versions: set[int]) -> tuple[list[float], list[float]]:
+    """The server's fan-out of each event in `versions`, in ms: its wall time from making
+    the first text to writing it to the last socket (`fanout_us` of the event's log line),
+    and the server thread's CPU time over the same (`fanout_cpu_us`, which does not depend
+    on what else the box runs). Code without them gives none."""
+    wall, cpu = [], []
     for line in log.read_text(errors="replace").splitlines():
         if '"fanout_us"' not in line:
             continue
@@ -175,8 +177,17 @@ def fanouts(log: Path, versions: set[int]) -> list[float]:
         except ValueError:
             continue
         if rec.get("v") in versions:
-            out.append(rec["fanout_us"] / 1000)
-    return sorted(out)
+            wall.append(rec["fanout_us"] / 1000)
+            if "fanout_cpu_us" in rec:
+                cpu.append(rec["fanout_cpu_us"] / 1000)
+    return sorted(wall), sorted(cpu)
+
+
+def _p(xs: list[float], q: float) -> float:
+    """The q-quantile of sorted `xs` (nan when empty): p99 of 30 moves is their max."""
+    if not xs:
+        return float("nan")
+    return xs[min(len(xs) - 1, int(len(xs) * q))]
 
 
 def run(spectators: int, moves: int, clients: int, src: str | None, pin: bool) -> dict[str, float]:
@@ -224,20 +235,24 @@ def run(spectators: int, moves: int, clients: int, src: str | None, pin: bool) -
         finally:
             proc.terminate()
             proc.wait(10)
-            fan = fanouts(log, cpu["versions"]) if "versions" in cpu else []
+            fan, fan_cpu = fanouts(log, cpu["versions"]) if "versions" in cpu else ([], [])
+            if os.environ.get("BENCH_KEEP_LOG"):  # the server's log, to read afterwards
+                shutil.copy(log, os.environ["BENCH_KEEP_LOG"])
     lat.sort()
     return {
         "moves": len(lat),
         "p50": statistics.median(lat),
-        "p99": lat[min(len(lat) - 1, int(len(lat) * 0.99))],
+        "p99": _p(lat, 0.99),
         "max": lat[-1],
         # CPU per move (ms): the server process, and the spectator clients with the players
         "server cpu": cpu["used"]["server"] * 1000 / len(lat),
         "server sys": cpu["used"]["server sys"] * 1000 / len(lat),
         "client cpu": cpu["used"]["clients"] * 1000 / len(lat),
-        # the server's fan-out (first text made to last socket written), ms
-        "fan p50": statistics.median(fan) if fan else float("nan"),
-        "fan p99": fan[min(len(fan) - 1, int(len(fan) * 0.99))] if fan else float("nan"),
+        # the server's fan-out (first text made to last socket written), ms: wall and CPU
+        "fan p50": _p(fan, 0.5),
+        "fan p99": _p(fan, 0.99),
+        "fan cpu p50": _p(fan_cpu, 0.5),
+        "fan cpu p99": _p(fan_cpu, 0.99),
     }
 
 
@@ -271,14 +286,19 @@ def main() -> None:
     print(f"{args.spectators} spectators of one table, {args.clients} client processes; {where};")
     print(f"load average {load0:.1f} at the start, {load:.1f} at the end")
     print(
-        f"{'code':<12} {'moves':>6} {'p50 ms':>8} {'p99 ms':>8} {'max ms':>8}"
-        f" {'fan-out p50':>12} {'p99':>6}"
+        "end to end: a move sent to the last spectator's arrival; fan-out: the server's, first"
+        " text made to last socket written (wall, and the server thread's CPU)"
+    )
+    print(
+        f"{'code':<12} {'moves':>6} {'e2e p50':>8} {'e2e p99':>8} {'max ms':>8}"
+        f" {'fan-out p50':>12} {'p99':>6} {'fan cpu p50':>12} {'p99':>6}"
         f" {'srv cpu ms/move':>16} {'of it system':>13} {'cli cpu ms/move':>16}"
     )
     for name, r in rows:
         print(
             f"{name:<12} {r['moves']:>6} {r['p50']:>8.1f} {r['p99']:>8.1f} {r['max']:>8.1f}"
             f" {r['fan p50']:>12.1f} {r['fan p99']:>6.1f}"
+            f" {r['fan cpu p50']:>12.1f} {r['fan cpu p99']:>6.1f}"
             f" {r['server cpu']:>16.1f} {r['server sys']:>13.1f} {r['client cpu']:>16.1f}"
         )
     if len(rows) == 2:

@@ -125,3 +125,66 @@ def test_the_order_checks_are_pettingzoos() -> None:
     assert e.agents == []
     e.step(None)  # no agents left: PettingZoo's wrapper only logs a warning, as before
     assert e.agents == [] and e.unwrapped.state_.is_over
+
+
+def _env_fields(e: Any) -> tuple[Any, ...]:
+    s = e.state_
+    return (
+        s.history,
+        s.drawn,
+        s.owned,
+        s.turn,
+        e.agent_selection,
+        list(e.agents),
+        dict(e.rewards),
+        dict(e._cumulative_rewards),
+        dict(e.terminations),
+        dict(e.truncations),
+        dict(e.infos),
+        e._live,
+    )
+
+
+@pytest.mark.parametrize(("game_id", "options"), DOTS_KINDS)
+def test_the_compiled_step_is_the_python_step(game_id: str, options: dict[str, Any]) -> None:
+    """`VertexEnv.step`, `legal_actions` and the wrapper's `step` are C (`_env.c`) on the
+    usual path; the Python ones are the reference: the same fields after every step, to the
+    end of each game and its None steps, wrapped and not."""
+    from vertex.interop.pettingzoo import OrderEnforcing, VertexEnv
+
+    rng = np.random.default_rng(11)
+    for wrapped in (False, True):
+        fast, ref = (env if wrapped else raw_env)(game_id, **options), raw_env(game_id, **options)
+        inner = fast.unwrapped
+        for game in range(3):
+            fast.reset(seed=game)
+            ref.reset(seed=game)
+            assert _env_fields(inner) == _env_fields(ref)
+            while ref.agents:
+                actions = VertexEnv.python_legal_actions(ref)
+                assert inner.legal_actions() == actions
+                # None for a terminated seat's last step
+                action = actions[int(rng.integers(len(actions)))] if actions else None
+                fast.step(action)
+                VertexEnv.python_step(ref, action)
+                assert _env_fields(inner) == _env_fields(ref)
+        if wrapped:
+            assert OrderEnforcing.step is not OrderEnforcing.python_step
+
+
+def test_a_drawn_line_is_refused_and_changes_nothing() -> None:
+    for e in (raw_env("figures", rows=3, cols=3), env("figures", rows=3, cols=3)):
+        e.reset(seed=4)
+        inner = e.unwrapped
+        first = inner.legal_actions()[0]
+        e.step(first)
+        before = _env_fields(inner)
+        with pytest.raises(VertexError, match="drawn"):
+            e.step(first)
+        assert _env_fields(inner) == before
+        far = [a for a in range(len(inner.actions)) if a not in inner.legal_actions()]
+        untouched = [a for a in far if not inner.state_.drawn >> a & 1]
+        if untouched:  # the touch rule: a line touching no drawn line
+            with pytest.raises(VertexError, match="touch"):
+                e.step(untouched[0])
+            assert _env_fields(inner) == before

@@ -13,9 +13,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 import vertex
-import vertex.server.analysis as analysis
+import vertex.server.analyst as analyst_module
+import vertex.server.solving as solving
 from vertex.ai import solve
 from vertex.server import create_app
+from vertex.server.analysis import ClientGone
 from vertex.server.spec import SeatSpec, TableSpec
 
 from .conftest import make_settings, new_table, recv_until, two_player_table
@@ -259,8 +261,8 @@ def test_a_worker_that_overruns_is_abandoned(
         release.wait(10)
         return {"exact": True, "value": 0, "best": [], "estimate": None}
 
-    monkeypatch.setattr(analysis, "GRACE_S", 0.2)
-    monkeypatch.setattr(analysis, "analyse_state", stuck)
+    monkeypatch.setattr(analyst_module, "GRACE_S", 0.2)
+    monkeypatch.setattr(solving, "analyse_state", stuck)
     client = app_with(analysis_time_s=0.2)
     tid = new_table(client, analysis=True)["id"]
     r = analyse(client, tid)
@@ -326,14 +328,14 @@ def test_asking_again_at_a_table_reuses_its_solver(app_with: Any) -> None:
         play(client, tid, (ann, bob)[i % 2], move)
     first = analyse(client, tid).json()
     assert first["exact"] is True
-    kept = [s for (table, _), s in analysis._solvers.items() if table == tid]
+    kept = [s for (table, _), s in solving._solvers.items() if table == tid]
     assert len(kept) == 1
     stored = kept[0].stored
     assert stored > 0
     play(client, tid, bob, FOURTEEN[13])  # one line later: most of the work is in the table
     second = analyse(client, tid).json()
     assert second["exact"] is True and second["value"] == "-2"
-    again = [s for (table, _), s in analysis._solvers.items() if table == tid]
+    again = [s for (table, _), s in solving._solvers.items() if table == tid]
     assert again == kept  # the same solver, its table grown
     assert again[0].stats()["hits"] > 0
 
@@ -351,7 +353,7 @@ def test_a_client_that_leaves_cancels_its_analysis(app_with: Any) -> None:
 
     async def ask_then_leave() -> float:
         t0 = time.monotonic()
-        with pytest.raises(analysis.ClientGone):
+        with pytest.raises(ClientGone):
             await analyst.analyse(state, "t", gone)
         return time.monotonic() - t0
 

@@ -96,7 +96,7 @@ def logged(tid: str) -> int:
     """The table's version in the log: the truth every copy must reach."""
     from sqlalchemy import create_engine, func, select
 
-    from vertex.server.store import events_t
+    from vertex.server.schema import events_t
 
     engine = create_engine(PG)
     try:
@@ -157,7 +157,7 @@ def _forget(*procs: ServeProcess) -> None:
     import redis
     from sqlalchemy import create_engine, delete
 
-    from vertex.server.store import events_t, fences_t, tables_t
+    from vertex.server.schema import events_t, fences_t, tables_t
 
     ids = set()
     for p in procs:

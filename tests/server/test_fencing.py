@@ -15,8 +15,9 @@ from vertex.server.errors import ApiError
 from vertex.server.events import StoredEvent
 from vertex.server.faults import unavailable
 from vertex.server.leases import TRUSTED, RedisLeases
+from vertex.server.records import Fenced, TableRow
 from vertex.server.spec import TableSpec
-from vertex.server.store import Fenced, Store, TableRow
+from vertex.server.store import Store
 
 from ..eventually import eventually_async
 from .test_scaleout import REDIS, _reachable

@@ -71,7 +71,7 @@ def _forget(ids: list[str]) -> None:
     import redis
     from sqlalchemy import create_engine, delete
 
-    from vertex.server.store import events_t, tables_t
+    from vertex.server.schema import events_t, tables_t
 
     engine = create_engine(PG)
     with engine.begin() as conn:
@@ -412,7 +412,7 @@ def test_the_table_creation_limit_holds_across_processes(site: tuple[Proc, Proc]
     a, b = site
     from sqlalchemy import create_engine, func, select
 
-    from vertex.server.store import tables_t
+    from vertex.server.schema import tables_t
 
     engine = create_engine(PG)
     with engine.connect() as conn:

@@ -66,7 +66,7 @@ def _forget_test_tables() -> None:
     import redis
     from sqlalchemy import create_engine, delete, select
 
-    from vertex.server.store import events_t, tables_t
+    from vertex.server.schema import events_t, tables_t
 
     engine = create_engine(PG)
     with engine.begin() as conn:

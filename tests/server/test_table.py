@@ -11,8 +11,9 @@ import pytest
 from vertex.server import clocks, turns, views
 from vertex.server.errors import ApiError
 from vertex.server.events import StoredEvent
+from vertex.server.records import TableRow
 from vertex.server.spec import TableSpec
-from vertex.server.store import Store, TableRow
+from vertex.server.store import Store
 from vertex.server.table import Table, rebuild, token_hash
 
 SPEC: dict[str, Any] = {

@@ -17,7 +17,9 @@ import vertex
 from vertex.games.verticality.plan import plan_aim
 from vertex.server import Settings, create_app, turns, views
 from vertex.server.errors import ApiError
-from vertex.server.store import BestRow, Store, bests_t, tables_t
+from vertex.server.records import BestRow
+from vertex.server.schema import bests_t, tables_t
+from vertex.server.store import Store
 from vertex.server.table import Table
 
 from .conftest import new_table, receive_json, recv_until, take

@@ -114,7 +114,8 @@ def test_the_analysis_draws_its_best_moves_on_the_board(
     table = new_table(server, "dots-and-boxes", {"rows": 2, "cols": 2})
     ann, bob = sit(server, table, 0, "Ann"), sit(server, table, 1, "Bob")
     play(server, table, [ann, bob], seed=3)
-    page = context_factory().new_page()
+    # a laptop's short window: the side column (result, replay, answer) is taller than it
+    page = context_factory(viewport={"width": 1280, "height": 640}).new_page()
     page.goto(f"{server.url}/tables/{table}")
     page.wait_for_selector("[data-result]")
     page.click('[data-action="replay"]')
@@ -134,6 +135,12 @@ def test_the_analysis_draws_its_best_moves_on_the_board(
     assert page.locator("[data-best-move].is-dim").count() == len(BEST_2X2) - 1
     page.focus('[data-best-entry="c2-c3"]')  # and the keyboard reaches them too
     page.wait_for_selector('[data-best-move="c2-c3"].is-focus')
+    # the side column scrolled to the answer's end: the board beside it stays in view
+    page.evaluate("document.querySelector('[data-analysis]').scrollIntoView({block: 'end'})")
+    page.wait_for_function(
+        """() => { const r = document.querySelector('[data-best-move="c2-c3"]')
+            .getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"""
+    )
     shot(page, "read-analysis-desktop")
     # another position: the marks go with the answer
     page.keyboard.press("End")

@@ -14,11 +14,11 @@ from vertex.server.settings import Limits
 FORM = "form[data-new-table]"
 
 
-def open_lobby(context_factory: Any, server: Any, **options: Any) -> Any:
+def open_lobby(context_factory: Any, server: Any, path: str = "/", **options: Any) -> Any:
     page = context_factory(**options).new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.goto(server.url + "/")
+    page.goto(server.url + path)
     page.wait_for_selector("[data-game]")
     page.errors = errors
     return page
@@ -188,6 +188,8 @@ def test_languages(server: Any, context_factory: Any) -> None:
     assert ru.get_attribute("html", "lang") == "ru"
     assert ru.locator('[data-game="figures"] .game-name').inner_text() == "Фигуры"
     assert ru.title().startswith("Vertex")
+    # the page's own markup too, on a first visit in that language (not only after a switch)
+    assert ru.locator("a.skip").text_content() == "К содержимому"
     it = open_lobby(context_factory, server, locale="it-IT")
     choose(it, "vert3x")
     assert it.locator('label[for="opt-rules"]').inner_text().startswith("Regolamento")
@@ -197,6 +199,14 @@ def test_languages(server: Any, context_factory: Any) -> None:
 def test_phone(server: Any, context_factory: Any) -> None:
     page = open_lobby(context_factory, server, **PHONE)
     assert no_sideways_scroll(page)
+    # The header is one row (it took a third of the screen in two), the languages by their
+    # short codes, each still named in full for a screen reader and a 44 px target.
+    header = page.locator("header.site").bounding_box()
+    assert header is not None and header["height"] <= 72
+    langs = page.locator("header.site .lang")
+    assert [langs.nth(i).inner_text() for i in range(3)] == ["EN", "IT", "RU"]
+    assert page.get_by_role("button", name="Русский").count() == 1
+    assert min(langs.nth(i).bounding_box()["width"] for i in range(3)) >= 44
     for gid in ("juxtapose", "vert3x", "verticality"):
         page.locator(f'[data-game="{gid}"]').tap()
         page.wait_for_selector(f'{FORM}[data-for-game="{gid}"][data-state="ok"]')
@@ -209,6 +219,13 @@ def test_phone(server: Any, context_factory: Any) -> None:
         "() => Math.abs(document.getElementById('new-table').getBoundingClientRect().top) < 40"
     )
     shot(page, "lobby-phone")
+    # An address that names a game (the rules page's "play" link) opens its form in view too,
+    # not below all the cards.
+    arrived = open_lobby(context_factory, server, path="/?game=vert3x", **PHONE)
+    arrived.wait_for_selector(f'{FORM}[data-for-game="vert3x"][data-state="ok"]')
+    arrived.wait_for_function(
+        "() => Math.abs(document.getElementById('new-table').getBoundingClientRect().top) < 40"
+    )
     page.locator('[name="cols"]').tap()
     page.locator('[name="cols"]').fill("4")
     page.locator('[name="seat-1"]').select_option("ai-1")

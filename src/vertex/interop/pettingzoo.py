@@ -22,6 +22,9 @@ The catalogue is the game's own (`Game.move_catalogue()`). The Dots family's arr
 from the position's bit sets in one compiled call (the same numbers as the board view; the
 tests compare them). `legal_actions()` gives the action numbers due now without an
 observation (an extra for fast loops: `e.unwrapped.legal_actions()` under the wrapper).
+For the Dots family `step`, the wrapper's `step` and `legal_actions` run in C while a game
+goes on (`_env.c`), and `reset` reuses the starting position of a seed: a step costs about
+what OpenSpiel's `apply_action` does.
 Rewards come at the end: +1 for a winner, −1 for the others, 0 for everyone in a draw.
 Seats that move again (an extra turn) are simply selected again.
 """
@@ -35,11 +38,14 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
-from vertex.ai.dots._core import bit_bytes, bit_indices
+from vertex.ai.dots._core import bind_env, bit_bytes, bit_indices
 from vertex.core.errors import VertexError
 from vertex.core.game import Game, State
 from vertex.core.registry import create_game
 from vertex.games.dots.engine import DotsGame, DotsState
+
+#: Starting positions kept by seed for `reset` (each a few hundred bytes).
+START_CACHE = 256
 
 
 def action_catalogue(game: Game[Any]) -> list[str]:
@@ -172,6 +178,14 @@ class VertexEnv(AECEnv):  # type: ignore[misc]
         self.observation_spaces = {a: obs_space for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
         self.state_: State = game.initial_state(0)
+        #: the starting positions by seed (Dots: a state is a value, so one serves every
+        #: reset with that seed), bounded
+        self._starts: dict[int, State] = {}
+        #: the zeros and falses of a fresh game, copied at reset (cheaper than building)
+        self._zeros = dict.fromkeys(self.possible_agents, 0)
+        self._falses = dict.fromkeys(self.possible_agents, False)
+        #: a Dots game going on (no seat terminated): `step` takes its short way
+        self._live = False
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
@@ -197,9 +211,9 @@ class VertexEnv(AECEnv):  # type: ignore[misc]
     def legal_actions(self) -> list[int]:
         """The action numbers the agent due may take now, lowest first: the ones set in its
         `action_mask`, without building the observation (an extra, for fast loops)."""
+        if self.lines_are_actions:  # then state_ is always a DotsState
+            return bit_indices(self.state_.open_lines())  # type: ignore[attr-defined]
         state = self.state_
-        if self.lines_are_actions and isinstance(state, DotsState):
-            return bit_indices(state.open_lines())
         if state.is_over:
             return []
         return sorted(self.action_index[m] for m in state.legal_moves() or [])
@@ -211,16 +225,34 @@ class VertexEnv(AECEnv):  # type: ignore[misc]
         }
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        self.state_ = self.game.initial_state(0 if seed is None else seed)
+        seed = 0 if seed is None else seed
+        state = self._starts.get(seed)
+        if state is None:
+            state = self.game.initial_state(seed)
+            if self.lines_are_actions and len(self._starts) < START_CACHE:
+                self._starts[seed] = state
+        self.state_ = state
         self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
+        self.rewards = self._zeros.copy()
+        self._cumulative_rewards = self._zeros.copy()
+        self.terminations = self._falses.copy()
+        self.truncations = self._falses.copy()
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.possible_agents[self.state_.to_move[0]]
+        self.agent_selection = self.possible_agents[state.to_move[0]]
+        self._live = self.lines_are_actions
 
     def step(self, action: int | None) -> None:
+        if self._live and type(action) is int and 0 <= action < len(self.actions):
+            # the usual step while the game goes on: every reward is still reset's 0 (they
+            # come at the end), and the seat due is the agent selected, so the move is
+            # played for the seat due
+            self.state_ = state = self.state_.play(self.actions[action])
+            due = state.to_move
+            if due:
+                self.agent_selection = self.possible_agents[due[0]]
+            else:
+                self._finish(state)
+            return
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
@@ -235,18 +267,21 @@ class VertexEnv(AECEnv):  # type: ignore[misc]
         self.state_ = state = self.state_.play(self.actions[action], self.seat_of[agent])
         due = state.to_move
         if due:
-            # the game goes on: every reward is still the 0 of reset, nothing to add
             self.agent_selection = self.possible_agents[due[0]]
-            return
-        self.rewards = dict.fromkeys(self.agents, 0)
+        else:
+            self._finish(state)
+
+    def _finish(self, state: State) -> None:
+        """The last move: rewards to everyone, every seat terminated (each is selected once
+        more to step None)."""
+        self._live = False
         winners = state.winners
         draw = len(winners) == self.game.seats
-        for a in self.agents:
-            won = self.seat_of[a] in winners
-            self.rewards[a] = 0 if draw else (1 if won else -1)
+        self.rewards = {
+            a: 0 if draw else (1 if self.seat_of[a] in winners else -1) for a in self.agents
+        }
         self.terminations = dict.fromkeys(self.agents, True)
-        # every seat is done: each is selected once more to step None
-        self.agent_selection = agent
+        self._cumulative_rewards[self.agent_selection] = 0
         self._accumulate_rewards()
 
     def render(self) -> str | None:
@@ -276,6 +311,19 @@ class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
             inner.step(action)
         else:
             super().step(action)
+
+
+# The Python `step`s and `legal_actions` stay the reference (tests/interop/test_pettingzoo.py
+# steps both and compares them) and take every call off the usual path; the usual one (a
+# Dots game going on, an int action in range) is made in C (`_env.c`), the move by the
+# public state's compiled `play`: no Python frame a step.
+VertexEnv.python_step = VertexEnv.step
+VertexEnv.python_legal_actions = VertexEnv.legal_actions
+OrderEnforcing.python_step = OrderEnforcing.step
+_hot = bind_env(VertexEnv.step, OrderEnforcing.step, VertexEnv.legal_actions)
+VertexEnv.step = _hot["step"]  # type: ignore[method-assign]
+VertexEnv.legal_actions = _hot["legal_actions"]  # type: ignore[method-assign]
+OrderEnforcing.step = _hot["ordered_step"]  # type: ignore[method-assign]
 
 
 def env(game_id: str, render_mode: str | None = None, **options: Any) -> AECEnv:

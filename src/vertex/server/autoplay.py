@@ -3,6 +3,11 @@
 After each event of an owned table: start the computer seats now due (one think per seat
 and position) and set the clock's next timeout. Other processes only serve the table; when
 its owner dies, the one that takes the lease over starts here again from the log.
+
+Over 300 lines, one concern: the owner's side of a table (its lease claimed and given up,
+the computer seats, the clock's timeouts, an idle table let go until its next deadline).
+The parts share the timers and the seats thinking; apart, each would reach into the
+others' state.
 """
 
 from __future__ import annotations

@@ -11,6 +11,9 @@ its lease can have run out (`owns` is false from then on, by its own clock), and
 taken carries an epoch, higher than any before it for that table, that the owner's writes
 carry into the store (store.py refuses a write with an older epoch than it has seen): an
 owner that hung past its lease cannot write over its successor.
+
+Over 300 lines because it keeps both kinds of one contract side by side, as bus.py,
+presence.py and quotas.py do: the in-process leases and the Redis ones with their scripts.
 """
 
 from __future__ import annotations

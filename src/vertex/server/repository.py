@@ -9,6 +9,9 @@ Tables load lazily, when first asked for, off the event loop (a log can mean phy
 re-run). Each keeps its latest events' messages as they were sent, so a socket that comes
 back with `since` gets them as stored, with no game re-run; one that missed more gets a
 snapshot.
+
+Over 300 lines, one concern: the tables this process holds and the one path that changes
+them, with what that path keeps (locks, the messages as sent, the state they patch).
 """
 
 from __future__ import annotations
@@ -27,8 +30,9 @@ from vertex.server.bus import LocalBus, RedisBus
 from vertex.server.errors import ApiError, not_found
 from vertex.server.events import StoredEvent
 from vertex.server.recent import KEPT, RECENT, RecentEvents, Sent
+from vertex.server.records import OPEN, Fenced, TableRow
 from vertex.server.spec import TableSpec
-from vertex.server.store import OPEN, Fenced, Store, TableRow
+from vertex.server.store import Store
 from vertex.server.table import Table
 
 _A = TypeVar("_A")

@@ -15,7 +15,7 @@ import json
 import logging
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from vertex.server import views
 from vertex.server.bus import LocalBus, RedisBus
@@ -32,6 +32,21 @@ def dumps(msg: dict[str, Any]) -> str:
     return json.dumps(msg, separators=(",", ":"))
 
 
+#: Sockets that see an event alike unless a seat's own sealed move is in it: (seat or None
+#: for a spectator, whether it takes deltas).
+Group = tuple[int | None, bool]
+
+
+class Fanout(NamedTuple):
+    """One event's broadcast: the sockets it went to, and the seconds it took from making
+    the first text to the last socket's write, in wall time and in this thread's CPU time
+    (which does not depend on what else the machine runs)."""
+
+    sockets: int
+    wall_s: float
+    cpu_s: float
+
+
 class Sockets:
     def __init__(
         self,
@@ -45,6 +60,8 @@ class Sockets:
         self.bus = bus
         self.beat_s = beat_s
         self.conns: dict[str, set[Conn]] = {}
+        #: per table, its sockets by group (seats first: they are sent to first)
+        self.groups: dict[str, dict[Group, set[Conn]]] = {}
         self.sizes: dict[str, int] = {}  # seats per table with sockets here
         #: per table, its seats' sockets here (seat -> how many): who is connected, without
         #: a walk over every spectator's socket at each connect
@@ -74,29 +91,33 @@ class Sockets:
         return bool(self.conns.get(tid))
 
     # ---- events -----------------------------------------------------------------------------
-    def broadcast(self, table: Table, sent: Sent) -> tuple[int, float]:
+    def broadcast(self, table: Table, sent: Sent) -> Fanout:
         """One message per kind of viewer, not per socket: its text and its WebSocket frame
         are made once per class (who may see which sealed move, deltas or not) and the same
-        bytes go to every socket of the class. Returns the sockets it went to and the
-        seconds the fan-out took (from making the first text to the last socket's write;
-        the event's log line carries both)."""
-        began = time.perf_counter()
+        bytes go to every socket of the class. The sockets are kept by group (`Group`), so
+        the class is worked out once a group, not once a socket; the seats' groups go first
+        (a player waits on the move, a spectator watches it)."""
+        began, cpu = time.perf_counter(), time.thread_time()
         sealed = sent.sealed
-        frames: dict[tuple[int | None, bool], tuple[str, bytes]] = {}
-        conns = self.conns.get(table.id, ())
-        for conn in conns:
+        frames: dict[Group, tuple[str, bytes]] = {}
+        groups = self.groups.get(table.id, {})
+        n = 0
+        for (seat, deltas), conns in groups.items():
             # a seat sees its own sealed move; every other viewer sees the same
-            key = (conn.seat if sealed and conn.seat in sealed else None, conn.deltas)
+            key = (seat if sealed and seat in sealed else None, deltas)
             made = frames.get(key)
             if made is None:
                 if not sealed - {key[0]}:  # nothing hidden: the text recent.py keeps
-                    text = sent.text(conn.deltas)
+                    text = sent.text(deltas)
                 else:
-                    msg = sent.for_deltas() if conn.deltas else sent.msg
+                    msg = sent.for_deltas() if deltas else sent.msg
                     text = dumps(views.for_viewer(msg, key[0], sealed))
                 made = frames[key] = (text, text_frame(text))
-            conn.send_frame(*made)
-        return len(conns), time.perf_counter() - began
+            text, frame = made
+            for conn in conns:
+                conn.send_frame(text, frame)
+            n += len(conns)
+        return Fanout(n, time.perf_counter() - began, time.thread_time() - cpu)
 
     # ---- presence ---------------------------------------------------------------------------
     def local_seats(self, tid: str) -> frozenset[int]:
@@ -113,6 +134,14 @@ class Sockets:
         if conn in conns:
             return
         conns.add(conn)
+        groups = self.groups.setdefault(tid, {})
+        if conn.seat is not None and (conn.seat, conn.deltas) not in groups:
+            # seats before spectators; then in the order they came
+            groups = self.groups[tid] = {
+                (conn.seat, conn.deltas): set(),
+                **groups,
+            }
+        groups.setdefault((conn.seat, conn.deltas), set()).add(conn)
         if conn.seat is not None:
             seated = self.seated.setdefault(tid, {})
             seated[conn.seat] = seated.get(conn.seat, 0) + 1
@@ -126,6 +155,11 @@ class Sockets:
         if conns is None or conn not in conns:
             return False
         conns.discard(conn)
+        groups = self.groups[tid]
+        group = groups[conn.seat, conn.deltas]
+        group.discard(conn)
+        if not group:
+            del groups[conn.seat, conn.deltas]
         gone = False  # the last socket of its seat here
         seated = self.seated.get(tid, {})
         if conn.seat is not None and conn.seat in seated:
@@ -137,6 +171,7 @@ class Sockets:
                 del self.seated[tid]
         if not conns:
             del self.conns[tid]
+            del self.groups[tid]
             self.sizes.pop(tid, None)
             self.shown.pop(tid, None)
         return gone

@@ -18,21 +18,30 @@ spectator's display name (checked like a player's) or None, which the page words
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import deque
+from collections.abc import Mapping
 from typing import Any
 
-from sqlalchemy import Column, Float, Index, Integer, String, Table, Text, delete, select
+from sqlalchemy import Column, Float, Index, Integer, String, Text, delete, select
+from sqlalchemy import Table as SqlTable
 from sqlalchemy.engine import Connection
 
+from vertex.server.allowances import Allowances
 from vertex.server.bus import LocalBus, RedisBus
 from vertex.server.conn import Conn
+from vertex.server.errors import ApiError
+from vertex.server.messages import SpectatorLine
+from vertex.server.schema import metadata
 from vertex.server.sockets import Sockets, dumps
-from vertex.server.store import Store, metadata
+from vertex.server.store import Store
+from vertex.server.table import Table
+from vertex.server.text import check_text
 
 #: Lines a table keeps (in the store and in memory), and sends a socket that joins.
 KEPT = 100
 
-spectator_lines_t = Table(
+spectator_lines_t = SqlTable(
     "vertex_spectator_lines",
     metadata,
     Column("id", Integer, primary_key=True, autoincrement=True),
@@ -51,10 +60,19 @@ def _line(row: Any) -> Line:
 
 
 class SpectatorChat:
-    def __init__(self, store: Store, sockets: Sockets, bus: LocalBus | RedisBus) -> None:
+    def __init__(
+        self,
+        store: Store,
+        sockets: Sockets,
+        bus: LocalBus | RedisBus,
+        allowances: Allowances,
+        tables: Mapping[str, Table],
+    ) -> None:
         self.store = store
         self.sockets = sockets
         self.bus = bus
+        self.allowances = allowances
+        self.tables = tables  # the tables this process holds (an ack names the version)
         self.lines: dict[str, deque[Line]] = {}  # tables with sockets here
         self._loading: dict[str, asyncio.Task[deque[Line]]] = {}
         self._early: dict[str, list[Line]] = {}  # heard while the store was being read
@@ -73,6 +91,29 @@ class SpectatorChat:
     def forget_all(self) -> None:
         """Read every table's lines again when next needed (the bus was away)."""
         self.lines.clear()
+
+    async def write(self, conn: Conn, msg: SpectatorLine, address: str) -> dict[str, Any]:
+        """A spectator's line from their socket, checked and within the allowances; the
+        reply (an ack)."""
+        if conn.seat is not None:
+            raise ApiError(
+                "spectators-only",
+                "the spectators' chat is for spectators; players write in the table's chat",
+                403,
+            )
+        lim = self.allowances.limits
+        text = check_text(msg.text, lim.chat_chars, "chat")
+        name = None
+        if msg.name is not None and msg.name.strip():
+            name = check_text(msg.name, lim.name_chars, "name")
+        tid = conn.table_id
+        await self.allowances.spectator_line(address, tid)
+        line = await self.say(tid, name, text, time.time())
+        table = self.tables.get(tid)
+        reply: dict[str, Any] = {"t": "ack", "v": table.v if table else 0, "n": line["n"]}
+        if msg.id is not None:
+            reply["id"] = msg.id
+        return reply
 
     async def say(self, tid: str, name: str | None, text: str, now: float) -> Line:
         """Store a checked line, tell this process's sockets and the other processes."""

@@ -1,9 +1,9 @@
-"""The store: every table and its event log, in SQLite (default) or PostgreSQL.
+"""The store: every table and its event log, in SQLite (default) or PostgreSQL (the tables
+and the engine: schema.py; what a row reads as: records.py).
 
 SQLAlchemy Core with a sync engine driven from a few threads, so the event loop never waits
 on the database. Appends go through one writer that commits whatever has queued up in a
-single transaction (group commit): many tables' moves share one fsync. The log's primary key
-`(table_id, seq)` decides races: an append whose seq is taken is refused, never merged.
+single transaction (group commit, group_commit.py): many tables' moves share one fsync.
 """
 
 from __future__ import annotations
@@ -13,151 +13,45 @@ import json
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import (
-    BigInteger,
-    Column,
-    Float,
-    Index,
-    Integer,
-    MetaData,
-    String,
-    Table,
-    Text,
-    create_engine,
-    event,
-    func,
-    select,
-    update,
-)
+from sqlalchemy import func, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
-from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import SQLAlchemyError
-from sqlalchemy.pool import StaticPool
 
 from vertex.server.events import StoredEvent
+from vertex.server.group_commit import GroupCommit
+from vertex.server.records import OPEN, BestRow, TableRow
+from vertex.server.schema import bests_t, events_t, make_engine, metadata, stored_json, tables_t
 from vertex.server.spec import TableSpec
-from vertex.server.tasks import stop_task
 
 T = TypeVar("T")
-
-metadata = MetaData()
-
-tables_t = Table(
-    "vertex_tables",
-    metadata,
-    Column("id", String(40), primary_key=True),
-    Column("game", String(64), nullable=False),
-    Column("spec", Text, nullable=False),
-    Column("status", String(16), nullable=False),
-    Column("creator", String(64), nullable=False),
-    Column("created_at", Float, nullable=False),
-    Column("updated_at", Float, nullable=False),
-    Index("ix_vertex_tables_creator", "creator", "created_at"),
-    Index("ix_vertex_tables_status", "status"),
-)
-
-events_t = Table(
-    "vertex_events",
-    metadata,
-    Column("table_id", String(40), primary_key=True),
-    Column("seq", Integer, primary_key=True),
-    Column("kind", String(32), nullable=False),
-    Column("data", Text, nullable=False),
-    Column("at", Float, nullable=False),
-)
-
-#: Solo Verticality results for the personal-best lists: one row per finished table.
-bests_t = Table(
-    "vertex_bests",
-    metadata,
-    Column("table_id", String(40), primary_key=True),
-    Column("name", String(64), nullable=False),
-    Column("levels", Integer, nullable=False),
-    Column("height_mm", Float, nullable=False),
-    Column("at", Float, nullable=False),
-    Index("ix_vertex_bests_name", "name", "levels", "height_mm"),
-    Index("ix_vertex_bests_rank", "levels", "height_mm"),
-)
-
-#: Per table, the highest lease epoch (leases.py) an owner's write carried: a write with an
-#: older epoch comes from an owner whose lease was taken over, and is refused.
-fences_t = Table(
-    "vertex_fences",
-    metadata,
-    Column("table_id", String(40), primary_key=True),
-    Column("epoch", BigInteger, nullable=False),
-)
-
-OPEN, OVER, EXPIRED = "open", "over", "expired"
-
-
-class Fenced(Exception):
-    """An owner's write whose lease epoch is older than one the store has seen."""
-
-
-@dataclass(frozen=True)
-class TableRow:
-    id: str
-    game: str
-    spec: TableSpec
-    status: str
-    creator: str
-    created_at: float
-    updated_at: float
-
-
-@dataclass(frozen=True)
-class BestRow:
-    """One solo result: who, how high (levels completed, then millimetres), where, when."""
-
-    name: str
-    levels: int
-    height_mm: float
-    table_id: str
-    at: float
-
-
-@dataclass
-class _Append:
-    table_id: str
-    event: StoredEvent
-    status: str | None
-    done: asyncio.Future[bool | None]
-    fence: int | None = None  # the owner's lease epoch, for the owner's own writes
-
-
-def _dumps(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
 class Store:
     """Every query the server makes, each twice: an async door for the event loop and its
     body, run on the store's threads. That pairing (not a mix of jobs) is why the class
-    counts over 30 methods; the group-commit writer (`append`, `_write_loop`) is the one
-    piece with state of its own."""
+    counts over 30 methods (17 queries); the one piece with state of its own, the log's
+    group-commit writer, is group_commit.py."""
 
     def __init__(self, url: str) -> None:
         self.url = url
         self.sqlite = url.startswith("sqlite")
-        self.engine = _make_engine(url)
+        self.engine = make_engine(url)
         # SQLite: one thread does everything (one writer at a time is all SQLite allows).
         # PostgreSQL: a writer plus readers.
         self._writer = ThreadPoolExecutor(1, thread_name_prefix="vertex-store-w")
         self._reader = (
             self._writer if self.sqlite else ThreadPoolExecutor(3, thread_name_prefix="vertex-r")
         )
-        self._queue: asyncio.Queue[_Append] | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._log = GroupCommit(self.engine, self._writer, self.sqlite)
 
     # ---- lifecycle --------------------------------------------------------------------------
     async def start(self) -> None:
         await self._run(self._writer, self._create_schema)
-        self._queue = asyncio.Queue()
-        self._task = asyncio.create_task(self._write_loop(), name="vertex-store-writer")
+        self._log.start()
 
     def _create_schema(self) -> None:
         try:
@@ -168,8 +62,7 @@ class Store:
             metadata.create_all(self.engine)
 
     async def close(self) -> None:
-        await stop_task(self._task)
-        self._task = None
+        await self._log.stop()
         self._writer.shutdown(wait=True)
         if self._reader is not self._writer:
             self._reader.shutdown(wait=True)
@@ -204,7 +97,7 @@ class Store:
                 tables_t.insert().values(
                     id=row.id,
                     game=row.game,
-                    spec=_dumps(row.spec.stored()),
+                    spec=stored_json(row.spec.stored()),
                     status=row.status,
                     creator=row.creator,
                     created_at=row.created_at,
@@ -365,13 +258,7 @@ class Store:
         writer's lease epoch (a write only the table's owner makes); raises `Fenced` when a
         later owner has written already.
         """
-        assert self._queue is not None, "Store.start() first"
-        done: asyncio.Future[bool | None] = asyncio.get_running_loop().create_future()
-        self._queue.put_nowait(_Append(table_id, ev, status, done, fence))
-        ok = await done
-        if ok is None:
-            raise Fenced(table_id)
-        return ok
+        return await self._log.append(table_id, ev, status, fence)
 
     async def versions(self, ids: Sequence[str]) -> dict[str, int]:
         """The logged version (last seq) of each of these tables (absent: no event yet)."""
@@ -397,99 +284,3 @@ class Store:
     def _ping(self) -> None:
         with self.engine.connect() as conn:
             conn.exec_driver_sql("SELECT 1")
-
-    async def _write_loop(self) -> None:
-        assert self._queue is not None
-        while True:
-            batch = [await self._queue.get()]
-            while not self._queue.empty() and len(batch) < 200:
-                batch.append(self._queue.get_nowait())
-            try:
-                if self.sqlite:
-                    # In this process, on the loop: a WAL commit is a write to the page cache
-                    # (well under a millisecond), and a thread hop here costs far more, as the
-                    # writer thread and the loop hand the GIL back and forth under load.
-                    results = self._write_batch(batch)
-                else:
-                    results = await self._run(self._writer, self._write_batch, batch)
-            except Exception as exc:  # the database is down: every waiter hears it
-                for item in batch:
-                    if not item.done.done():
-                        item.done.set_exception(exc)
-                continue
-            for item, ok in zip(batch, results, strict=True):
-                if not item.done.done():
-                    item.done.set_result(ok)
-
-    def _write_batch(self, batch: Sequence[_Append]) -> list[bool | None]:
-        # One multi-row INSERT for the whole batch, written as plain SQL: this thread holds
-        # the GIL while it builds statements, and the event loop waits for the GIL meanwhile.
-        # RETURNING names the rows that went in; a row whose (table_id, seq) is taken is
-        # skipped and its writer told so.
-        mark = "?" if self.engine.dialect.paramstyle == "qmark" else "%s"
-        with self.engine.begin() as conn:
-            # an owner's writes first pass the fence (in this transaction, so a later owner's
-            # write waits for it or it for the later one)
-            fenced = {id(i) for i in batch if i.fence is not None and not _fence(conn, i)}
-            going = [item for item in batch if id(item) not in fenced]
-            written: set[tuple[str, int]] = set()
-            if going:
-                values = ",".join([f"({mark},{mark},{mark},{mark},{mark})"] * len(going))
-                params: list[Any] = []
-                for item in going:
-                    ev = item.event
-                    params += [item.table_id, ev.seq, ev.kind, _dumps(ev.data), ev.at]
-                sql = (
-                    "INSERT INTO vertex_events (table_id, seq, kind, data, at) VALUES "
-                    + values
-                    + " ON CONFLICT (table_id, seq) DO NOTHING RETURNING table_id, seq"
-                )
-                written = {(r[0], r[1]) for r in conn.exec_driver_sql(sql, tuple(params))}
-            for item in going:
-                if item.status is not None and (item.table_id, item.event.seq) in written:
-                    _touch(conn, item.table_id, item.event.at, item.status)
-        return [
-            None if id(item) in fenced else (item.table_id, item.event.seq) in written
-            for item in batch
-        ]
-
-
-def _fence(conn: Connection, item: _Append) -> bool:
-    """Raise the table's fence to the write's lease epoch; False if it is higher already."""
-    mark = "?" if conn.dialect.paramstyle == "qmark" else "%s"
-    sql = (
-        f"INSERT INTO vertex_fences (table_id, epoch) VALUES ({mark}, {mark}) "
-        "ON CONFLICT (table_id) DO UPDATE SET epoch = excluded.epoch "
-        "WHERE vertex_fences.epoch <= excluded.epoch RETURNING table_id"
-    )
-    return conn.exec_driver_sql(sql, (item.table_id, item.fence)).first() is not None
-
-
-def _touch(conn: Connection, table_id: str, at: float, status: str | None) -> None:
-    values: dict[str, Any] = {"updated_at": at}
-    if status is not None:
-        values["status"] = status
-    conn.execute(update(tables_t).where(tables_t.c.id == table_id).values(**values))
-
-
-def _make_engine(url: str) -> Engine:
-    if not url.startswith("sqlite"):
-        return create_engine(url, pool_size=5, max_overflow=5, pool_pre_ping=True)
-    memory = url in ("sqlite://", "sqlite:///:memory:")
-    kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False}}
-    if memory:
-        kwargs["poolclass"] = StaticPool
-    engine = create_engine(url, **kwargs)
-
-    @event.listens_for(engine, "connect")
-    def _pragmas(dbapi_conn: Any, _record: Any) -> None:
-        # WAL keeps readers and the writer apart; NORMAL sync is safe against a killed process
-        # (only a power cut can lose the last commits).
-        cur = dbapi_conn.cursor()
-        if not memory:
-            cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute("PRAGMA synchronous=NORMAL")
-        cur.execute("PRAGMA busy_timeout=5000")
-        cur.close()
-
-    return engine

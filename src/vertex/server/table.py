@@ -18,8 +18,8 @@ from vertex.core import Game, State, VertexError, create_game
 from vertex.server import clocks, turns
 from vertex.server.errors import ApiError, illegal_move
 from vertex.server.events import Seat, StoredEvent, check_start, fold
+from vertex.server.records import EXPIRED, OPEN, OVER
 from vertex.server.spec import TableSpec
-from vertex.server.store import EXPIRED, OPEN, OVER
 
 #: Chat lines a table view carries.
 CHAT_KEPT = 50

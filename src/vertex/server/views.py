@@ -15,7 +15,7 @@ from vertex.core.record import Record
 from vertex.server import clocks, takebacks, turns
 from vertex.server.analysable import gate, refusal
 from vertex.server.events import SEAT_KINDS, STATE_KINDS, StoredEvent
-from vertex.server.store import BestRow
+from vertex.server.records import BestRow
 from vertex.server.table import Table
 
 

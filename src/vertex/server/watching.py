@@ -12,7 +12,7 @@ sockets where the number changed; a newcomer hears the number as known at once. 
 spectators connecting cost each socket at most one message a second, never one per connect.
 
 With several processes each one keeps its count per table in a Redis hash (one field per
-process, stamped with an expiry it renews each tick, as presence.py does for seats) and reads
+process, stamped with an expiry it renews each tick: process_fields.py, as for seats) and reads
 the others' back each tick; a process that dies drops out within `ttl_s`. The lobby's entries
 (lobby/place.py `watchers`) hear this process's count from the same loop.
 """
@@ -23,12 +23,10 @@ import asyncio
 import contextlib
 import logging
 import re
-import time
 from collections.abc import Callable
-from typing import Any
 
-from vertex.server.bus import redis_client
 from vertex.server.conn import Conn
+from vertex.server.process_fields import ProcessFields
 from vertex.server.sockets import Sockets, dumps
 from vertex.server.tasks import stop_task
 
@@ -56,46 +54,19 @@ class LocalCounts:
 
 class RedisCounts:
     def __init__(self, url: str, me: str, ttl_s: float, site: str = "vertex") -> None:
-        self.me = me
-        self.prefix = WATCHING.replace("vertex:", site + ":", 1)
-        self.ttl_s = ttl_s
-        self.redis: Any = redis_client(url)
+        self.fields = ProcessFields(url, me, ttl_s, WATCHING.replace("vertex:", site + ":", 1))
 
     async def publish(self, counts: dict[str, int]) -> None:
         """This process's spectators per table (0: none here any more)."""
-        if not counts:
-            return
-        expiry = time.time() + self.ttl_s
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for tid, n in counts.items():
-                if n:
-                    pipe.hset(self.prefix + tid, self.me, f"{expiry:.3f}:{n}")
-                    pipe.expire(self.prefix + tid, int(self.ttl_s * 4) + 1)
-                else:
-                    pipe.hdel(self.prefix + tid, self.me)
-            await pipe.execute()
+        await self.fields.write({tid: str(n) if n else None for tid, n in counts.items()})
 
     async def remote(self, tids: list[str]) -> dict[str, int]:
         """The other live processes' spectators, per table."""
-        if not tids:
-            return {}
-        async with self.redis.pipeline(transaction=False) as pipe:
-            for tid in tids:
-                pipe.hgetall(self.prefix + tid)
-            got = await pipe.execute()
-        now = time.time()
-        out: dict[str, int] = {}
-        for tid, fields in zip(tids, got, strict=True):
-            n = 0
-            for worker, value in fields.items():
-                expiry, _, count = value.decode().partition(":")
-                if worker.decode() != self.me and float(expiry) >= now:
-                    n += int(count)
-            out[tid] = n
-        return out
+        got = await self.fields.read(tids)
+        return {tid: sum(int(n) for n in values) for tid, values in got.items()}
 
     async def close(self) -> None:
-        await self.redis.aclose()
+        await self.fields.close()
 
 
 class Watching:

@@ -1818,6 +1818,7 @@ static struct PyModuleDef coremodule = {PyModuleDef_HEAD_INIT, "_core",
                                         "The compiled core of the Dots family.", -1, module_methods};
 
 int dots_play_init(PyObject *m); /* _play.c: the public state's hot path */
+int dots_env_init(PyObject *m);  /* _env.c: the PettingZoo step */
 
 PyMODINIT_FUNC PyInit__core(void) {
     if (PyType_Ready(&CoreType) < 0) return NULL;
@@ -1832,7 +1833,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "MAX_LINES", MAXL);
     PyModule_AddIntConstant(m, "MAX_CELLS", MAXC);
     PyModule_AddIntConstant(m, "MAX_THREADS", MAXTHREADS);
-    if (dots_play_init(m) < 0) {
+    if (dots_play_init(m) < 0 || dots_env_init(m) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -323,6 +323,8 @@ static PyObject *slow_play(PyObject *state, PyObject *move, PyObject *seat) {
     return PyObject_Vectorcall(fallback_play, args, 3, NULL);
 }
 
+static PyObject *play_line(PyObject *state, Rules *r, long line, PyObject *move, PyObject *seat);
+
 /* play(state, move, seat=None): the usual call (a line by its own name, for the seat due)
  * made here; every other call, and every refusal, by the contract in Python. */
 static PyObject *hot_play(PyObject *mod, PyObject *const *args, Py_ssize_t nargs,
@@ -366,6 +368,12 @@ static PyObject *hot_play(PyObject *mod, PyObject *const *args, Py_ssize_t nargs
         if (PyErr_Occurred()) return NULL;
         return slow_play(state, move, seat);
     }
+    return play_line(state, r, line, move, seat);
+}
+
+/* The line `line` (named `move`) drawn on a bound state of the game `r` for the seat due
+ * (or `seat`, when given); anything off the usual path goes to the contract's play. */
+static PyObject *play_line(PyObject *state, Rules *r, long line, PyObject *move, PyObject *seat) {
     int nw = r->nw, w = (int)(line / 64);
     uint64_t bit = (uint64_t)1 << (line % 64);
     PyObject *f[NF];
@@ -624,6 +632,74 @@ static PyObject *bit_indices(PyObject *mod, PyObject *mask) {
     Py_ssize_t at = 0;
     for (int i = 0; i < nw; i++) {
         uint64_t b = w[i];
+        while (b) {
+            PyObject *v = PyLong_FromLong(64 * i + __builtin_ctzll(b));
+            if (!v) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            PyList_SET_ITEM(out, at++, v);
+            b &= b - 1;
+        }
+    }
+    return out;
+}
+
+/* ---- for _env.c (the PettingZoo step) ------------------------------------------------- */
+/* play(state, name) as the public `play` does it (new reference, NULL with an error set) */
+PyObject *dots_play_name(PyObject *state, PyObject *name) {
+    PyObject *args[2] = {state, name};
+    return hot_play(NULL, args, 2, NULL);
+}
+
+/* play(state, the line numbered `line`) as the public `play` does it, for the seat due;
+ * NULL without an error when the state is not one the hot path takes (use the name) */
+PyObject *dots_play_index(PyObject *state, long line) {
+    Rules *r = Py_TYPE(state) == state_type ? rules_of(state) : NULL;
+    if (!r || line < 0 || line >= r->lines) return NULL;
+    return play_line(state, r, line, PyTuple_GET_ITEM(r->names, line), NULL);
+}
+
+/* the public `to_move` (new reference) */
+PyObject *dots_to_move(PyObject *state) { return hot_to_move(NULL, state); }
+
+/* The seat due on a bound state: >= 0, -1 when the game is over, -2 when the state is not
+ * one the hot path takes (ask `to_move`), -3 on an error. */
+Py_ssize_t dots_seat_due(PyObject *state) {
+    Rules *r;
+    uint64_t free[MAXW];
+    int ok = open_of(state, &r, free);
+    if (ok < 0) return -3;
+    PyObject *order = FIELD(state, F_ORDER), *turn_o = FIELD(state, F_TURN);
+    if (!ok || !order || !turn_o || !PyTuple_CheckExact(order)) return -2;
+    if (!any(free, r->nw)) return -1;
+    Py_ssize_t turn = PyLong_AsSsize_t(turn_o);
+    if (turn < 0 || turn >= PyTuple_GET_SIZE(order)) {
+        if (PyErr_Occurred()) PyErr_Clear();
+        return -2;
+    }
+    Py_ssize_t seat = PyLong_AsSsize_t(PyTuple_GET_ITEM(order, turn));
+    if (seat < 0) {
+        if (PyErr_Occurred()) PyErr_Clear();
+        return -2;
+    }
+    return seat;
+}
+
+/* the indices of the open lines, lowest first (new reference); NULL without an error when the
+ * state is not one the hot path takes */
+PyObject *dots_open_indices(PyObject *state) {
+    Rules *r;
+    uint64_t free[MAXW];
+    int ok = open_of(state, &r, free);
+    if (ok <= 0) return NULL;
+    Py_ssize_t count = 0;
+    for (int i = 0; i < r->nw; i++) count += __builtin_popcountll(free[i]);
+    PyObject *out = PyList_New(count);
+    if (!out) return NULL;
+    Py_ssize_t at = 0;
+    for (int i = 0; i < r->nw; i++) {
+        uint64_t b = free[i];
         while (b) {
             PyObject *v = PyLong_FromLong(64 * i + __builtin_ctzll(b));
             if (!v) {

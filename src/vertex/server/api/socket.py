@@ -143,10 +143,10 @@ async def _handle(hub: Hub, conn: Conn, data: str | bytes, address: str) -> dict
         if isinstance(msg, Ping):
             return {"t": "pong", **({"id": cid} if cid is not None else {})}
         if isinstance(msg, SpectatorLine):
-            return await hub.spectator_line(conn, msg, address)
+            return await hub.spectators.write(conn, msg, address)
         if conn.seat is None or conn.token is None:
             raise ApiError("spectator", "spectators watch; take a seat to play")
-        if not await hub.take_rate(conn.token):  # the seat's, over all its sockets
+        if not await hub.allowances.command(conn.token):  # the seat's, over all its sockets
             per_s = hub.limits.messages_per_second
             raise ApiError(
                 "rate-limited",

@@ -48,7 +48,7 @@ def add_table_routes(app: FastAPI, hub: Hub) -> None:
             "on_timeout": body.on_timeout,
             "analysis": body.analysis,
         }
-        table = await hub.create(game, seats, settings_, creator, body.listed)
+        table = await hub.new_tables.create(game, seats, settings_, creator, body.listed)
         return {"id": table.id, "url": f"/tables/{table.id}", "seats": views.public_seats(table)}
 
     @app.get("/api/tables/{table_id}")
@@ -108,7 +108,7 @@ async def _seat(hub: Hub, table: Table, token: str) -> int:
     seat = table.seat_of(token)
     if seat is None:
         raise ApiError("bad-token", "that seat token does not hold a seat at this table", 403)
-    if not await hub.take_rate(token_hash(token)):
+    if not await hub.allowances.command(token_hash(token)):
         per_s = hub.limits.messages_per_second
         raise ApiError(
             "rate-limited",

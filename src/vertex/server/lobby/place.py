@@ -1,10 +1,11 @@
-"""The lobby: listed tables, their live list on every process, Play now and housekeeping.
+"""The lobby: listed tables, their live list on every process, and housekeeping.
 
 The process that writes a listed table's event makes its summary (summary.py), applies it
 to its own list (index.py), tells its lobby sockets, publishes it to the other processes
-(shared.py) and saves it in the table's lobby row (rows.py, batched). Processes that start
-later read the rows. Private tables never enter any of it: only a socket that names a
-table's id ("Your tables") hears about that one table.
+(shared.py) and saves it in the table's lobby row (rows.py, in batches: saving.py).
+Processes that start later read the rows. Private tables never enter any of it: only a
+socket that names a table's id ("Your tables") hears about that one table. Play now and
+unlisting are play.py.
 
 The hub calls in at four places: a table made listed (`listing` + `created`), every table
 event (`changed`), spectators coming and going (`watchers`) and the sweep (`sweep`).
@@ -12,7 +13,6 @@ event (`changed`), spectators coming and going (`watchers`) and the sweep (`swee
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import logging
 import time
@@ -21,23 +21,21 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from vertex.core import game_ids
 from vertex.server.errors import ApiError
-from vertex.server.games import checked_game
 from vertex.server.lobby.conns import FOLLOW_MOST, LobbyConn, LobbyConns
 from vertex.server.lobby.index import LobbyIndex
 from vertex.server.lobby.rows import LobbyRows
+from vertex.server.lobby.saving import Saving
 from vertex.server.lobby.shared import LocalShared, RedisShared
 from vertex.server.lobby.summary import OPEN, quick, summary
 from vertex.server.sockets import dumps
 from vertex.server.table import Table
-from vertex.server.tasks import stop_task
 
 if TYPE_CHECKING:
-    from vertex.core import Game
     from vertex.server.autoplay import Autoplay
+    from vertex.server.new_tables import NewTables
     from vertex.server.repository import Repository
     from vertex.server.settings import Settings
     from vertex.server.sockets import Sockets
-    from vertex.server.spec import SeatSpec
     from vertex.server.store import Store
 
 
@@ -52,19 +50,11 @@ class Hub(Protocol):
     repo: Repository
     sockets: Sockets
     autoplay: Autoplay
+    new_tables: NewTables
 
     async def get(self, tid: str) -> Table: ...
 
     async def take_seat(self, tid: str, n: int, name: str) -> tuple[str, int]: ...
-
-    async def create(
-        self,
-        game: Game[Any],
-        seats: list[SeatSpec] | None,
-        settings: dict[str, Any],
-        creator: str,
-        listed: bool = False,
-    ) -> Table: ...
 
 
 log = logging.getLogger("vertex.server")
@@ -90,10 +80,7 @@ class Lobby:
         self.conns = LobbyConns()
         self.v = 0  # bumps with every change this process sends its lobby sockets
         self.present_at: dict[str, float] = {}  # a seat holder was last seen here then
-        self._dirty: dict[str, dict[str, Any]] = {}
-        self._saving = asyncio.Lock()
-        self._wake = asyncio.Event()
-        self._task: asyncio.Task[None] | None = None
+        self.saving = Saving(self.rows)  # the summaries, saved in batches
 
     # ---- lifecycle --------------------------------------------------------------------------
     async def start(self) -> None:
@@ -103,12 +90,10 @@ class Lobby:
         for entry in await self.rows.load():
             self.index.put(entry, filters)
             self.present_at[entry["id"]] = now
-        self._task = asyncio.create_task(self._save_loop(), name="vertex-lobby-save")
+        self.saving.start()
 
     async def stop(self) -> None:
-        await stop_task(self._task)
-        with contextlib.suppress(Exception):
-            await self.flush()
+        await self.saving.stop()
         self.conns.close()
         await self.shared.close()
 
@@ -148,8 +133,7 @@ class Lobby:
         entry = self._summary(table)
         if entry["free_seats"] < old["free_seats"]:
             self.present_at[table.id] = time.time()  # someone just sat down
-        self._dirty[table.id] = entry
-        self._wake.set()
+        self.saving.later(entry)
         await self._put(entry, publish=True)
 
     def watchers(self, tid: str, n: int) -> None:
@@ -195,27 +179,9 @@ class Lobby:
         for game, change in changes.items():
             self.conns.send(game, dumps({"t": "change", "v": self.v, **change}))
 
-    async def flush(self) -> None:
-        """Save the summaries not saved yet (before a Play now lock is let go: the next
-        holder, on any process, reads the rows)."""
-        async with self._saving:
-            batch, self._dirty = self._dirty, {}
-            if batch:
-                await self.rows.save(list(batch.values()), time.time())
-
-    async def _save_loop(self) -> None:
-        while True:
-            await self._wake.wait()
-            self._wake.clear()
-            await asyncio.sleep(0.05)  # a burst of moves makes one write
-            try:
-                await self.flush()
-            except Exception:
-                log.exception("lobby rows not saved")
-
     async def leave(self, tid: str, now: float) -> bool:
         """Take a table off the list, everywhere; False if it was not on it."""
-        self._dirty.pop(tid, None)
+        self.saving.drop(tid)
         left = await self.rows.leave(tid, now)
         self.present_at.pop(tid, None)
         self._send(self.index.remove(tid, self._filters()))
@@ -250,41 +216,6 @@ class Lobby:
             found.append(summary(table))
         self.conns.follow(conn, {e["id"] for e in found})
         return {"t": "mine", "tables": found, "missing": missing}
-
-    async def play_now(self, game: str, name: str, creator: str) -> dict[str, Any]:
-        """Sit at the oldest listed table of `game` waiting for one more player, or open one
-        and wait there. One lock per game, on every process: two players at once meet."""
-        made = checked_game(game, {})
-        async with self.shared.lock("play-now:" + game):
-            for tid in await self.rows.waiting_for_one(game):
-                try:
-                    table = await self.hub.get(tid)
-                    if self.hub.scaled:
-                        await self.hub.repo.catch_up(table)  # another process may have written
-                    free = [n for n, s in enumerate(table.seats) if not s.taken]
-                    if len(free) != 1 or table.is_over:
-                        continue
-                    token, _v = await self.hub.take_seat(tid, free[0], name)
-                except ApiError:
-                    continue
-                await self.flush()
-                return {"id": tid, "seat": free[0], "token": token, "waiting": False}
-            settings = {"undo": False, "clock": None, "on_timeout": "computer", "analysis": False}
-            table = await self.hub.create(made, None, settings, creator, listed=True)
-            token, _v = await self.hub.take_seat(table.id, 0, name)
-            await self.flush()
-            return {"id": table.id, "seat": 0, "token": token, "waiting": True}
-
-    async def unlist(self, tid: str, token: str) -> dict[str, Any]:
-        """A seat holder takes the table off the list (Play now's "cancel" too)."""
-        table = await self.hub.get(tid)
-        if table.seat_of(token) is None:
-            raise ApiError("bad-token", "that seat token does not hold a seat at this table", 403)
-        async with self.shared.lock("play-now:" + table.game.id):
-            if self.hub.scaled:
-                await self.hub.repo.catch_up(table)
-            await self.leave(tid, time.time())
-            return {"id": tid, "listed": False, "started": table.started}
 
     # ---- housekeeping -----------------------------------------------------------------------
     async def sweep(self, now: float) -> None:

@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 from vertex.core import game_ids
 from vertex.server.conn import TokenBucket
 from vertex.server.errors import ApiError
+from vertex.server.lobby import play
 from vertex.server.lobby.conns import FOLLOW_MOST, LobbyConn
 from vertex.server.messages import StrictBody
 from vertex.server.nesting import check_depth
@@ -144,14 +145,14 @@ def add_lobby_routes(app: FastAPI, hub: Hub) -> None:
         options, no clock), or open one, listed, and wait there (`waiting`)."""
         creator = request.client.host if request.client else "unknown"
         name = check_text(body.name, hub.limits.name_chars, "name")
-        out = await lobby.play_now(body.game, name, creator)
+        out = await play.play_now(lobby, body.game, name, creator)
         tid, token = out["id"], out["token"]
         return Seated(**out, url=f"/tables/{tid}", seat_link=f"/tables/{tid}#token={token}")
 
     @app.post("/api/lobby/unlist")
     async def unlist(body: Unlist) -> Unlisted:
         """Take a table off the lobby (its seat holders may; Play now's cancel does)."""
-        return Unlisted(**await lobby.unlist(body.table, body.token))
+        return Unlisted(**await play.unlist(lobby, body.table, body.token))
 
     @app.websocket("/ws/lobby")
     async def lobby_socket(ws: WebSocket) -> None:

@@ -15,7 +15,8 @@ from sqlalchemy.engine import Connection
 
 from vertex.server.lobby.index import FINISHED_KEPT
 from vertex.server.lobby.summary import FINISHED, LIVE, OPEN
-from vertex.server.store import Store, metadata
+from vertex.server.schema import metadata
+from vertex.server.store import Store
 
 GONE = "gone"
 

@@ -1,12 +1,14 @@
 // The site header every page shares: the name (a link to the lobby), the language switch and
 // the theme (light, dark, or the system's).
 import { h } from "./dom.js";
-import { LANGS, lang, loadCatalogs, onLangChange, setLang, t } from "./i18n.js";
+import { LANGS, lang, loadCatalogs, onLangChange, setLang, t, translate } from "./i18n.js";
 import { setTheme, THEMES, themeChoice } from "./theme.js";
 
 await loadCatalogs("common");
 
 export function mountHeader() {
+  // The page's own markup (the skip link) is written in English: word it in the language in use.
+  translate(document);
   const host = document.querySelector("[data-site-header]");
   if (!host) return;
   const buttons = LANGS.map((code) =>
@@ -17,8 +19,11 @@ export function mountHeader() {
       lang: code,
       "aria-pressed": String(code === lang()),
       onclick: () => setLang(code),
-      text: t(`common.lang.${code}`),
-    }),
+      // a narrow phone shows the short code (EN, IT, RU), the name stays its accessible name
+      "aria-label": t(`common.lang.${code}`),
+    },
+    h("span", { class: "lang-name", "aria-hidden": "true", text: t(`common.lang.${code}`) }),
+    h("span", { class: "lang-code", "aria-hidden": "true", text: code.toUpperCase() })),
   );
   host.replaceChildren(
     h("a", { class: "brand", href: "/" },

@@ -115,7 +115,9 @@ async function load() {
   const wanted = new URL(location.href).searchParams.get("game");
   if (wanted) {
     const { sharedFromAddress } = await import("./lobby-share.js");
-    choose(wanted, { focus: false, shared: sharedFromAddress() });
+    // An address that names a game (the rules page's "play", a shared version, a reload)
+    // opens its form in view: on a phone it is below all the cards.
+    choose(wanted, { focus: true, shared: sharedFromAddress() });
   }
 }
 

@@ -14,6 +14,7 @@ import { loadCatalogs, onLangChange, t } from "./i18n.js";
 import { remembered } from "./store.js";
 import { TableSocket } from "./socket.js";
 import { createTouchSetting, mountBoard } from "./table-board.js";
+import { keepBoardInView } from "./table-keep-board.js";
 import { createRefusal } from "./table-refusal.js";
 import { createChat } from "./table-chat.js";
 import { createSpectatorChat, createWatching } from "./table-spectators.js";
@@ -130,12 +131,13 @@ async function build(view) {
   const infoHost = h("div", { class: "panel info" });
   const replayHost = h("section", { class: "panel replay" }); // replay + analysis (js/table-replay.js)
   const movesHost = h("section", { class: "panel moves" }); // the live move list (js/table-moves.js)
-  main.replaceChildren(h("div", { class: "table-layout" },
-    h("div", { class: "table-main" },
-      h("div", { class: "table-head" }, titleHost,
-        h("div", { class: "table-head-badges" }, watchingEl, connectionEl)),
-      statusHost, resultHost, boardHost, refusalHost, touchHost),
+  const column = h("div", { class: "table-main" },
+    h("div", { class: "table-head" }, titleHost,
+      h("div", { class: "table-head-badges" }, watchingEl, connectionEl)),
+    statusHost, resultHost, boardHost, refusalHost, touchHost);
+  main.replaceChildren(h("div", { class: "table-layout" }, column,
     h("div", { class: "table-side" }, seatsHost, movesHost, actionsHost, replayHost, chatHost, spectatorsHost, linksHost, infoHost)));
+  keepBoardInView(column);
 
   const fail = (err) => showError(err);
   const send = (msg) => socket.send(msg).then((ack) => { clearError(); return ack; });

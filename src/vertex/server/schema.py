@@ -1,0 +1,103 @@
+"""The database's tables (SQLAlchemy Core) and its engine: SQLite (the default, in this
+process) or PostgreSQL (shared by the processes of a site).
+
+Other modules keep tables of their own in the same `metadata` (the lobby's rows, the
+spectators' lines); the store creates them all when it starts.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Column,
+    Float,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    create_engine,
+    event,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.pool import StaticPool
+
+metadata = MetaData()
+
+tables_t = Table(
+    "vertex_tables",
+    metadata,
+    Column("id", String(40), primary_key=True),
+    Column("game", String(64), nullable=False),
+    Column("spec", Text, nullable=False),
+    Column("status", String(16), nullable=False),
+    Column("creator", String(64), nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Index("ix_vertex_tables_creator", "creator", "created_at"),
+    Index("ix_vertex_tables_status", "status"),
+)
+
+events_t = Table(
+    "vertex_events",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("kind", String(32), nullable=False),
+    Column("data", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
+
+#: Solo Verticality results for the personal-best lists: one row per finished table.
+bests_t = Table(
+    "vertex_bests",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("name", String(64), nullable=False),
+    Column("levels", Integer, nullable=False),
+    Column("height_mm", Float, nullable=False),
+    Column("at", Float, nullable=False),
+    Index("ix_vertex_bests_name", "name", "levels", "height_mm"),
+    Index("ix_vertex_bests_rank", "levels", "height_mm"),
+)
+
+#: Per table, the highest lease epoch (leases.py) an owner's write carried: a write with an
+#: older epoch comes from an owner whose lease was taken over, and is refused.
+fences_t = Table(
+    "vertex_fences",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("epoch", BigInteger, nullable=False),
+)
+
+
+def stored_json(value: Any) -> str:
+    """JSON as the store writes it (specs, event data): compact, keys sorted."""
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+def make_engine(url: str) -> Engine:
+    if not url.startswith("sqlite"):
+        return create_engine(url, pool_size=5, max_overflow=5, pool_pre_ping=True)
+    memory = url in ("sqlite://", "sqlite:///:memory:")
+    kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False}}
+    if memory:
+        kwargs["poolclass"] = StaticPool
+    engine = create_engine(url, **kwargs)
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+        # WAL keeps readers and the writer apart; NORMAL sync is safe against a killed process
+        # (only a power cut can lose the last commits).
+        cur = dbapi_conn.cursor()
+        if not memory:
+            cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute("PRAGMA busy_timeout=5000")
+        cur.close()
+
+    return engine
