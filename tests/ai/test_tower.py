@@ -15,7 +15,7 @@ from vertex.ai import player
 from vertex.ai.tower import TowerPlayer, look_count
 from vertex.core.errors import IllegalMove, VertexError
 from vertex.games.verticality.notation import parse_aim
-from vertex.games.verticality.plan import Planner, lookahead_aims, next_sizes
+from vertex.games.verticality.plan import Planner, next_sizes
 from vertex.games.verticality.statics import Stacked, Support
 
 
@@ -203,32 +203,3 @@ def test_level_5_lays_a_small_level_so_the_large_one_after_it_stands() -> None:
         state = state.play(bot.choose(state, 0, 0.5), seat=0)
         assert state.towers[0].standing  # type: ignore[attr-defined]
     assert state.towers[0].levels == 14  # type: ignore[attr-defined]
-
-
-def test_level_5_looks_ahead_from_layouts_turned_differently() -> None:
-    # Recorded in this round (seed 2, tremor 0, 13 levels; the look ahead reckoned at 0.012 s
-    # + 0.1 ms a piece a size, so 5 looks here): level 14 is medium, and the die may roll large
-    # for level 15. Of the 5 layouts weighed, the three best by their own score were one tight
-    # triangle turned 45, 60 and 75 degrees from the card below (the large level after each:
-    # a best plan of -10.7 to -12.6), and it chose a wide one (-1.8); the third large pyramid
-    # brought the tower down. The 4th best by its own score, not turned, leaves the large level
-    # +0.2. Layouts turned within 30 degrees now count as one shape, so 5 looks weigh it.
-    path = Path(__file__).parent / "data" / "tower13_seed2.json"
-    record = json.loads(path.read_text())
-    game = vertex.create_game("verticality", **record["options"])
-    state = game.initial_state(seed=record["seed"])
-    for move in record["moves"]:
-        state = state.play(move, seat=0)
-    assert (state.level, state.step, state.size) == (14, 0, "M")  # type: ignore[attr-defined]
-    looked = lookahead_aims(state, 0, count=5)  # type: ignore[arg-type]
-    assert str(looked[0]) == "pyramid x=-12.25 y=3.59 rot=269.95"  # was x=-29.5 y=4.26 rot=344.95
-    bot = player(game, 5, seed=0)
-    for _ in range(4):
-        state = state.play(bot.choose(state, 0, 0.5), seat=0)
-    assert (state.level, state.size) == (15, "L")  # type: ignore[attr-defined]
-    large = Planner(state.towers[0], 15).pyramid_spots("L")  # type: ignore[attr-defined]
-    assert large[0][3] == pytest.approx(0.24, abs=0.01)  # was -0.53, and it fell
-    for _ in range(4):
-        state = state.play(bot.choose(state, 0, 0.5), seat=0)
-        assert state.towers[0].standing  # type: ignore[attr-defined]
-    assert state.towers[0].levels == 15  # type: ignore[attr-defined]

@@ -128,10 +128,6 @@ BY_SCORE = 0.5
 WIDE = 24
 #: ... those whose own plan scores at least this (a margin about 1.2 mm).
 WIDE_OWN = 0.5
-#: Layouts turned within this (degrees, from the card below) count as one shape for the look
-#: ahead: the best by their own score are often one tight triangle at 15° steps, and what the
-#: next level can do depends on the turn far more than on 15° of it (bench/RESULTS.md).
-SAME_TURN = 30.0
 
 
 # ---- the plan ----------------------------------------------------------------------------------
@@ -200,16 +196,14 @@ def lookahead_aims(
     )
     ranked: list[tuple[float, Aim]] = []
     shapes: set[tuple[int, float]] = set()
-    heading0 = 0.0 if plans.below is None else yaw_deg(plans.below.pose)
     # the best by their own score, the widest, then (too few wide ones stand) more of the best
     for pool, wanted in ((layouts, by_score), (widest, count), (layouts, count)):
         for layout in pool:
             if len(ranked) >= wanted:
                 break
             where, heading, score = layout
-            # one layout of a shape (the same triangle, turned within SAME_TURN, a little shifted)
-            turn = math.floor(((heading - heading0) % 360.0 + 1e-6) / SAME_TURN)
-            shape = (turn, round(float(inradius(where[0], where[1], where[2])), 1))
+            # one layout of a shape (the same triangle, turned alike, a little shifted)
+            shape = (round(heading) % 360, round(float(inradius(where[0], where[1], where[2])), 1))
             x, y = _clamp(float(where[0, 0])), _clamp(float(where[0, 1]))
             aim = make_aim("pyramid", x, y, heading)
             if shape in shapes or any(a == aim for _, a in ranked) or not fits(state, seat, aim):
