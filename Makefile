@@ -43,7 +43,7 @@ typecheck: $(STAMP)
 unit: $(STAMP) $(NODE_STAMP) $(WEB_STAMP)
 	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
 	  echo "NOTE: Chromium is not installed: the browser tests (tests/web) will be SKIPPED. Install it with: apt-get install chromium"
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -m "not slow" --durations=25
 	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
 	  echo "NOTE: the browser tests (tests/web) were SKIPPED: Chromium is not installed."
 

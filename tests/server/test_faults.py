@@ -117,14 +117,16 @@ class Health(threading.Thread):
         self.stopping = threading.Event()
 
     def run(self) -> None:
-        while not self.stopping.is_set():
-            try:
-                status = httpx.get(self.p.url + "/healthz", timeout=5).json()["status"]
-                ready = httpx.get(self.p.url + "/readyz", timeout=5).status_code
-                self.seen.append((time.monotonic(), status, ready))
-            except httpx.HTTPError:
-                pass
-            self.stopping.wait(0.25)
+        # one client of its own (a client per request costs ~40 ms of CPU for its TLS context)
+        with httpx.Client(base_url=self.p.url, timeout=5) as http:
+            while not self.stopping.is_set():
+                try:
+                    status = http.get("/healthz").json()["status"]
+                    ready = http.get("/readyz").status_code
+                    self.seen.append((time.monotonic(), status, ready))
+                except httpx.HTTPError:
+                    pass
+                self.stopping.wait(0.25)
 
     def said(self, since: float, until: float) -> set[tuple[str, int]]:
         return {(s, r) for t, s, r in self.seen if since <= t <= until}

@@ -277,6 +277,48 @@ def test_juxtapose_stash_and_board_in_view_together_on_a_phone(
     assert page.errors == []
 
 
+#: Board sheets a board module loads itself, and a property each sets on its board.
+BOARD_SHEETS = {
+    "juxtapose": ("juxtapose.css", ".jx-board", "touchAction", "none"),
+    "vert3x": ("vert3x.css", ".v3x-board", "touchAction", "manipulation"),
+}
+
+
+@pytest.fixture(scope="module")
+def late_sheets(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    """A server whose boards' own sheets come late (a slow link): 1 s each."""
+    import asyncio
+
+    live = LiveServer(tmp_path_factory.mktemp("late-sheets"))
+    app = live.app
+    late = tuple("/css/" + sheet for sheet, *_ in BOARD_SHEETS.values())
+
+    async def slow_sheets(scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "http" and scope["path"].endswith(late):
+            await asyncio.sleep(1.0)
+        await app(scope, receive, send)
+
+    live.server.config.app = slow_sheets
+    with live:
+        yield live
+
+
+@pytest.mark.parametrize("game", sorted(BOARD_SHEETS))
+def test_a_board_is_drawn_only_once_its_sheet_applies(
+    context_factory: Any, late_sheets: LiveServer, game: str
+) -> None:
+    """`data-version` says the board is drawn: styled, so it does not jump afterwards (the
+    Juxtapose board drawn before its sheet came moved up under a phone's top edge)."""
+    server = late_sheets
+    _sheet, board, prop, value = BOARD_SHEETS[game]
+    table = new_table(server, game, {})
+    ann = sit(server, table, 0, "Ann")
+    sit(server, table, 1, "Bob")
+    page = open_seat(context_factory, server, table, ann, 0, **PHONE)
+    assert page.evaluate(f"getComputedStyle(document.querySelector('{board}')).{prop}") == value
+    assert page.errors == []
+
+
 @pytest.mark.parametrize(
     ("game", "options"),
     [

@@ -53,11 +53,19 @@ def _count(page: Any, n: int) -> None:
     page.wait_for_selector(f'{COUNT}[data-count="{n}"]', state="attached")
 
 
-def _write(page: Any, text: str, name: str | None = None) -> None:
+def _write(page: Any, text: str, name: str | None = None) -> str | None:
+    """Write a line as a spectator and wait for the server's answer: None once the line is
+    taken, else the refusal's code (shown under the box). The send button stays disabled
+    from the click until the answer."""
     if name is not None:
         page.fill('input[name="spectator-name"]', name)
     page.fill('input[name="spectator-chat"]', text)
     page.click('[data-action="spectator-chat"]')
+    page.wait_for_function(
+        """() => !document.querySelector('[data-action="spectator-chat"]').disabled"""
+    )
+    code: str | None = page.get_attribute("[data-spectator-chat-error]", "data-code")
+    return code or None
 
 
 def test_spectators_count_and_chat_apart_from_the_players(
@@ -80,7 +88,7 @@ def test_spectators_count_and_chat_apart_from_the_players(
     assert two.inner_text(COUNT).strip() == "2 зрителя"
 
     # a spectator's line reaches the other spectator at once
-    _write(one, "what a move", name="Zoë")
+    assert _write(one, "what a move", name="Zoë") is None
     two.wait_for_selector('[data-spectator-line]:has-text("what a move")')
     assert "Zoë" in two.inner_text("[data-spectator-line]")
     # the player is not disturbed: a closed toggle with the number unread, nothing shown
@@ -113,11 +121,11 @@ def test_spectators_count_and_chat_apart_from_the_players(
     assert code == "spectator"
 
     # the allowance: three lines a minute from one address, then a refusal in words
-    _write(one, "second")
+    assert _write(one, "second") is None
     one.wait_for_selector('[data-spectator-line]:has-text("second")')
-    _write(two, "третья")
+    assert _write(two, "третья") is None
     one.wait_for_selector('[data-spectator-line]:has-text("третья")')
-    _write(two, "четвёртая")
+    assert _write(two, "четвёртая") == "rate-limited"
     refusal = '[data-spectator-chat-error][data-code="rate-limited"]'
     two.wait_for_selector(refusal)
     assert "чате зрителей" in two.inner_text(refusal)
@@ -132,16 +140,32 @@ def test_spectators_count_and_chat_apart_from_the_players(
         assert page.errors == []
 
 
+SHOTS = [("desktop", "light"), ("desktop", "dark"), ("phone", "light"), ("phone", "dark")]
+
+
 @pytest.fixture(scope="module")
 def roomy(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    with LiveServer(tmp_path_factory.mktemp("spectators-shots")) as live:
+    # Every case writes a line from 127.0.0.1, within seconds of each other: the default
+    # allowance of an address (a burst of 3, then one line every 10 s) refused the fourth
+    # whenever the cases ran faster than that (CI: phone-dark never saw its line).
+    limits = Limits(spectator_chat_burst=4 * len(SHOTS))
+    with LiveServer(tmp_path_factory.mktemp("spectators-shots"), limits=limits) as live:
         yield live
 
 
-@pytest.mark.parametrize(
-    "where,scheme",
-    [("desktop", "light"), ("desktop", "dark"), ("phone", "light"), ("phone", "dark")],
-)
+def test_the_screenshot_server_takes_a_line_from_every_case_at_once(
+    context_factory: Any, roomy: LiveServer
+) -> None:
+    """As many lines from one address, back to back, as the screenshot cases write: all
+    taken (with the default allowance the fourth is refused, and its case times out)."""
+    tid, _ann, _bob = _table(roomy)
+    spectator = _watch(context_factory, roomy, tid)
+    for n, _case in enumerate(SHOTS):
+        assert _write(spectator, f"line {n}") is None, n
+    spectator.wait_for_selector(f'[data-spectator-line]:has-text("line {len(SHOTS) - 1}")')
+
+
+@pytest.mark.parametrize("where,scheme", SHOTS)
 def test_screenshots_of_the_spectators_chat(
     context_factory: Any, roomy: LiveServer, where: str, scheme: str
 ) -> None:
@@ -152,7 +176,7 @@ def test_screenshots_of_the_spectators_chat(
     spectator = _watch(context_factory, server, tid, **kw)
     _count(player, 1)
     name = {"desktop": "Zoë", "phone": "Ива"}[where]
-    _write(spectator, f"Good luck to both of you! ({scheme})", name=name)
+    assert _write(spectator, f"Good luck to both of you! ({scheme})", name=name) is None
     player.wait_for_selector('[data-action="spectator-chat-toggle"][data-unread="1"]')
     player.click('[data-action="spectator-chat-toggle"]')
     player.wait_for_selector('[data-spectator-line]:has-text("Good luck")')

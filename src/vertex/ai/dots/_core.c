@@ -495,9 +495,16 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
     if (s->touch) free &= reach;
     int moves[MAXL], ncap = 0, nq = 0, n1 = 0, n2 = 0;
     int quiet[MAXL], g1[MAXL], g2[MAXL];
+    /* of lines that bound the same cells only one is searched: the others give the same
+     * position (the key packs them alike) */
+    u128 same = 0;
+    for (int c = 0; c < s->nclass; c++) {
+        u128 f = s->classmask[c] & free;
+        same |= f & (f - 1);
+    }
     for (int i = 0; i < s->nl; i++) {
         int line = s->order[i];
-        if (!(free & BIT(line))) continue;
+        if (!(free & BIT(line)) || (same & BIT(line))) continue;
         int ra = rem[s->pa[line]], rb = rem[s->pb[line]];
         if (ra == 1 || rb == 1)
             moves[ncap++] = line;
@@ -556,7 +563,7 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
     n += n2;
 play:
     if (!n) return 0; /* nothing may be drawn (touch rule): the game is over */
-    if (ttmove >= 0 && !(free & BIT(ttmove)))
+    if (ttmove >= 0 && (!(free & BIT(ttmove)) || (same & BIT(ttmove))))
         for (int c = 0; c < s->nclass; c++) /* an equal line of the same cells */
             if (s->classmask[c] & BIT(ttmove)) {
                 u128 f = s->classmask[c] & free;

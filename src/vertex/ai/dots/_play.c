@@ -40,7 +40,10 @@ typedef struct {
     uint64_t *reach;      /* per line, the lines sharing a dot with it (nw words) */
     PyObject *names;      /* tuple of the line names */
     PyObject *by_name;    /* dict: line name -> index */
+    PyObject **entries;   /* the history entries (seat, name) by seat and line, made once */
 } Rules;
+
+#define ENTRY_SEATS 8 /* seats whose history entries are kept (the options allow 6) */
 
 /* ---- Python ints <-> words (non-negative, at most nw*64 bits) ------------------------ */
 /* 0: done; 1: not an int of that size (go the Python way); -1: an error is set. */
@@ -78,6 +81,11 @@ static void Rules_dealloc(Rules *self) {
     PyMem_Free(self->reach);
     Py_XDECREF(self->names);
     Py_XDECREF(self->by_name);
+    if (self->entries) {
+        for (Py_ssize_t i = 0; i < (Py_ssize_t)ENTRY_SEATS * self->lines; i++)
+            Py_XDECREF(self->entries[i]);
+        PyMem_Free(self->entries);
+    }
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -462,7 +470,17 @@ static PyObject *play_line(PyObject *state, Rules *r, long line, PyObject *move,
         new_turn = Py_NewRef(f[F_TURN]);
     else if (!(new_turn = PyLong_FromSsize_t((turn + 1) % seats)))
         goto fail;
-    if (!(entry = PyTuple_Pack(2, seat_o, PyTuple_GET_ITEM(r->names, line)))) goto fail;
+    /* the entry (seat, line name): a tuple of two constants, the same one every time */
+    if (who < ENTRY_SEATS && !r->entries)
+        r->entries = PyMem_Calloc((size_t)ENTRY_SEATS * r->lines, sizeof(PyObject *));
+    if (who < ENTRY_SEATS && r->entries) {
+        PyObject **slot = &r->entries[who * r->lines + line];
+        if (!*slot && !(*slot = PyTuple_Pack(2, seat_o, PyTuple_GET_ITEM(r->names, line))))
+            goto fail;
+        entry = Py_NewRef(*slot);
+    } else if (!(entry = PyTuple_Pack(2, seat_o, PyTuple_GET_ITEM(r->names, line)))) {
+        goto fail;
+    }
     Py_ssize_t h = PyTuple_GET_SIZE(history);
     if (!(new_history = PyTuple_New(h + 1))) goto fail;
     for (Py_ssize_t i = 0; i < h; i++)

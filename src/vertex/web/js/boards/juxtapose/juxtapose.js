@@ -2,7 +2,7 @@
 // stash. Drops, swaps and slides by mouse, touch (tap or drag) and keyboard. The board knows
 // no rules: it offers only the moves in `legal_moves`, and when a player tries a slide the
 // server lists in `board.blocked` it shows the reason the server names.
-import { h, s, reducedMotion } from "../../dom.js";
+import { addSheet, h, s, reducedMotion } from "../../dom.js";
 import { has, loadCatalogs, num, onLangChange, t } from "../../i18n.js";
 import {
   ACCENT, CELL, SIDE, SIZE, SQUARE_NAMES, arrow, badgeIcon, brackets, centre,
@@ -13,17 +13,15 @@ import { createStash } from "./juxtapose-stash.js";
 
 export { renderPreview } from "./juxtapose-preview.js"; // alone: boards/index.js loadPreview
 
-await loadCatalogs("juxtapose");
+// Only pages that show this board fetch its sheet; the board draws once it applies (drawn
+// unstyled, the board jumped when the sheet came: a phone lost the board's top).
+await Promise.all([
+  loadCatalogs("juxtapose"),
+  addSheet(new URL("../../../css/juxtapose.css", import.meta.url).href),
+]);
 
 const DRAG_START_PX = 6;
 const STEPS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
-
-/** Only pages that show this board fetch its sheet. */
-function addSheet() {
-  if (document.querySelector("link[data-juxtapose-css]")) return;
-  const href = new URL("../../../css/juxtapose.css", import.meta.url).href;
-  document.head.append(h("link", { rel: "stylesheet", href, "data-juxtapose-css": true }));
-}
 
 /** "R3" -> "large red pyramid" in the current language. */
 export function pyramidLabel(name) {
@@ -85,7 +83,6 @@ function setAttr(el, name, value) {
 }
 
 export function createBoard(host, options = {}) {
-  addSheet();
   const onMove = options.onMove || (() => {});
   const say = options.announce || (() => {});
 

@@ -1,17 +1,15 @@
 // The Vert3x board's static picture (lobby cards, rules pages), drawn from the same pieces
 // as the live board (vert3x-draw.js), without its events, texts or catalog.
-import { h, s } from "../../dom.js";
+import { addSheet, s } from "../../dom.js";
 import {
   claimLayer, dotLayer, gridLayer, inkLine, plainFill, startMarks, triangleLayer, viewBox,
 } from "./vert3x-draw.js";
 import { buildModel } from "./vert3x-geometry.js";
 
 /** Load the board's style sheet once, next to this module (only pages with a Vert3x board or
- * picture pay). */
+ * picture pay); resolves when it applies (the board awaits it, so it never draws unstyled). */
 export function ensureStyles() {
-  if (document.querySelector("link[data-vert3x-css]")) return;
-  const href = new URL("../../../css/vert3x.css", import.meta.url).href;
-  document.head.append(h("link", { rel: "stylesheet", href, "data-vert3x-css": true }));
+  return addSheet(new URL("../../../css/vert3x.css", import.meta.url).href);
 }
 
 /** A small static picture of a position (lobby cards, rules pages): drawn thicker, since it

@@ -19,7 +19,8 @@ import {
 
 export { renderPreview } from "./vert3x-preview.js"; // alone: boards/index.js loadPreview
 
-await loadCatalogs("vert3x");
+// the board draws styled: its sheet has applied before the first board is made
+await Promise.all([loadCatalogs("vert3x"), ensureStyles()]);
 
 // Keys by position (KeyboardEvent.code, so any keyboard layout works): the eight around S,
 // and the number pad, each a direction in degrees (0 = right, anticlockwise).
