@@ -59,11 +59,19 @@ def _pin(cpus: set[int] | None, nice: int) -> None:
 
 
 def _watch(
-    port: int, tid: str, n: int, ready: Any, out: Any, stop: Any, cpus: set[int] | None
+    port: int,
+    tid: str,
+    n: int,
+    ready: Any,
+    out: Any,
+    stop: Any,
+    cpus: set[int] | None,
+    raw: bool,
 ) -> None:
     """A client process: `n` spectator sockets (light_ws.py: frames split by hand, each
-    event's version read from its first bytes, no JSON decode); for each event version,
-    when the last of them got it (time.time()), put on `out`."""
+    event's version read from its first bytes, no JSON decode; with `raw`, once connected,
+    read by one epoll loop rather than asyncio's callbacks); for each event version, when
+    the last of them got it (time.time()), put on `out`."""
     _pin(cpus, CLIENT_NICE)
 
     async def main() -> None:
@@ -93,6 +101,8 @@ def _watch(
         while any(s.frames == 0 for s in socks):  # each has its snapshot
             await asyncio.sleep(0.05)
         ready.put(n)
+        if raw:  # one blocking epoll loop reads them all from here on (light_ws.read_raw)
+            light_ws.read_raw(socks, on_event, on_end, stop.is_set)
         while not stop.is_set():
             await asyncio.sleep(0.2)
         for s in socks:
@@ -190,7 +200,9 @@ def _p(xs: list[float], q: float) -> float:
     return xs[min(len(xs) - 1, int(len(xs) * q))]
 
 
-def run(spectators: int, moves: int, clients: int, src: str | None, pin: bool) -> dict[str, float]:
+def run(
+    spectators: int, moves: int, clients: int, src: str | None, pin: bool, raw: bool
+) -> dict[str, float]:
     port = free_port()
     server_cpus, client_cpus = cpu_split(pin)
     with tempfile.TemporaryDirectory() as tmp:
@@ -213,7 +225,7 @@ def run(spectators: int, moves: int, clients: int, src: str | None, pin: bool) -
             procs = [
                 ctx.Process(
                     target=_watch,
-                    args=(port, tid, share[i], ready, outs[i], stop, client_cpus),
+                    args=(port, tid, share[i], ready, outs[i], stop, client_cpus, raw),
                 )
                 for i in range(clients)
             ]
@@ -268,13 +280,22 @@ def main() -> None:
         help="let the server and the clients run on any CPU (default: the server on one "
         "CPU of its own, the clients on the others, niced)",
     )
+    ap.add_argument(
+        "--asyncio-clients",
+        action="store_true",
+        help="the spectators read through asyncio's callbacks (the default: one epoll loop a "
+        "client process, which takes less of the box's CPU a frame)",
+    )
     args = ap.parse_args()
     pin = not args.no_pin
+    raw = not args.asyncio_clients
     load0 = os.getloadavg()[0]
     rows = []
     if args.before:
-        rows.append(("before", run(args.spectators, args.moves, args.clients, args.before, pin)))
-    rows.append(("this code", run(args.spectators, args.moves, args.clients, None, pin)))
+        rows.append(
+            ("before", run(args.spectators, args.moves, args.clients, args.before, pin, raw))
+        )
+    rows.append(("this code", run(args.spectators, args.moves, args.clients, None, pin, raw)))
     load = os.getloadavg()[0]
     server_cpus, client_cpus = cpu_split(pin)
     where = (
@@ -283,7 +304,11 @@ def main() -> None:
         if server_cpus and client_cpus
         else "server and clients on any CPU"
     )
-    print(f"{args.spectators} spectators of one table, {args.clients} client processes; {where};")
+    reading = "asyncio callbacks" if args.asyncio_clients else "one epoll loop each"
+    print(
+        f"{args.spectators} spectators of one table, {args.clients} client processes"
+        f" ({reading}); {where};"
+    )
     print(f"load average {load0:.1f} at the start, {load:.1f} at the end")
     print(
         "end to end: a move sent to the last spectator's arrival; fan-out: the server's, first"

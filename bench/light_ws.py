@@ -17,6 +17,8 @@ import asyncio
 import base64
 import hashlib
 import os
+import selectors
+import socket
 import time
 from collections.abc import Callable
 
@@ -120,3 +122,76 @@ async def connect(
     )
     await reader.upgraded
     return reader
+
+
+def read_raw(
+    readers: list[Reader],
+    on_event: Callable[[int, float], None],
+    on_end: Callable[[], None],
+    stopped: Callable[[], bool],
+) -> None:
+    """Read upgraded `readers` with one blocking epoll loop in this thread, without asyncio's
+    per-socket callbacks (a benchmark's clients share the box with the server: the less CPU
+    they take a frame, the less of the arrival times is theirs). Each socket's fd is
+    duplicated and its transport paused; frames are split as `Reader.data_received` does,
+    pings answered, a close or a drop counted once by `on_end`. Returns when `stopped()`
+    (looked at every 0.2 s)."""
+    sel = selectors.EpollSelector()
+    bufs: dict[int, bytearray] = {}
+    socks: dict[int, socket.socket] = {}
+    for r in readers:
+        assert r.transport is not None
+        r.transport.pause_reading()
+        fd = os.dup(r.transport.get_extra_info("socket").fileno())
+        sock = socket.socket(fileno=fd)
+        sock.setblocking(False)
+        socks[fd] = sock
+        bufs[fd] = bytearray(r.buf)  # what came after the snapshot, if anything
+        sel.register(fd, selectors.EVENT_READ)
+    chunk = bytearray(1 << 16)
+    view = memoryview(chunk)
+    while not stopped():
+        for key, _ in sel.select(0.2):
+            fd = key.fd
+            sock = socks[fd]
+            try:
+                n = sock.recv_into(chunk)
+            except (BlockingIOError, InterruptedError):
+                continue
+            except OSError:
+                n = 0
+            if not n:
+                sel.unregister(fd)
+                on_end()
+                continue
+            at = time.time()
+            buf = bufs[fd]
+            buf += view[:n]
+            while len(buf) >= 2:
+                op, size, i = buf[0] & 0x0F, buf[1] & 0x7F, 2
+                if size == 126:
+                    if len(buf) < 4:
+                        break
+                    size, i = int.from_bytes(buf[2:4], "big"), 4
+                elif size == 127:
+                    if len(buf) < 10:
+                        break
+                    size, i = int.from_bytes(buf[2:10], "big"), 10
+                if len(buf) < i + size:
+                    break
+                if op == 1 and buf[i : i + len(EVENT)] == EVENT:
+                    j = buf.index(b",", i + len(EVENT), i + len(EVENT) + 24)
+                    on_event(int(buf[i + len(EVENT) : j]), at)
+                elif op == 9:  # ping: a masked pong with the same payload
+                    mask = os.urandom(4)
+                    body = bytes(b ^ mask[k % 4] for k, b in enumerate(buf[i : i + size]))
+                    sock.send(bytes((0x8A, 0x80 | size)) + mask + body)
+                elif op == 8:
+                    sel.unregister(fd)
+                    on_end()
+                    buf.clear()
+                    break
+                del buf[: i + size]
+    for sock in socks.values():
+        sock.close()
+    sel.close()

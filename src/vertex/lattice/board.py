@@ -23,6 +23,17 @@ Dot = tuple[int, int]  # (column, row), 0-based
 BOARDS_KEPT = 64
 
 
+def whole(x: float) -> float:
+    """A coordinate that is a whole number as an int (`2.0` -> `2`, `-0.0` -> `0`): the same
+    JSON number, written shorter (every move's full state carries the board's positions)."""
+    return int(x) if x.is_integer() else x
+
+
+def plain(x: float) -> float:
+    """A drawing coordinate as the board's views give it: rounded to 4 places, `whole`."""
+    return whole(round(x, 4))
+
+
 @dataclass(frozen=True)
 class LineBoard:
     """Dots, the lines between neighbours, and the cells those lines bound."""
@@ -69,10 +80,7 @@ class LineBoard:
         s(
             self,
             "dot_views",
-            tuple(
-                (n, round(x, 4), round(y, 4))
-                for n, (x, y) in zip(names, self.positions, strict=True)
-            ),
+            tuple((n, plain(x), plain(y)) for n, (x, y) in zip(names, self.positions, strict=True)),
         )
 
     def dots_view(self) -> list[dict[str, Any]]:
@@ -97,11 +105,11 @@ class LineBoard:
             return float(step[0]), float(step[1])
 
         def firsts(first: dict[int, Dot], label: Any) -> list[list[Any]]:
-            return [[label(k), *at[d]] for k, d in sorted(first.items())]
+            return [[label(k), *map(whole, at[d])] for k, d in sorted(first.items())]
 
         def away(step: Dot) -> list[float]:
             dx, dy = direction(step)
-            return [round(-dx, 4), round(-dy, 4)]
+            return [plain(-dx), plain(-dy)]
 
         top: dict[int, Dot] = {}
         left: dict[int, Dot] = {}
