@@ -83,21 +83,21 @@ def test_a_listed_table_made_on_one_process_shows_on_the_others_socket(
     with connect(b.ws + "/ws/lobby") as ws:
         assert json.loads(ws.recv(timeout=10))["t"] == "lobby"
         body = {"game": "dots-and-boxes", "options": {"rows": 3, "cols": 3}, "listed": True}
-        r = httpx.post(a.url + "/api/tables", json=body, timeout=10)
+        r = a.http.post(a.url + "/api/tables", json=body, timeout=10)
         assert r.status_code == 201, r.text
         tid = r.json()["id"]
         _made.append(tid)
         change = recv(ws, lambda m: m["t"] == "change" and any(e["id"] == tid for e in m["up"]))
         assert change["up"][0]["section"] == "open"
-        private = httpx.post(a.url + "/api/tables", json={**body, "listed": False}, timeout=10)
+        private = a.http.post(a.url + "/api/tables", json={**body, "listed": False}, timeout=10)
         _made.append(private.json()["id"])
         # someone sits through process 2: process 1's list shows it too
-        r = httpx.post(f"{b.url}/api/tables/{tid}/seats/0", json={"name": "Ann"}, timeout=10)
+        r = b.http.post(f"{b.url}/api/tables/{tid}/seats/0", json={"name": "Ann"}, timeout=10)
         assert r.status_code == 200
         change = recv(ws, lambda m: m["t"] == "change" and m["up"])
         assert change["up"][0]["seats"][0]["name"] == "Ann"
     for p in (a, b):
-        view = httpx.get(p.url + "/api/lobby", timeout=10).json()
+        view = p.http.get(p.url + "/api/lobby", timeout=10).json()
         assert tid in [e["id"] for e in view["open"]]
         assert private.json()["id"] not in json.dumps(view)
 
@@ -126,5 +126,5 @@ def test_play_now_racing_through_two_processes_makes_one_table(site: tuple[Proc,
         _made.extend(g["id"] for g in got)
         assert got[0]["id"] == got[1]["id"]
         assert sorted(g["seat"] for g in got) == [0, 1]
-        view = httpx.get(f"{site[1].url}/api/tables/{got[0]['id']}", timeout=10).json()
+        view = site[1].http.get(f"{site[1].url}/api/tables/{got[0]['id']}", timeout=10).json()
         assert view["started"]

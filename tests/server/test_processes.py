@@ -115,14 +115,14 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Proc, Proc]
 
 
 def create(p: Proc, body: dict[str, Any]) -> httpx.Response:
-    r = httpx.post(p.url + "/api/tables", json=body, timeout=10)
+    r = p.http.post(p.url + "/api/tables", json=body, timeout=10)
     if r.status_code == 201:
         _made.append(r.json()["id"])
     return r
 
 
 def sit(p: Proc, tid: str, n: int, name: str) -> str:
-    r = httpx.post(f"{p.url}/api/tables/{tid}/seats/{n}", json={"name": name}, timeout=10)
+    r = p.http.post(f"{p.url}/api/tables/{tid}/seats/{n}", json={"name": name}, timeout=10)
     assert r.status_code == 200, r.text
     token: str = r.json()["token"]
     return token
@@ -242,7 +242,7 @@ def test_two_processes_are_one_site_and_survive_losing_the_owner(site: tuple[Pro
     ann.until(lambda: ann.connected[:2] == [True, True])
     bob.until(lambda: bob.connected[:2] == [True, True])
     for p in (a, b):
-        seats = httpx.get(f"{p.url}/api/tables/{tid}").json()["seats"]
+        seats = p.http.get(f"{p.url}/api/tables/{tid}").json()["seats"]
         assert [s["connected"] for s in seats] == [True, True, True]
 
     # play until the computer has moved twice and it is Ann's turn: nobody is thinking
@@ -265,7 +265,7 @@ def test_two_processes_are_one_site_and_survive_losing_the_owner(site: tuple[Pro
     play_until(lambda: ann.result is not None, [ann, bob])
     bob.until(lambda: bob.result is not None)
 
-    rec = httpx.get(f"{b.url}/api/tables/{tid}/record").json()
+    rec = b.http.get(f"{b.url}/api/tables/{tid}/record").json()
     assert vertex.replay(rec).is_over
     played = [(m["seat"], m["move"]) for m in rec["moves"]]
     assert len(played) == len(set(played)) == 24  # every line once: nothing twice
@@ -288,7 +288,7 @@ def test_two_processes_racing_the_same_move_accept_exactly_one(site: tuple[Proc,
         r = create(a, {"game": "dots-and-boxes", "options": {"rows": 2, "cols": 2}})
         tid = r.json()["id"]
         ann, _bob = sit(a, tid, 0, "Ann"), sit(b, tid, 1, "Bob")
-        httpx.get(f"{b.url}/api/tables/{tid}")  # both hold the table at version 2
+        b.http.get(f"{b.url}/api/tables/{tid}")  # both hold the table at version 2
         results: list[int] = []
         start = threading.Barrier(2)
 
@@ -317,7 +317,7 @@ def test_two_processes_racing_the_same_move_accept_exactly_one(site: tuple[Proc,
         for p in (a, b):
             # the loser's process hears of the winner's move at once
             moves = eventually(
-                lambda p=p, tid=tid: httpx.get(f"{p.url}/api/tables/{tid}/record").json()["moves"]
+                lambda p=p, tid=tid: p.http.get(f"{p.url}/api/tables/{tid}/record").json()["moves"]
             )
             assert len(moves) == 1
 
@@ -344,7 +344,7 @@ def test_tokens_stay_out_of_the_logs(site: tuple[Proc, Proc]) -> None:
     a, b = site
     tid = create(a, {"game": "dots-and-boxes"}).json()["id"]
     token = sit(b, tid, 0, "Ann")
-    httpx.post(f"{a.url}/api/tables/{tid}/moves", json={"token": token, "move": "a1-b1"})
+    a.http.post(f"{a.url}/api/tables/{tid}/moves", json={"token": token, "move": "a1-b1"})
     for p in (a, b):
         text = p.log.read_text(errors="replace")
         assert token not in text

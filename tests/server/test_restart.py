@@ -37,7 +37,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 
 
 def post(srv: Server, path: str, body: dict[str, Any]) -> httpx.Response:
-    return httpx.post(srv.url + path, json=body, timeout=10)
+    return srv.http.post(srv.url + path, json=body, timeout=10)
 
 
 def test_kill_9_mid_game_and_the_game_goes_on(server: Server) -> None:
@@ -63,7 +63,7 @@ def test_kill_9_mid_game_and_the_game_goes_on(server: Server) -> None:
         snap = json.loads(ws.recv())
         assert snap["t"] == "snapshot"
         for i in range(8):
-            view = httpx.get(f"{server.url}/api/tables/{tid}").json()
+            view = server.http.get(f"{server.url}/api/tables/{tid}").json()
             seat = view["state"]["to_move"][0]
             move = view["state"]["legal_moves"][i % len(view["state"]["legal_moves"])]
             if seat == 0:
@@ -76,16 +76,16 @@ def test_kill_9_mid_game_and_the_game_goes_on(server: Server) -> None:
                 assert r.status_code == 200, r.text
             accepted.append(move)
             state = state.play(move, seat=seat)
-    first = httpx.get(f"{server.url}/api/tables/{vs}").json()["state"]["legal_moves"][0]
+    first = server.http.get(f"{server.url}/api/tables/{vs}").json()["state"]["legal_moves"][0]
     assert (
         post(server, f"/api/tables/{vs}/moves", {"token": solo, "move": first}).status_code == 200
     )
     server.kill9()
 
     server.start()  # same database, fresh process
-    view = httpx.get(f"{server.url}/api/tables/{tid}").json()
+    view = server.http.get(f"{server.url}/api/tables/{tid}").json()
     assert view["version"] == 2 + len(accepted)
-    rec = httpx.get(f"{server.url}/api/tables/{tid}/record").json()
+    rec = server.http.get(f"{server.url}/api/tables/{tid}/record").json()
     assert [m["move"] for m in rec["moves"]] == [m for _s, m in state.history]
     # the same seat tokens still hold the seats; play on to the end
     while view["result"] is None:
@@ -93,12 +93,12 @@ def test_kill_9_mid_game_and_the_game_goes_on(server: Server) -> None:
         move = view["state"]["legal_moves"][0]
         body = {"token": tokens[seat], "move": move, "version": view["version"]}
         assert post(server, f"/api/tables/{tid}/moves", body).status_code == 200
-        view = httpx.get(f"{server.url}/api/tables/{tid}").json()
-    final = vertex.replay(httpx.get(f"{server.url}/api/tables/{tid}/record").json())
+        view = server.http.get(f"{server.url}/api/tables/{tid}").json()
+    final = vertex.replay(server.http.get(f"{server.url}/api/tables/{tid}/record").json())
     assert final.is_over and final.history[: len(accepted)] == state.history
     # the computer seat came back too: it answers its human again
     v2 = eventually(
-        lambda: httpx.get(f"{server.url}/api/tables/{vs}").json(),
+        lambda: server.http.get(f"{server.url}/api/tables/{vs}").json(),
         until=lambda v: v["state"]["to_move"] == [0],
     )
     assert v2["state"]["ply"] >= 2

@@ -13,7 +13,6 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 
 import vertex
@@ -78,13 +77,13 @@ def _forget_site() -> None:
 
 
 def get(p: Site, path: str) -> Any:
-    r = httpx.get(p.url + path, timeout=10)
+    r = p.http.get(p.url + path, timeout=10)
     assert r.status_code == 200, r.text
     return r.json()
 
 
 def post(p: Site, path: str, body: dict[str, Any]) -> Any:
-    r = httpx.post(p.url + path, json=body, timeout=10)
+    r = p.http.post(p.url + path, json=body, timeout=10)
     assert r.status_code in (200, 201), r.text
     return r.json()
 
