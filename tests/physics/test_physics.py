@@ -118,6 +118,26 @@ def test_a_settle_stops_at_the_cap_or_soon_after_a_fall() -> None:
     assert result.keyframes.bodies == (0,)
 
 
+def test_a_trial_settle_gives_up_as_soon_as_the_tower_comes_down() -> None:
+    # A large pyramid dropped 20 mm off the middle of a two-level tower's top card tips it:
+    # watched to a trial's 0.5 s cap, the pieces below move 80 mm; a trial (give_up_mm) needs
+    # only the verdict and stops once a piece below has moved 3 mm. A drop that stands (the
+    # middle) is the same settle with or without it, pose for pose.
+    kinds, poses = planned_tower(["L", "L"])
+    for off_mm, falls in ((20.0, True), (0.0, False)):
+        x = off_mm * MM
+        drop = yaw_pose(x, 0.0, card_top_z(poses[-1], x, 0.0) + MM, 0.0)
+        watched = settle([*kinds, "L"], [*poses, drop], cap_s=0.5)
+        trial = settle([*kinds, "L"], [*poses, drop], cap_s=0.5, give_up_mm=3.0)
+        assert trial.gave_up is falls and not watched.gave_up
+        if falls:
+            assert watched.fell and watched.time == pytest.approx(0.5)
+            assert trial.time == pytest.approx(0.08)
+        else:
+            assert watched.at_rest and trial.poses == watched.poses
+            assert trial.time == watched.time == pytest.approx(0.055)
+
+
 def test_shaking_brings_a_tower_down() -> None:
     kinds, poses = planned_tower(["L", "S"])
     calm = settle(kinds, poses, shake=0.5)

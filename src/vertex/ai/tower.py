@@ -54,14 +54,19 @@ TRIAL_BODY_S = 0.0012
 #: A trial simulates at most this long (s): a drop that has not settled by then is judged
 #: where it is (a tower still falling after 0.5 s is seen tipping by then).
 TRIAL_CAP_S = 0.5
+#: ... and stops as soon as a piece below the dropped one has moved this far (mm), or a pyramid
+#: has tipped: the trial has fallen. Drops that stand move the pieces below 0.3 mm at most; a
+#: tall tower simulated falling to the cap cost 0.5-3 s of CPU a trial (bench/RESULTS.md).
+GIVE_UP_MM = 3.0
 #: ... tries at most this many of its best aims, this many times each at most.
 CANDIDATES = 3
 MAX_TRIALS = 3
 #: For the first pyramid of a level, level 5 weighs up to LOOKAHEAD whole layouts by what each
 #: leaves for the next level. It reckons the layouts themselves at PLAN_S + PLAN_PIECE_S a piece
 #: of the tower, and each layout's look at the next level at LOOK_S + LOOK_PIECE_S a piece for
-#: each size the die may roll there (CPU seconds measured at 20 to 88 pieces: bench/RESULTS.md),
-#: within LOOK_SHARE of the budget; from the budget and the tower alone, so choices replay.
+#: each size the die may roll there (CPU seconds of the look with two headings, measured at 20
+#: to 116 pieces: 8.8-14 ms a size: bench/RESULTS.md), within LOOK_SHARE of the budget; from
+#: the budget and the tower alone, so choices replay.
 LOOKAHEAD = 10
 PLAN_S = 0.1
 PLAN_PIECE_S = 0.0003
@@ -153,7 +158,13 @@ class TowerPlayer:
             for _ in range(trials):
                 noise, rng = tremor_sample(rng, sigma)
                 _, outcome = tower.place(
-                    state.level, state.size, aim, noise, state.step_no, cap_s=TRIAL_CAP_S
+                    state.level,
+                    state.size,
+                    aim,
+                    noise,
+                    state.step_no,
+                    cap_s=TRIAL_CAP_S,
+                    give_up_mm=GIVE_UP_MM,
                 )
                 score += {"placed": 1.0, "slid": 0.3, "fell": 0.0}[outcome]
                 tried += 1

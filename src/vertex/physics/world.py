@@ -89,14 +89,22 @@ class Settle:
     time: float  # simulated seconds
     at_rest: bool
     fell: bool  # a pyramid tipped past FALL_TILT_DEG (the settle stopped early)
+    #: Stopped as soon as the tower was seen coming down (`give_up_mm`): a trial's verdict.
+    gave_up: bool = False
 
 
 def settle(
-    kinds: Sequence[Kind], poses: Sequence[Pose], shake: float = 0.0, cap_s: float = CAP_S
+    kinds: Sequence[Kind],
+    poses: Sequence[Pose],
+    shake: float = 0.0,
+    cap_s: float = CAP_S,
+    give_up_mm: float | None = None,
 ) -> Settle:
     """Simulate the pieces from `poses` until they rest; `shake` (m/s²) sways the table first.
     `cap_s` shortens the longest settle (a player's trial drop need not watch a slow fall to
-    its end)."""
+    its end). With `give_up_mm`, stop (`gave_up`) as soon as a piece other than the last (the
+    one dropped) has moved that far, or a pyramid has tipped: a trial needs only the verdict,
+    and a tall tower coming down costs seconds of CPU to simulate (bench/RESULTS.md)."""
     if len(kinds) != len(poses):
         raise ValueError("one pose per piece")
     if not kinds:
@@ -121,6 +129,8 @@ def settle(
     steps = 0
     fell_at: int | None = None
     at_rest = False
+    gave_up = False
+    give_up = None if give_up_mm is None else give_up_mm * 1e-3
     min_up = math.cos(math.radians(FALL_TILT_DEG))
     while steps < cap:
         if steps < shake_steps:
@@ -145,7 +155,13 @@ def settle(
             up = 1.0 - 2.0 * (q[:, 4] ** 2 + q[:, 5] ** 2)
             if np.any(pyramid & (up < min_up)):
                 fell_at = steps
+                if give_up is not None:
+                    gave_up = True
+                    break
         elif steps - fell_at >= round(FALL_GRACE_S / TIMESTEP):
+            break
+        if give_up is not None and np.abs(q[:-1, :3] - start[:-1, :3]).max() > give_up:
+            gave_up = True
             break
         if steps <= shake_steps:
             continue
@@ -167,6 +183,7 @@ def settle(
         time=steps * TIMESTEP,
         at_rest=at_rest,
         fell=fell_at is not None,
+        gave_up=gave_up,
     )
 
 

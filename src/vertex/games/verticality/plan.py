@@ -114,7 +114,7 @@ class Care:
 
 CAREFUL = Care()
 #: The quicker plan used to judge what a layout leaves for the next level.
-LOOKAHEAD = Care(turns=(0.0,), fine=False, keep=16)
+LOOKAHEAD = Care(turns=(0.0, 45.0), fine=False)
 #: A look ahead counts this much of the next level's plan score ...
 LOOKAHEAD_WEIGHT = 0.5
 #: ... and a next level whose best plan scores below zero (a thin margin: it may well fall,

@@ -215,9 +215,12 @@ class Tower:
         noise: tuple[float, float, float],
         step_no: int,
         cap_s: float = CAP_S,
+        give_up_mm: float | None = None,
     ) -> tuple[Tower, Outcome]:
         """Drop the aimed piece (with the tremor `noise`: dx mm, dy mm, drot deg) and settle
-        (for at most `cap_s` simulated seconds: a player's trials look at less than the game)."""
+        (for at most `cap_s` simulated seconds: a player's trials look at less than the game;
+        with `give_up_mm`, a trial's drop that moves a piece below that far is "fell" at once,
+        the tower returned being where the simulation stopped)."""
         x = (aim.x + noise[0]) * MM
         y = (aim.y + noise[1]) * MM
         rot = aim.rot + noise[2]
@@ -230,9 +233,12 @@ class Tower:
             z = max(self.surface_z(level, cx, cy) for cx, cy in pyramid_footprint(size, flat))
             new = Piece(size, level, yaw_pose(x, y, z + DROP, rot))  # type: ignore[arg-type]
         pieces = (*self.pieces, new)
-        result = settle([p.kind for p in pieces], [p.pose for p in pieces], cap_s=cap_s)
+        kinds, poses = [p.kind for p in pieces], [p.pose for p in pieces]
+        result = settle(kinds, poses, cap_s=cap_s, give_up_mm=give_up_mm)
         settled = tuple(replace(p, pose=q) for p, q in zip(pieces, result.poses, strict=True))
         tower = replace(self, pieces=settled, keyframes=result.keyframes)
+        if result.gave_up:
+            return replace(tower, standing=False, last_event="came down in a trial"), "fell"
         failure = tower.failure(top_card_level=level if aim.piece == "card" else None)
         if failure is None:
             levels = level if aim.piece == "card" else self.levels
