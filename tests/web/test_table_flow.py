@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from tests.eventually import eventually
 from tests.web.conftest import PHONE, LiveServer, no_sideways_scroll, shot, sit, wait_version
 
 
@@ -121,8 +122,11 @@ def test_a_rematch_takes_the_opponent_along(context_factory: Any, server: LiveSe
     move(server, table, ann_token, "a1-b1")
     server.post(f"/api/tables/{table}/actions", {"token": bob_token, "action": "resign"})
     ann.wait_for_selector('[data-action="rematch"]:not([hidden])').click()
-    new = server.get(f"/api/tables/{table}")["rematch"]
-    assert new and new != table
+    # the click returns before the page's request is answered: wait for the new table
+    new = eventually(
+        lambda: server.get(f"/api/tables/{table}")["rematch"], what="the rematch's table"
+    )
+    assert new != table
     # both pages land at the new table, each in its own (rotated) seat: Bob moves first
     for page, seat in ((ann, 1), (bob, 0)):
         page.wait_for_url(f"**/tables/{new}")
