@@ -629,6 +629,28 @@ fail:
     return NULL;
 }
 
+/* the indices of the set bits of words[0..nw), lowest first, as a new list */
+static PyObject *index_list(const uint64_t *words, int nw) {
+    Py_ssize_t count = 0;
+    for (int i = 0; i < nw; i++) count += __builtin_popcountll(words[i]);
+    PyObject *out = PyList_New(count);
+    if (!out) return NULL;
+    Py_ssize_t at = 0;
+    for (int i = 0; i < nw; i++) {
+        uint64_t b = words[i];
+        while (b) {
+            PyObject *v = PyLong_FromLong(64 * i + __builtin_ctzll(b));
+            if (!v) {
+                Py_DECREF(out);
+                return NULL;
+            }
+            PyList_SET_ITEM(out, at++, v);
+            b &= b - 1;
+        }
+    }
+    return out;
+}
+
 /* bit_indices(mask) -> the indices of the set bits, lowest first */
 static PyObject *bit_indices(PyObject *mod, PyObject *mask) {
     if (!PyLong_Check(mask) || _PyLong_Sign(mask) < 0) {
@@ -643,24 +665,7 @@ static PyObject *bit_indices(PyObject *mod, PyObject *mask) {
     }
     uint64_t w[MAXW];
     if (nw && mask_arg(mask, w, nw, "mask") < 0) return NULL;
-    Py_ssize_t count = 0;
-    for (int i = 0; i < nw; i++) count += __builtin_popcountll(w[i]);
-    PyObject *out = PyList_New(count);
-    if (!out) return NULL;
-    Py_ssize_t at = 0;
-    for (int i = 0; i < nw; i++) {
-        uint64_t b = w[i];
-        while (b) {
-            PyObject *v = PyLong_FromLong(64 * i + __builtin_ctzll(b));
-            if (!v) {
-                Py_DECREF(out);
-                return NULL;
-            }
-            PyList_SET_ITEM(out, at++, v);
-            b &= b - 1;
-        }
-    }
-    return out;
+    return index_list(w, nw);
 }
 
 /* ---- for _env.c (the PettingZoo step) ------------------------------------------------- */
@@ -711,24 +716,7 @@ PyObject *dots_open_indices(PyObject *state) {
     uint64_t free[MAXW];
     int ok = open_of(state, &r, free);
     if (ok <= 0) return NULL;
-    Py_ssize_t count = 0;
-    for (int i = 0; i < r->nw; i++) count += __builtin_popcountll(free[i]);
-    PyObject *out = PyList_New(count);
-    if (!out) return NULL;
-    Py_ssize_t at = 0;
-    for (int i = 0; i < r->nw; i++) {
-        uint64_t b = free[i];
-        while (b) {
-            PyObject *v = PyLong_FromLong(64 * i + __builtin_ctzll(b));
-            if (!v) {
-                Py_DECREF(out);
-                return NULL;
-            }
-            PyList_SET_ITEM(out, at++, v);
-            b &= b - 1;
-        }
-    }
-    return out;
+    return index_list(free, r->nw);
 }
 
 static PyMethodDef play_methods[] = {
