@@ -11,13 +11,12 @@ tables cannot hold every worker.
 from __future__ import annotations
 
 import asyncio
-from collections import OrderedDict
 from concurrent.futures import Executor
 from typing import Any
 
 from vertex.core import Rng, State
 from vertex.server.fair import FairShare
-from vertex.server.pools import make_pool
+from vertex.server.pools import Slots, make_pool
 from vertex.server.worker_states import state_of
 
 
@@ -53,8 +52,7 @@ class Thinker:
         self.share = FairShare(workers, per_address)
         # one pool of one worker each: a table is sent back to the worker that kept its state
         self._pools: list[Executor | None] = [None] * workers
-        self._idle = list(range(workers))
-        self._last: OrderedDict[str, int] = OrderedDict()  # table -> its last worker
+        self._slots = Slots(workers, TABLES_KEPT)  # a table's next think: its last worker
 
     def _executor(self, i: int) -> Executor:
         pool = self._pools[i]
@@ -74,17 +72,6 @@ class Thinker:
             return
         started.add_done_callback(lambda _f: self.warm(i + 1))
 
-    def _take(self, table: str) -> int:
-        """A free worker (one is: turns never outnumber workers), the table's last if free."""
-        last = self._last.get(table)
-        i = last if last is not None and last in self._idle else self._idle[-1]
-        self._idle.remove(i)
-        self._last[table] = i
-        self._last.move_to_end(table)
-        while len(self._last) > TABLES_KEPT:
-            self._last.popitem(last=False)
-        return i
-
     async def choose(
         self,
         state: State,
@@ -98,7 +85,7 @@ class Thinker:
         loop = asyncio.get_running_loop()
         args: tuple[Any, ...]
         async with self.share.turn(address):
-            i = self._take(table)
+            i = self._slots.take(table)  # one is free: turns never outnumber workers
             try:
                 pool = self._executor(i)
                 if self.kind == "process":
@@ -107,7 +94,7 @@ class Thinker:
                 args = (state, seat, level, budget_s)
                 return await loop.run_in_executor(pool, choose, *args)
             finally:
-                self._idle.append(i)
+                self._slots.give_back(i)
 
     def close(self) -> None:
         for i, pool in enumerate(self._pools):

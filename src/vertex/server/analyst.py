@@ -23,7 +23,7 @@ from vertex.core import State
 from vertex.server import solving
 from vertex.server.errors import ApiError
 from vertex.server.fair import FairShare, Full
-from vertex.server.pools import kill_pool, make_pool
+from vertex.server.pools import Slots, kill_pool, make_pool
 from vertex.server.quotas import LocalQuotas, RedisQuotas
 from vertex.server.settings import Settings
 
@@ -92,8 +92,7 @@ class Analyst:
         self.per_minute = settings.analysis_per_minute
         slots = settings.analysts()
         self.workers = [Worker(self.kind) for _ in range(slots)]
-        self._idle = list(range(slots))
-        self._last: OrderedDict[str, int] = OrderedDict()  # table -> the worker that had it
+        self._slots = Slots(slots, RESULT_CACHE)  # a table's next question: its last worker
         self.share = FairShare(slots, 1, settings.analysis_waiting)
         self._results: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
 
@@ -132,7 +131,7 @@ class Analyst:
                     out = await self._run(worker, state, table, gone)
                     out["seconds"] = round(time.monotonic() - start, 3)
                 finally:
-                    self._idle.append(self.workers.index(worker))
+                    self._slots.give_back(self.workers.index(worker))
         except Full:
             raise _busy() from None
         if out["exact"]:
@@ -144,14 +143,7 @@ class Analyst:
     def _take(self, table: str) -> Worker:
         """A free worker (one is: turns never outnumber workers), the table's last one if it
         is free (it keeps that table's solver)."""
-        last = self._last.get(table)
-        i = last if last is not None and last in self._idle else self._idle[-1]
-        self._idle.remove(i)
-        self._last[table] = i
-        self._last.move_to_end(table)
-        while len(self._last) > RESULT_CACHE:
-            self._last.popitem(last=False)
-        return self.workers[i]
+        return self.workers[self._slots.take(table)]
 
     async def _run(
         self,

@@ -12,6 +12,7 @@ import multiprocessing
 import os
 import threading
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from typing import Any
@@ -69,3 +70,27 @@ def kill_pool(pool: Executor) -> None:
             with contextlib.suppress(Exception):
                 proc.kill()
     pool.shutdown(wait=False, cancel_futures=True)
+
+
+class Slots:
+    """Which worker a table's next job goes to: a free one, the table's last if it is free
+    (that worker keeps the table's search state warm). Remembers the last `keep` tables."""
+
+    def __init__(self, workers: int, keep: int) -> None:
+        self.idle = list(range(workers))
+        self._last: OrderedDict[str, int] = OrderedDict()  # table -> its last worker
+        self._keep = keep
+
+    def take(self, table: str) -> int:
+        """A free worker's index (the callers never ask for more than there are)."""
+        last = self._last.get(table)
+        i = last if last is not None and last in self.idle else self.idle[-1]
+        self.idle.remove(i)
+        self._last[table] = i
+        self._last.move_to_end(table)
+        while len(self._last) > self._keep:
+            self._last.popitem(last=False)
+        return i
+
+    def give_back(self, i: int) -> None:
+        self.idle.append(i)
