@@ -241,3 +241,45 @@ def test_a_drawn_line_is_refused_and_changes_nothing() -> None:
             with pytest.raises(VertexError, match="touch"):
                 e.step(untouched[0])
             assert _env_fields(inner) == before
+
+
+def _loop(e: Any, rng: np.random.Generator, seed: int) -> list[Any]:
+    """The documented AEC loop; every `last()` and agent, observations as lists."""
+    e.reset(seed=seed)
+    seen: list[Any] = []
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        seen.append((agent, {k: v.tolist() for k, v in obs.items()}, reward, term, trunc, info))
+        if term or trunc:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(legal[int(rng.integers(len(legal)))]))
+    seen.append((list(e.agents), e.last(observe=False)[1:] if e.agents else None))
+    return seen
+
+
+@pytest.mark.parametrize(("game_id", "options"), [*STEP_KINDS, CASES[4]])
+def test_the_wrappers_loop_is_pettingzoos(game_id: str, options: dict[str, Any]) -> None:
+    """`env()`'s `last` and `agent_iter` go straight to the environment; PettingZoo's own
+    `OrderEnforcingWrapper` over the same environment is the reference: the same agents and
+    `last()` tuples through whole games, and the same refusals."""
+    from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+
+    ours, ref = env(game_id, **options), OrderEnforcingWrapper(raw_env(game_id, **options))
+    for e in (ours, ref):
+        with pytest.raises(AttributeError, match="before reset"):
+            e.last()
+        with pytest.raises(AssertionError, match="reset"):
+            e.agent_iter()
+    for seed in (0, 1, 0):
+        assert _loop(ours, np.random.default_rng(seed), seed) == _loop(
+            ref, np.random.default_rng(seed), seed
+        )
+    for e in (ours, ref):
+        e.reset(seed=3)
+        it = iter(e.agent_iter(max_iter=5))
+        next(it)
+        with pytest.raises(AssertionError, match="need to call step"):
+            next(it)  # no step in between: PettingZoo's assertion
+        assert [a for a in e.agent_iter(max_iter=0)] == []
