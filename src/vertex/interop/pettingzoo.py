@@ -22,9 +22,9 @@ The catalogue is the game's own (`Game.move_catalogue()`). The Dots family's arr
 from the position's bit sets in one compiled call (the same numbers as the board view; the
 tests compare them). `legal_actions()` gives the action numbers due now without an
 observation (an extra for fast loops: `e.unwrapped.legal_actions()` under the wrapper).
-For the Dots family `step`, the wrapper's `step` and `legal_actions` run in C while a game
-goes on (`_env.c`), and `reset` reuses the starting position of a seed: a step costs about
-what OpenSpiel's `apply_action` does.
+For the Dots family `step` (the last move's rewards too), `reset` to a seed seen before, the
+wrapper's `step` and `reset`, and `legal_actions` run in C (`_env.c`; `reset` reuses the
+starting position of a seed): a step costs about what OpenSpiel's `apply_action` does.
 Rewards come at the end: +1 for a winner, −1 for the others, 0 for everyone in a draw.
 Seats that move again (an extra turn) are simply selected again.
 """
@@ -313,17 +313,29 @@ class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
             super().step(action)
 
 
-# The Python `step`s and `legal_actions` stay the reference (tests/interop/test_pettingzoo.py
-# steps both and compares them) and take every call off the usual path; the usual one (a
-# Dots game going on, an int action in range) is made in C (`_env.c`), the move by the
-# public state's compiled `play`: no Python frame a step.
+# The Python `step`s, `reset`s and `legal_actions` stay the reference
+# (tests/interop/test_pettingzoo.py plays both and compares them) and take every call off the
+# usual path; the usual one (a Dots game going on, an int action in range; a reset to a seed
+# seen before) is made in C (`_env.c`), the move by the public state's compiled `play`, the
+# last move's rewards as `_finish` gives them: no Python frame a step or a reset.
 VertexEnv.python_step = VertexEnv.step
+VertexEnv.python_reset = VertexEnv.reset
 VertexEnv.python_legal_actions = VertexEnv.legal_actions
 OrderEnforcing.python_step = OrderEnforcing.step
-_hot = bind_env(VertexEnv.step, OrderEnforcing.step, VertexEnv.legal_actions)
+OrderEnforcing.python_reset = OrderEnforcingWrapper.reset
+_hot = bind_env(
+    VertexEnv.step,
+    OrderEnforcing.step,
+    VertexEnv.legal_actions,
+    VertexEnv._finish,
+    VertexEnv.reset,
+    OrderEnforcingWrapper.reset,
+)
 VertexEnv.step = _hot["step"]  # type: ignore[method-assign]
+VertexEnv.reset = _hot["reset"]  # type: ignore[method-assign]
 VertexEnv.legal_actions = _hot["legal_actions"]  # type: ignore[method-assign]
 OrderEnforcing.step = _hot["ordered_step"]  # type: ignore[method-assign]
+OrderEnforcing.reset = _hot["ordered_reset"]
 
 
 def env(game_id: str, render_mode: str | None = None, **options: Any) -> AECEnv:

@@ -709,6 +709,49 @@ Py_ssize_t dots_seat_due(PyObject *state) {
     return seat;
 }
 
+/* The winners of a bound state whose game is over, as `DotsState.winners` gives them (the
+ * highest count of cells; the lowest when the game is misère): win[s] = 1 for each, for
+ * s < *seats (the owned tuple's size, at most `max`). 1 done, 0 when the state is not one
+ * the hot path takes (ask `winners`), -1 on an error. */
+int dots_winners(PyObject *state, unsigned char *win, Py_ssize_t max, Py_ssize_t *seats) {
+    Rules *r;
+    uint64_t free[MAXW];
+    int ok = open_of(state, &r, free);
+    if (ok <= 0) return ok;
+    PyObject *owned = FIELD(state, F_OWNED), *game = FIELD(state, F_GAME);
+    if (any(free, r->nw) || !owned || !PyTuple_CheckExact(owned)) return 0;
+    Py_ssize_t n = PyTuple_GET_SIZE(owned);
+    long score[64];
+    if (n < 1 || n > max || n > 64) return 0;
+    for (Py_ssize_t s = 0; s < n; s++) {
+        uint64_t w[MAXW];
+        int got = get_words(PyTuple_GET_ITEM(owned, s), w, r->cw);
+        if (got) return got < 0 ? -1 : 0;
+        score[s] = 0;
+        for (int i = 0; i < r->cw; i++) score[s] += __builtin_popcountll(w[i]);
+    }
+    /* game.misere, kept for the last game asked (a game's options do not change) */
+    static PyObject *s_misere, *misere_game;
+    static int misere;
+    if (game != misere_game) {
+        if (!s_misere && !(s_misere = PyUnicode_InternFromString("misere"))) return -1;
+        PyObject *m = PyObject_GetAttr(game, s_misere);
+        int lowest = m ? PyObject_IsTrue(m) : -1;
+        Py_XDECREF(m);
+        if (lowest < 0) return -1;
+        Py_INCREF(game);
+        Py_XSETREF(misere_game, game);
+        misere = lowest;
+    }
+    int lowest = misere;
+    long target = score[0];
+    for (Py_ssize_t s = 1; s < n; s++)
+        if (lowest ? score[s] < target : score[s] > target) target = score[s];
+    for (Py_ssize_t s = 0; s < n; s++) win[s] = score[s] == target;
+    *seats = n;
+    return 1;
+}
+
 /* the indices of the open lines, lowest first (new reference); NULL without an error when the
  * state is not one the hot path takes */
 PyObject *dots_open_indices(PyObject *state) {
