@@ -283,3 +283,31 @@ def test_the_wrappers_loop_is_pettingzoos(game_id: str, options: dict[str, Any])
         with pytest.raises(AssertionError, match="need to call step"):
             next(it)  # no step in between: PettingZoo's assertion
         assert [a for a in e.agent_iter(max_iter=0)] == []
+
+
+def test_the_compiled_methods_are_called_every_way() -> None:
+    """The compiled `step`, `reset` and `legal_actions` are methods of their classes: bound,
+    unbound, by keyword, the same as the Python ones (and refuse what they refuse)."""
+    from vertex.interop.pettingzoo import OrderEnforcing, VertexEnv
+
+    for make in (raw_env, env):
+        e, ref = make("dots-and-boxes", rows=2, cols=2), raw_env("dots-and-boxes", rows=2, cols=2)
+        cls = OrderEnforcing if make is env else VertexEnv
+        cls.reset(e, seed=4)
+        cls.reset(e, seed=4)  # kept: the compiled way
+        VertexEnv.python_reset(ref, seed=4)
+        step = e.step
+        step(action=3)
+        cls.step(e, 5)
+        step(0)
+        for action in (3, 5, 0):
+            VertexEnv.python_step(ref, action)
+        assert _env_fields(e.unwrapped) == _env_fields(ref)
+        assert VertexEnv.legal_actions(e.unwrapped) == VertexEnv.python_legal_actions(ref)
+        with pytest.raises(TypeError):
+            e.step()
+        with pytest.raises(TypeError):
+            e.step(1, 2)
+        with pytest.raises(TypeError):
+            cls.step(object(), 1)
+        assert _env_fields(e.unwrapped) == _env_fields(ref)

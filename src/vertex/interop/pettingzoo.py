@@ -370,6 +370,8 @@ _hot = bind_env(
     VertexEnv._finish,
     VertexEnv.reset,
     OrderEnforcingWrapper.reset,
+    VertexEnv,
+    OrderEnforcing,
 )
 VertexEnv.step = _hot["step"]  # type: ignore[method-assign]
 VertexEnv.reset = _hot["reset"]  # type: ignore[method-assign]

@@ -20,6 +20,8 @@ def bind_env(
     finish: Callable[..., Any],
     reset: Callable[..., Any],
     ordered_reset: Callable[..., Any],
+    env_cls: type,
+    wrapper_cls: type,
 ) -> dict[str, Callable[..., Any]]: ...
 
 class Rules:

@@ -340,24 +340,68 @@ static PyObject *ordered_reset(PyObject *mod, PyObject *const *args, Py_ssize_t 
     return out;
 }
 
+/* The methods as method descriptors of their classes (so that `env.step(a)` binds nothing, as
+ * for a Python function): called with self apart, they hand the functions above the
+ * arguments with self first, as an unbound call gives them. */
+static PyObject *self_first(PyObject *(*fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *),
+                            PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                            PyObject *kwnames) {
+    Py_ssize_t n = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+    PyObject *small[8], **stack = n < 8 ? small : PyMem_Malloc((size_t)(n + 1) * sizeof(PyObject *));
+    if (!stack) return PyErr_NoMemory();
+    stack[0] = self;
+    for (Py_ssize_t i = 0; i < n; i++) stack[i + 1] = args[i];
+    PyObject *out = fn(NULL, stack, nargs + 1, kwnames);
+    if (stack != small) PyMem_Free(stack);
+    return out;
+}
+
+static PyObject *step_kw(PyObject *m, PyObject *const *a, Py_ssize_t n, PyObject *kw) {
+    /* step takes no keywords here: the Python method names the error */
+    return kw && PyTuple_GET_SIZE(kw) ? PyObject_Vectorcall(slow_step, a, n, kw) : env_step(m, a, n);
+}
+static PyObject *ordered_kw(PyObject *m, PyObject *const *a, Py_ssize_t n, PyObject *kw) {
+    return kw && PyTuple_GET_SIZE(kw) ? PyObject_Vectorcall(slow_ordered, a, n, kw)
+                                      : ordered_step(m, a, n);
+}
+static PyObject *d_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
+    return self_first(step_kw, self, args, nargs, kw);
+}
+static PyObject *d_ordered_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                PyObject *kw) {
+    return self_first(ordered_kw, self, args, nargs, kw);
+}
+static PyObject *d_reset(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
+    return self_first(env_reset, self, args, nargs, kw);
+}
+static PyObject *d_ordered_reset(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                                 PyObject *kw) {
+    return self_first(ordered_reset, self, args, nargs, kw);
+}
+static PyObject *d_legal(PyObject *self, PyObject *unused) { return env_legal(NULL, self); }
+
 #define KW METH_FASTCALL | METH_KEYWORDS
+#define F(fn) (PyCFunction)(void (*)(void))(fn)
+/* the first three are VertexEnv's, the last two OrderEnforcing's */
 static PyMethodDef env_defs[] = {
-    {"step", (PyCFunction)(void (*)(void))env_step, METH_FASTCALL, "step(action)"},
-    {"ordered_step", (PyCFunction)(void (*)(void))ordered_step, METH_FASTCALL, "step(action)"},
-    {"legal_actions", (PyCFunction)env_legal, METH_O, "legal_actions() -> action numbers"},
-    {"reset", (PyCFunction)(void (*)(void))env_reset, KW, "reset(seed=None, options=None)"},
-    {"ordered_reset", (PyCFunction)(void (*)(void))ordered_reset, KW,
-     "reset(seed=None, options=None)"},
+    {"step", F(d_step), KW, "step(action)"},
+    {"legal_actions", d_legal, METH_NOARGS, "legal_actions() -> action numbers"},
+    {"reset", F(d_reset), KW, "reset(seed=None, options=None)"},
+    {"step", F(d_ordered_step), KW, "step(action)"},
+    {"reset", F(d_ordered_reset), KW, "reset(seed=None, options=None)"},
 };
 #define NDEFS 5
 
-/* bind_env(step, ordered_step, legal_actions, finish, reset, ordered_reset) -> the compiled
- * step, ordered_step, legal_actions, reset and ordered_reset; the Python ones are called for
- * everything off the usual path (`finish` is VertexEnv._finish, made here when not
- * overridden). */
+/* bind_env(step, ordered_step, legal_actions, finish, reset, ordered_reset, env_cls,
+ * wrapper_cls) -> the compiled step, legal_actions and reset (env_cls's methods) and
+ * ordered_step and ordered_reset (wrapper_cls's); the Python ones are called for everything
+ * off the usual path (`finish` is VertexEnv._finish, made here when not overridden). */
 static PyObject *bind_env(PyObject *mod, PyObject *args) {
     PyObject *st, *ord, *leg, *fin, *res, *ores;
-    if (!PyArg_ParseTuple(args, "OOOOOO", &st, &ord, &leg, &fin, &res, &ores)) return NULL;
+    PyTypeObject *env_cls, *wrapper_cls;
+    if (!PyArg_ParseTuple(args, "OOOOOOO!O!", &st, &ord, &leg, &fin, &res, &ores, &PyType_Type,
+                          &env_cls, &PyType_Type, &wrapper_cls))
+        return NULL;
     if (slow_step) {
         PyErr_SetString(PyExc_TypeError, "the environment is bound already");
         return NULL;
@@ -386,11 +430,10 @@ static PyObject *bind_env(PyObject *mod, PyObject *args) {
     slow_ordered_reset = Py_NewRef(ores);
     PyObject *out = PyDict_New();
     if (!out) return NULL;
+    const char *keys[NDEFS] = {"step", "legal_actions", "reset", "ordered_step", "ordered_reset"};
     for (int i = 0; i < NDEFS; i++) {
-        PyObject *fn = PyCFunction_New(&env_defs[i], NULL);
-        PyObject *method = fn ? PyInstanceMethod_New(fn) : NULL;
-        Py_XDECREF(fn);
-        if (!method || PyDict_SetItemString(out, env_defs[i].ml_name, method) < 0) {
+        PyObject *method = PyDescr_NewMethod(i < 3 ? env_cls : wrapper_cls, &env_defs[i]);
+        if (!method || PyDict_SetItemString(out, keys[i], method) < 0) {
             Py_XDECREF(method);
             Py_DECREF(out);
             return NULL;
@@ -402,8 +445,8 @@ static PyObject *bind_env(PyObject *mod, PyObject *args) {
 
 static PyMethodDef env_methods[] = {
     {"bind_env", bind_env, METH_VARARGS,
-     "bind_env(step, ordered_step, legal_actions, finish, reset, ordered_reset) -> the "
-     "compiled versions"},
+     "bind_env(step, ordered_step, legal_actions, finish, reset, ordered_reset, env_cls, "
+     "wrapper_cls) -> the compiled versions"},
     {NULL, NULL, 0, NULL}};
 
 /* Called from PyInit__core. */
