@@ -22,6 +22,9 @@ PyObject *dots_to_move(PyObject *state);
 Py_ssize_t dots_seat_due(PyObject *state);
 PyObject *dots_open_indices(PyObject *state);
 int dots_winners(PyObject *state, unsigned char *win, Py_ssize_t max, Py_ssize_t *seats);
+PyObject *dots_self_first(PyObject *(*fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *),
+                          PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames);
 
 #define NS 18
 static PyObject *s_live, *s_state, *s_actions, *s_agents, *s_selection, *s_finish;
@@ -340,22 +343,8 @@ static PyObject *ordered_reset(PyObject *mod, PyObject *const *args, Py_ssize_t 
     return out;
 }
 
-/* The methods as method descriptors of their classes (so that `env.step(a)` binds nothing, as
- * for a Python function): called with self apart, they hand the functions above the
- * arguments with self first, as an unbound call gives them. */
-static PyObject *self_first(PyObject *(*fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *),
-                            PyObject *self, PyObject *const *args, Py_ssize_t nargs,
-                            PyObject *kwnames) {
-    Py_ssize_t n = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
-    PyObject *small[8], **stack = n < 8 ? small : PyMem_Malloc((size_t)(n + 1) * sizeof(PyObject *));
-    if (!stack) return PyErr_NoMemory();
-    stack[0] = self;
-    for (Py_ssize_t i = 0; i < n; i++) stack[i + 1] = args[i];
-    PyObject *out = fn(NULL, stack, nargs + 1, kwnames);
-    if (stack != small) PyMem_Free(stack);
-    return out;
-}
-
+/* The methods are method descriptors of their classes (`dots_self_first`, _play.c, hands the
+ * functions above the arguments with self first). */
 static PyObject *step_kw(PyObject *m, PyObject *const *a, Py_ssize_t n, PyObject *kw) {
     /* step takes no keywords here: the Python method names the error */
     return kw && PyTuple_GET_SIZE(kw) ? PyObject_Vectorcall(slow_step, a, n, kw) : env_step(m, a, n);
@@ -365,18 +354,18 @@ static PyObject *ordered_kw(PyObject *m, PyObject *const *a, Py_ssize_t n, PyObj
                                       : ordered_step(m, a, n);
 }
 static PyObject *d_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
-    return self_first(step_kw, self, args, nargs, kw);
+    return dots_self_first(step_kw, self, args, nargs, kw);
 }
 static PyObject *d_ordered_step(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                 PyObject *kw) {
-    return self_first(ordered_kw, self, args, nargs, kw);
+    return dots_self_first(ordered_kw, self, args, nargs, kw);
 }
 static PyObject *d_reset(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
-    return self_first(env_reset, self, args, nargs, kw);
+    return dots_self_first(env_reset, self, args, nargs, kw);
 }
 static PyObject *d_ordered_reset(PyObject *self, PyObject *const *args, Py_ssize_t nargs,
                                  PyObject *kw) {
-    return self_first(ordered_reset, self, args, nargs, kw);
+    return dots_self_first(ordered_reset, self, args, nargs, kw);
 }
 static PyObject *d_legal(PyObject *self, PyObject *unused) { return env_legal(NULL, self); }
 

@@ -508,13 +508,42 @@ fail:
     return NULL;
 }
 
-static PyMethodDef hot_defs[] = {
-    {"play", (PyCFunction)(void (*)(void))hot_play, METH_FASTCALL | METH_KEYWORDS,
+/* A method descriptor's call (self apart) handed to `fn` with self first, as an unbound call
+ * gives it: the compiled methods are method descriptors of their classes, so that
+ * `obj.method(...)` binds no new object each call (an instancemethod would). */
+PyObject *dots_self_first(PyObject *(*fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *),
+                          PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames) {
+    Py_ssize_t n = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+    PyObject *small[8], **stack = n < 8 ? small : PyMem_Malloc((size_t)(n + 1) * sizeof(PyObject *));
+    if (!stack) return PyErr_NoMemory();
+    stack[0] = self;
+    for (Py_ssize_t i = 0; i < n; i++) stack[i + 1] = args[i];
+    PyObject *out = fn(NULL, stack, nargs + 1, kwnames);
+    if (stack != small) PyMem_Free(stack);
+    return out;
+}
+
+static PyObject *d_play(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
+    return dots_self_first(hot_play, self, args, nargs, kw);
+}
+static PyObject *d_legal_moves(PyObject *self, PyObject *unused) {
+    return hot_legal_moves(NULL, self);
+}
+static PyObject *d_open_lines(PyObject *self, PyObject *unused) {
+    return hot_open_lines(NULL, self);
+}
+
+/* play, legal_moves and open_lines: methods of the class; is_over and to_move: getters */
+static PyMethodDef method_defs[] = {
+    {"play", (PyCFunction)(void (*)(void))d_play, METH_FASTCALL | METH_KEYWORDS,
      "play(move, seat=None) -> the new state"},
-    {"legal_moves", (PyCFunction)hot_legal_moves, METH_O, "legal_moves() -> line names"},
+    {"legal_moves", d_legal_moves, METH_NOARGS, "legal_moves() -> line names"},
+    {"open_lines", d_open_lines, METH_NOARGS, "open_lines() -> bit set of lines"},
+};
+static PyMethodDef hot_defs[] = {
     {"is_over", (PyCFunction)hot_is_over, METH_O, "is_over(state) -> bool"},
     {"to_move", (PyCFunction)hot_to_move, METH_O, "to_move(state) -> seats due"},
-    {"open_lines", (PyCFunction)hot_open_lines, METH_O, "open_lines() -> bit set of lines"},
 };
 
 /* bind_state(cls, fallback) -> {"play": method, "legal_moves": method, "is_over": fget,
@@ -547,16 +576,13 @@ static PyObject *bind_state(PyObject *mod, PyObject *args) {
     PyObject *out = PyDict_New();
     if (!out) return NULL;
     for (int i = 0; i < 5; i++) {
-        PyObject *fn = PyCFunction_New(&hot_defs[i], NULL);
-        if (!fn) goto fail;
-        /* play, legal_moves and open_lines are methods; is_over and to_move property getters */
-        PyObject *method = i < 2 || i == 4 ? PyInstanceMethod_New(fn) : Py_NewRef(fn);
-        Py_DECREF(fn);
-        if (!method || PyDict_SetItemString(out, hot_defs[i].ml_name, method) < 0) {
-            Py_XDECREF(method);
+        PyMethodDef *def = i < 3 ? &method_defs[i] : &hot_defs[i - 3];
+        PyObject *fn = i < 3 ? PyDescr_NewMethod((PyTypeObject *)cls, def) : PyCFunction_New(def, NULL);
+        if (!fn || PyDict_SetItemString(out, def->ml_name, fn) < 0) {
+            Py_XDECREF(fn);
             goto fail;
         }
-        Py_DECREF(method);
+        Py_DECREF(fn);
     }
     return out;
 fail:
