@@ -267,3 +267,42 @@ def test_listed_tables_survive_a_restart(tmp_path: Path) -> None:
     with TestClient(create_app(settings)) as client:
         entry = lobby(client)["open"][0]
         assert entry["id"] == tid and entry["seats"][0]["name"] == "Ann"
+
+
+def test_a_silent_process_loses_its_spectators_and_a_whole_list_mends_lost_counts(
+    client: TestClient,
+) -> None:
+    """Other processes' spectator counts come over the bus (lobby/place.py). A process that
+    dies says nothing more: after `SILENT_SWEEPS` sweeps without a word from it, its count
+    goes. Each sweep every process sends its whole list, which mends a lost message."""
+    from vertex.server.lobby.watchers import SILENT_SWEEPS
+
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    tid = listed(client)
+    take(client, tid, 0, "Ann")
+    take(client, tid, 1, "Bob")
+    on_bus = hub.lobby._on_shared
+
+    def shown() -> int:
+        return int(lobby(client)["live"][0]["watching"])
+
+    def sweep() -> None:
+        client.portal.call(hub.sweep, time.time())
+
+    client.portal.call(on_bus, {"watch": tid, "worker": "w-dead", "n": 3})
+    client.portal.call(on_bus, {"watching": {tid: 2}, "worker": "w-alive"})
+    assert shown() == 5
+    # w-alive's spectators left and its message saying so was lost: its next list mends it
+    client.portal.call(on_bus, {"watching": {}, "worker": "w-alive"})
+    assert shown() == 3
+    # w-dead never speaks again; w-alive sends its list between our sweeps, as it does
+    for _ in range(SILENT_SWEEPS):
+        sweep()
+        client.portal.call(on_bus, {"watching": {tid: 1}, "worker": "w-alive"})
+        assert shown() == 4  # w-dead not silent for long enough yet
+    sweep()
+    assert shown() == 1
+    assert "w-dead" not in hub.lobby.index.heard
+    # a list naming a table this process does not list is not kept
+    client.portal.call(on_bus, {"watching": {"nosuchtable": 4}, "worker": "w-alive"})
+    assert "nosuchtable" not in hub.lobby.index.watch

@@ -1,6 +1,7 @@
 """The lobby across two real `vertex serve` processes on one PostgreSQL and one Redis:
-a listed table made through one shows on the other's lobby socket, and two Play now
-requests racing through the two make one table.
+a listed table made through one shows on the other's lobby socket, two Play now
+requests racing through the two make one table, and the spectators of a process killed
+with SIGKILL leave the others' lobby within a few sweeps.
 
 Skipped (with the reason) when PostgreSQL or Redis is not reachable.
 """
@@ -18,12 +19,15 @@ import httpx
 import pytest
 from websockets.sync.client import connect
 
+from ..eventually import eventually
 from .test_processes import Proc, _forget
 from .test_scaleout import PG, _reachable
 
 pytestmark = pytest.mark.skipif(bool(_reachable()), reason=_reachable() or "")
 
 _made: list[str] = []
+#: The processes sweep this often here (60 s by default): a silent one is dropped sooner.
+SWEEP_S = 1.0
 
 
 def _forget_rows(ids: list[str]) -> None:
@@ -54,6 +58,7 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Proc, Proc]
     for p in (a, b):
         p.env.update(VERTEX_SITE=site, VERTEX_LISTED_PER_ADDRESS="50")
         p.env["VERTEX_TABLES_PER_HOUR"] = "1000"
+        p.env["VERTEX_SWEEP_INTERVAL_S"] = str(SWEEP_S)
         p.start()
     try:
         a.wait_up()
@@ -128,3 +133,32 @@ def test_play_now_racing_through_two_processes_makes_one_table(site: tuple[Proc,
         assert sorted(g["seat"] for g in got) == [0, 1]
         view = site[1].http.get(f"{site[1].url}/api/tables/{got[0]['id']}", timeout=10).json()
         assert view["started"]
+
+
+def test_the_spectators_of_a_killed_process_leave_the_lobby(
+    site: tuple[Proc, Proc], tmp_path_factory: pytest.TempPathFactory
+) -> None:
+    a, _b = site
+    body = {"game": "dots-and-boxes", "options": {"rows": 2, "cols": 2}, "listed": True}
+    tid = a.http.post(a.url + "/api/tables", json=body, timeout=10).json()["id"]
+    _made.append(tid)
+    for seat, name in ((0, "Ann"), (1, "Bob")):
+        r = a.http.post(f"{a.url}/api/tables/{tid}/seats/{seat}", json={"name": name}, timeout=10)
+        assert r.status_code == 200, r.text
+
+    def watching() -> int:
+        view = a.http.get(a.url + "/api/lobby", timeout=10).json()
+        return int(next(e["watching"] for e in view["live"] if e["id"] == tid))
+
+    c = Proc(tmp_path_factory.mktemp("lobby-c") / "c.log")
+    c.env.update({k: v for k, v in a.env.items() if k.startswith("VERTEX_")})
+    c.start()
+    try:
+        c.wait_up()
+        with connect(f"{c.ws}/ws/tables/{tid}") as spectator:
+            spectator.recv(timeout=10)
+            eventually(lambda: watching() == 1, what="process 1 counting c's spectator")
+            c.kill9()  # says nothing more: neither "left" nor its sweep's list
+        eventually(lambda: watching() == 0, timeout=60, what="the dead process's count dropped")
+    finally:
+        c.stop()

@@ -245,3 +245,30 @@ def test_view_names_the_game_and_keeps_recent_chat(client: TestClient) -> None:
     assert len(chat) <= 50 and chat[-1]["text"].startswith("line ")
     vert3x = client.post("/api/tables", json={"game": "vert3x"}).json()["id"]
     assert client.get(f"/api/tables/{vert3x}").json()["can_end_by_agreement"] is True
+
+
+JS = Path(__file__).resolve().parents[2] / "src" / "vertex" / "web" / "js"
+
+
+def test_every_module_waits_for_its_own_sheet() -> None:
+    """A module that brings its own CSS loads it through dom.js's `addSheet` and waits for it
+    (module level `await`, or handed back to a caller who does) before drawing anything: a
+    board measured unstyled is drawn at the wrong size, then jumps. Found twice in CI."""
+    adders = []
+    for path in sorted(JS.rglob("*.js")):
+        src = path.read_text()
+        rel = path.relative_to(JS).as_posix()
+        if rel != "dom.js":
+            assert 'rel: "stylesheet"' not in src, f"{rel} makes its own <link>: use addSheet"
+        calls = [m.start() for m in re.finditer(r"\baddSheet\(", src)]
+        calls = [c for c in calls if not src[:c].rstrip().endswith("function")]
+        for at in calls:
+            line_start = src.rfind("\n", 0, at) + 1
+            before = src[line_start:at]
+            awaited_all = src.rfind("await Promise.all([", 0, at)
+            in_all = awaited_all != -1 and "]);" not in src[awaited_all:at]
+            assert "await " in before or "return " in before or in_all, (
+                f"{rel}: addSheet(...) is not awaited: {src[line_start : src.find(chr(10), at)]}"
+            )
+            adders.append(rel)
+    assert {"boards/towers/towers.js", "replay.js", "board-view.js"} <= set(adders)

@@ -15,6 +15,7 @@ from typing import Any
 import pytest
 
 from tests.eventually import eventually
+from tests.web.chromium_guard import Browser, watchdog
 from vertex.server import Settings, create_app
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -37,6 +38,8 @@ PHONE: dict[str, Any] = {
     "device_scale_factor": 2,
 }
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 860}}
+#: Seconds closing a test's contexts may take (a few hundred ms when healthy).
+CLOSE_SECONDS = 60.0
 
 pytestmark = pytest.mark.browser
 
@@ -113,33 +116,58 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 
 @pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
+def browser() -> Iterator[Browser]:
+    """The session's Chromium (`.get()`), launched again if a watchdog had to kill it."""
     if CHROMIUM is None:
         pytest.skip("Chromium is not installed (apt-get install chromium): browser tests skipped")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        yield b
-        b.close()
+        held = Browser(
+            lambda: pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        )
+        yield held
+        held.close()
+
+
+@pytest.fixture(autouse=True)
+def _no_hanging_browser(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Kill Chromium shortly before the test's own timeout, which cannot interrupt a call
+    blocked inside Playwright (chromium_guard.py): the test then fails instead of hanging."""
+    marker = request.node.get_closest_marker("timeout")
+    limit = float(marker.args[0]) if marker and marker.args else 300.0
+    with watchdog(limit - min(60.0, limit / 5), f"the test {request.node.name}") as fired:
+        yield
+    if fired:
+        pytest.fail(fired.reason)
 
 
 @pytest.fixture
-def context_factory(browser: Any) -> Iterator[Any]:
+def context_factory(browser: Browser) -> Iterator[Any]:
     """new_context(**options) -> a fresh browser context (a separate person); all closed
     at the end of the test. Pass PHONE or DESKTOP (the default) and e.g. locale="it-IT"."""
     made: list[Any] = []
 
     def new_context(**options: Any) -> Any:
         opts = {**DESKTOP, **options}
-        ctx = browser.new_context(**opts)
+        ctx = browser.get().new_context(**opts)
         ctx.set_default_timeout(15_000)
         made.append(ctx)
         return ctx
 
     yield new_context
-    for ctx in made:
-        ctx.close()
+    with watchdog(CLOSE_SECONDS, "closing the test's browser contexts") as fired:
+        for ctx in made:
+            if ctx.browser is None or not ctx.browser.is_connected():
+                continue  # a watchdog killed its browser: the context went with it
+            try:
+                ctx.close()
+            except Exception:
+                if not fired:
+                    raise
+                break
+    if fired:
+        pytest.fail(fired.reason)
 
 
 def shot(page: Any, name: str) -> Path:

@@ -363,6 +363,33 @@ def test_a_draw_at_the_move_limit_says_why_in_italian(
     assert page.errors == []
 
 
+def test_the_stash_headings_fit_their_columns_in_every_language(
+    server: LiveServer, context_factory: Any
+) -> None:
+    """Each colour's column is 52 px: its name and count must fit (in Italian "2 rimaste"
+    ran into the next column; the page shows "2 su 3" there, the full words stay in the
+    column's accessible name)."""
+    table = Table(server)
+    for move in ["R1@a1", "G2@b2"]:
+        table.play(move)
+    overflow = """() => [...document.querySelectorAll('.jx-stash-label > *')]
+        .filter(e => e.scrollWidth > e.closest('.jx-stash-colour').clientWidth + 1)
+        .map(e => e.textContent)"""
+    for options in ({}, PHONE):
+        page = open_seat(context_factory, table, 0, locale="it-IT", **options)
+        wait_turn(page, "0")
+        for lang in ("it", "ru", "en"):
+            if lang != "it":
+                switch_lang(page, lang)
+            assert page.evaluate(overflow) == [], lang
+        switch_lang(page, "it")
+        red = '.jx-stash-colour[data-colour="R"]'
+        assert page.inner_text(red + " .jx-stash-count") == "2 su 3"
+        label = page.get_attribute(red, "aria-label") or ""
+        assert "2 rimaste" in label, label
+        assert page.errors == []
+
+
 def test_phone_taps_and_fits(server: LiveServer, context_factory: Any) -> None:
     table = Table(server)
     for move in ["R1@a1", "G2@b2", "B3@c3", "P1@d4"]:

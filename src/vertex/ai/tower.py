@@ -9,11 +9,12 @@ steady as the table's `tremor_mm`. Levels differ in care and haste, not in stead
 3. calm; plans tight triangles over every card of the tower, without thought for the next;
 4. calm; plans every layout (wide ones, turned ones, the order of the three) over every card,
    leaving a wide triangle of tips for the next level;
-5. as 4, and looks ahead: the first pyramid of a level goes where the layout, with what it
-   leaves for the next level whatever the die rolls, is best; every later piece is tried in the
-   simulator under sampled tremor, as many times as the thinking budget allows, and if it
-   falls more often than not, the next best aims are tried too and the one that stood most
-   often is kept.
+5. as 4, its margins counting up to 3 mm (4's: 2.5), and looks ahead: the first pyramid of a
+   level goes where the layout, with what it leaves for the next level whatever the die rolls,
+   is best, the best layouts weighed again with that pyramid landed off its aim by sampled
+   tremor; every later piece is tried in the simulator under sampled tremor, as many times as
+   the thinking budget allows, and if it falls more often than not, the next best aims are
+   tried too and the one that stood most often is kept.
 """
 
 from __future__ import annotations
@@ -29,9 +30,10 @@ from vertex.games.verticality.notation import Aim, make_aim
 from vertex.games.verticality.plan import (
     CAREFUL,
     Care,
+    after_first,
     candidate_aims,
     fits,
-    lookahead_aims,
+    lookahead_scored,
     next_sizes,
     plan_aim,
 )
@@ -44,7 +46,9 @@ CARE: dict[int, Care] = {
     2: Care(shapes="tight", turns=(0.0,), all_cards=False, future=0.0),
     3: Care(shapes="tight", turns=(0.0, 30.0, 60.0), future=0.0),
     4: CAREFUL,
-    5: CAREFUL,
+    # margins to 3 mm: the lower cards' margins wear down as a tall tower grows, and at 2.5 mm
+    # nothing won them back (tremor 0, seeds 3, 9, 11, 18: 16-24 levels -> 30; RESULTS.md)
+    5: Care(own_cap=3.0),
 }
 #: Level 5 reckons one simulated trial at this long (s) to fit its trials in the budget, or
 #: TRIAL_BODY_S a piece of the tower if that is more (a 30-level tower has 120 pieces); it
@@ -73,6 +77,18 @@ PLAN_PIECE_S = 0.0003
 LOOK_S = 0.008
 LOOK_PIECE_S = 0.00008
 LOOK_SHARE = 0.8
+#: With a trembling hand, the best STEADY_LAYOUTS layouts of the look ahead are weighed again
+#: by what the level's second and third pyramids could still do with the first landed off its
+#: aim: STEADY_SAMPLES tremor draws each, the statics alone (no simulation), reckoned at
+#: STEADY_S + STEADY_PIECE_S a piece of the tower a draw (CPU seconds, measured 1.4-5.5 ms at
+#: 16-112 pieces), within STEADY_SHARE of the budget. A layout whose first pyramid, a little
+#: off, leaves the second only a thin margin fell at 0.45 mm though its plan stood
+#: (bench/RESULTS.md, fifth round).
+STEADY_LAYOUTS = 4
+STEADY_SAMPLES = 6
+STEADY_S = 0.0015
+STEADY_PIECE_S = 0.00004
+STEADY_SHARE = 0.15
 
 
 class TowerPlayer:
@@ -110,11 +126,29 @@ class TowerPlayer:
     def _looked_ahead(self, state: VerticalityState, seat: int, budget_s: float) -> Aim | None:
         """The first pyramid of the layout that, with what it leaves for the next level, is
         best, among as many layouts as the budget allows (counted from the budget alone)."""
-        count = look_count(budget_s, len(state.towers[seat].pieces), len(next_sizes(state)))
+        pieces = len(state.towers[seat].pieces)
+        count = look_count(budget_s, pieces, len(next_sizes(state)))
         if count < 2:
             return None
-        ranked = lookahead_aims(state, seat, CARE[5], count=count)
-        return ranked[0] if ranked else None
+        ranked = lookahead_scored(state, seat, CARE[5], count=count)
+        if not ranked:
+            return None
+        sigma = state.game.options.tremor_mm
+        layouts, samples = steady_count(budget_s, pieces)
+        if sigma == 0.0 or layouts < 2:
+            return ranked[0][2]
+        rng = Rng.from_seed(self.seed, "tower-steady", seat, state.step_no)
+        best, best_total = ranked[0][2], -math.inf
+        for total, own, aim in ranked[:layouts]:
+            # its own score as it would be, the first pyramid landed where the hand puts it
+            left = 0.0
+            for _ in range(samples):
+                noise, rng = tremor_sample(rng, sigma)
+                left += after_first(state, seat, aim, noise, CARE[5])
+            steady = total - own + left / samples
+            if steady > best_total:
+                best, best_total = aim, steady
+        return best
 
     def _sloppy(self, state: VerticalityState, seat: int, plan: Aim, rng: Rng) -> Aim:
         slop = SLOP_MM[self.level]
@@ -149,7 +183,7 @@ class TowerPlayer:
         best, best_score = plan, -1.0
         candidates = [
             plan,
-            *(a for a in candidate_aims(state, seat, count=CANDIDATES) if a != plan),
+            *(a for a in candidate_aims(state, seat, CARE[5], count=CANDIDATES) if a != plan),
         ]
         for aim in candidates[:CANDIDATES]:
             if tried + trials > max(total, trials):
@@ -183,6 +217,16 @@ def look_count(budget_s: float, pieces: int, sizes: int) -> int:
     spare = budget_s * LOOK_SHARE - (PLAN_S + PLAN_PIECE_S * pieces)
     look_s = max(1, sizes) * (LOOK_S + LOOK_PIECE_S * pieces)
     return max(0, min(LOOKAHEAD, math.floor(spare / look_s)))
+
+
+def steady_count(budget_s: float, pieces: int) -> tuple[int, int]:
+    """How many of the look ahead's best layouts level 5 weighs again under tremor, and how
+    many tremor draws each, for a tower of `pieces` pieces (from the budget and the tower)."""
+    draws = math.floor(budget_s * STEADY_SHARE / (STEADY_S + STEADY_PIECE_S * pieces))
+    layouts = min(STEADY_LAYOUTS, draws // 4)  # at least 4 draws a layout
+    if layouts < 2:
+        return 0, 0
+    return layouts, min(STEADY_SAMPLES, draws // layouts)
 
 
 def tremor_sample(rng: Rng, sigma: float) -> tuple[tuple[float, float, float], Rng]:

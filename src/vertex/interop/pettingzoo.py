@@ -22,9 +22,9 @@ The catalogue is the game's own (`Game.move_catalogue()`). The Dots family's arr
 from the position's bit sets in one compiled call (the same numbers as the board view; the
 tests compare them). `legal_actions()` gives the action numbers due now without an
 observation (an extra for fast loops: `e.unwrapped.legal_actions()` under the wrapper).
-For the Dots family `step`, the wrapper's `step` and `legal_actions` run in C while a game
-goes on (`_env.c`), and `reset` reuses the starting position of a seed: a step costs about
-what OpenSpiel's `apply_action` does.
+For the Dots family `step` (the last move's rewards too), `reset` to a seed seen before, the
+wrapper's `step` and `reset`, and `legal_actions` run in C (`_env.c`; `reset` reuses the
+starting position of a seed): a step costs about what OpenSpiel's `apply_action` does.
 Rewards come at the end: +1 for a winner, −1 for the others, 0 for everyone in a draw.
 Seats that move again (an extra turn) are simply selected again.
 """
@@ -37,6 +37,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils.wrappers import OrderEnforcingWrapper
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from vertex.ai.dots._core import bind_env, bit_bytes, bit_indices
 from vertex.core.errors import VertexError
@@ -300,9 +304,10 @@ def raw_env(game_id: str, render_mode: str | None = None, **options: Any) -> Ver
 
 
 class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
-    """PettingZoo's order checks, with `step` going straight to the environment once it has
-    been reset and has agents (the wrapper's own `step` reads `agents` through two
-    `__getattr__` layers on every step); everything else, and every refusal, is theirs."""
+    """PettingZoo's order checks, with `step`, `last` and `agent_iter`'s iterator going
+    straight to the environment once it has been reset (PettingZoo's own read `agents`,
+    `agent_selection` and the reward dicts through two `__getattr__` layers each, seven times
+    a ply in the documented loop); everything else, and every refusal, is theirs."""
 
     def step(self, action: Any) -> None:
         inner = self.env
@@ -312,18 +317,67 @@ class OrderEnforcing(OrderEnforcingWrapper):  # type: ignore[misc]
         else:
             super().step(action)
 
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        # after reset the wrapper's reads and `observe` are the environment's, so its own
+        # `last` (AECEnv's, when not overridden) gives the same tuple
+        inner = self.env
+        if self._has_reset and type(inner).last is AECEnv.last:
+            return inner.last(observe)  # type: ignore[no-any-return]
+        return super().last(observe)  # type: ignore[no-any-return]
 
-# The Python `step`s and `legal_actions` stay the reference (tests/interop/test_pettingzoo.py
-# steps both and compares them) and take every call off the usual path; the usual one (a
-# Dots game going on, an int action in range) is made in C (`_env.c`), the move by the
-# public state's compiled `play`: no Python frame a step.
+    def agent_iter(self, max_iter: int = 2**63) -> AECOrderEnforcingIterable:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)  # PettingZoo's refusal
+        return _Iterable(self, max_iter)
+
+
+class _Iterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _Iterator:
+        return _Iterator(self.env, self.max_iter)
+
+
+class _Iterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """PettingZoo's order-enforcing iterator (the same stops, the same assertion), reading
+    the environment under the wrapper directly (the wrapper's `__getattr__` would hand over
+    the same `agents` and `agent_selection`: it has been reset)."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        inner = wrapper.env
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        agent: str = inner.agent_selection
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return agent
+
+
+# The Python `step`s, `reset`s and `legal_actions` stay the reference
+# (tests/interop/test_pettingzoo.py plays both and compares them) and take every call off the
+# usual path; the usual one (a Dots game going on, an int action in range; a reset to a seed
+# seen before) is made in C (`_env.c`), the move by the public state's compiled `play`, the
+# last move's rewards as `_finish` gives them: no Python frame a step or a reset.
 VertexEnv.python_step = VertexEnv.step
+VertexEnv.python_reset = VertexEnv.reset
 VertexEnv.python_legal_actions = VertexEnv.legal_actions
 OrderEnforcing.python_step = OrderEnforcing.step
-_hot = bind_env(VertexEnv.step, OrderEnforcing.step, VertexEnv.legal_actions)
+OrderEnforcing.python_reset = OrderEnforcingWrapper.reset
+_hot = bind_env(
+    VertexEnv.step,
+    OrderEnforcing.step,
+    VertexEnv.legal_actions,
+    VertexEnv._finish,
+    VertexEnv.reset,
+    OrderEnforcingWrapper.reset,
+    VertexEnv,
+    OrderEnforcing,
+)
 VertexEnv.step = _hot["step"]  # type: ignore[method-assign]
+VertexEnv.reset = _hot["reset"]  # type: ignore[method-assign]
 VertexEnv.legal_actions = _hot["legal_actions"]  # type: ignore[method-assign]
 OrderEnforcing.step = _hot["ordered_step"]  # type: ignore[method-assign]
+OrderEnforcing.reset = _hot["ordered_reset"]
 
 
 def env(game_id: str, render_mode: str | None = None, **options: Any) -> AECEnv:

@@ -14,7 +14,14 @@ def bit_bytes(
 def bit_indices(mask: int, /) -> list[int]: ...
 def bind_state(cls: type, fallback: Callable[..., Any]) -> dict[str, Callable[..., Any]]: ...
 def bind_env(
-    step: Callable[..., Any], ordered_step: Callable[..., Any], legal_actions: Callable[..., Any]
+    step: Callable[..., Any],
+    ordered_step: Callable[..., Any],
+    legal_actions: Callable[..., Any],
+    finish: Callable[..., Any],
+    reset: Callable[..., Any],
+    ordered_reset: Callable[..., Any],
+    env_cls: type,
+    wrapper_cls: type,
 ) -> dict[str, Callable[..., Any]]: ...
 
 class Rules:

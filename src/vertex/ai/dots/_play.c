@@ -508,13 +508,42 @@ fail:
     return NULL;
 }
 
-static PyMethodDef hot_defs[] = {
-    {"play", (PyCFunction)(void (*)(void))hot_play, METH_FASTCALL | METH_KEYWORDS,
+/* A method descriptor's call (self apart) handed to `fn` with self first, as an unbound call
+ * gives it: the compiled methods are method descriptors of their classes, so that
+ * `obj.method(...)` binds no new object each call (an instancemethod would). */
+PyObject *dots_self_first(PyObject *(*fn)(PyObject *, PyObject *const *, Py_ssize_t, PyObject *),
+                          PyObject *self, PyObject *const *args, Py_ssize_t nargs,
+                          PyObject *kwnames) {
+    Py_ssize_t n = nargs + (kwnames ? PyTuple_GET_SIZE(kwnames) : 0);
+    PyObject *small[8], **stack = n < 8 ? small : PyMem_Malloc((size_t)(n + 1) * sizeof(PyObject *));
+    if (!stack) return PyErr_NoMemory();
+    stack[0] = self;
+    for (Py_ssize_t i = 0; i < n; i++) stack[i + 1] = args[i];
+    PyObject *out = fn(NULL, stack, nargs + 1, kwnames);
+    if (stack != small) PyMem_Free(stack);
+    return out;
+}
+
+static PyObject *d_play(PyObject *self, PyObject *const *args, Py_ssize_t nargs, PyObject *kw) {
+    return dots_self_first(hot_play, self, args, nargs, kw);
+}
+static PyObject *d_legal_moves(PyObject *self, PyObject *unused) {
+    return hot_legal_moves(NULL, self);
+}
+static PyObject *d_open_lines(PyObject *self, PyObject *unused) {
+    return hot_open_lines(NULL, self);
+}
+
+/* play, legal_moves and open_lines: methods of the class; is_over and to_move: getters */
+static PyMethodDef method_defs[] = {
+    {"play", (PyCFunction)(void (*)(void))d_play, METH_FASTCALL | METH_KEYWORDS,
      "play(move, seat=None) -> the new state"},
-    {"legal_moves", (PyCFunction)hot_legal_moves, METH_O, "legal_moves() -> line names"},
+    {"legal_moves", d_legal_moves, METH_NOARGS, "legal_moves() -> line names"},
+    {"open_lines", d_open_lines, METH_NOARGS, "open_lines() -> bit set of lines"},
+};
+static PyMethodDef hot_defs[] = {
     {"is_over", (PyCFunction)hot_is_over, METH_O, "is_over(state) -> bool"},
     {"to_move", (PyCFunction)hot_to_move, METH_O, "to_move(state) -> seats due"},
-    {"open_lines", (PyCFunction)hot_open_lines, METH_O, "open_lines() -> bit set of lines"},
 };
 
 /* bind_state(cls, fallback) -> {"play": method, "legal_moves": method, "is_over": fget,
@@ -547,16 +576,13 @@ static PyObject *bind_state(PyObject *mod, PyObject *args) {
     PyObject *out = PyDict_New();
     if (!out) return NULL;
     for (int i = 0; i < 5; i++) {
-        PyObject *fn = PyCFunction_New(&hot_defs[i], NULL);
-        if (!fn) goto fail;
-        /* play, legal_moves and open_lines are methods; is_over and to_move property getters */
-        PyObject *method = i < 2 || i == 4 ? PyInstanceMethod_New(fn) : Py_NewRef(fn);
-        Py_DECREF(fn);
-        if (!method || PyDict_SetItemString(out, hot_defs[i].ml_name, method) < 0) {
-            Py_XDECREF(method);
+        PyMethodDef *def = i < 3 ? &method_defs[i] : &hot_defs[i - 3];
+        PyObject *fn = i < 3 ? PyDescr_NewMethod((PyTypeObject *)cls, def) : PyCFunction_New(def, NULL);
+        if (!fn || PyDict_SetItemString(out, def->ml_name, fn) < 0) {
+            Py_XDECREF(fn);
             goto fail;
         }
-        Py_DECREF(method);
+        Py_DECREF(fn);
     }
     return out;
 fail:
@@ -707,6 +733,49 @@ Py_ssize_t dots_seat_due(PyObject *state) {
         return -2;
     }
     return seat;
+}
+
+/* The winners of a bound state whose game is over, as `DotsState.winners` gives them (the
+ * highest count of cells; the lowest when the game is misère): win[s] = 1 for each, for
+ * s < *seats (the owned tuple's size, at most `max`). 1 done, 0 when the state is not one
+ * the hot path takes (ask `winners`), -1 on an error. */
+int dots_winners(PyObject *state, unsigned char *win, Py_ssize_t max, Py_ssize_t *seats) {
+    Rules *r;
+    uint64_t free[MAXW];
+    int ok = open_of(state, &r, free);
+    if (ok <= 0) return ok;
+    PyObject *owned = FIELD(state, F_OWNED), *game = FIELD(state, F_GAME);
+    if (any(free, r->nw) || !owned || !PyTuple_CheckExact(owned)) return 0;
+    Py_ssize_t n = PyTuple_GET_SIZE(owned);
+    long score[64];
+    if (n < 1 || n > max || n > 64) return 0;
+    for (Py_ssize_t s = 0; s < n; s++) {
+        uint64_t w[MAXW];
+        int got = get_words(PyTuple_GET_ITEM(owned, s), w, r->cw);
+        if (got) return got < 0 ? -1 : 0;
+        score[s] = 0;
+        for (int i = 0; i < r->cw; i++) score[s] += __builtin_popcountll(w[i]);
+    }
+    /* game.misere, kept for the last game asked (a game's options do not change) */
+    static PyObject *s_misere, *misere_game;
+    static int misere;
+    if (game != misere_game) {
+        if (!s_misere && !(s_misere = PyUnicode_InternFromString("misere"))) return -1;
+        PyObject *m = PyObject_GetAttr(game, s_misere);
+        int lowest = m ? PyObject_IsTrue(m) : -1;
+        Py_XDECREF(m);
+        if (lowest < 0) return -1;
+        Py_INCREF(game);
+        Py_XSETREF(misere_game, game);
+        misere = lowest;
+    }
+    int lowest = misere;
+    long target = score[0];
+    for (Py_ssize_t s = 1; s < n; s++)
+        if (lowest ? score[s] < target : score[s] > target) target = score[s];
+    for (Py_ssize_t s = 0; s < n; s++) win[s] = score[s] == target;
+    *seats = n;
+    return 1;
 }
 
 /* the indices of the open lines, lowest first (new reference); NULL without an error when the

@@ -110,6 +110,8 @@ class Care:
     fine: bool = True
     #: How many layouts the coarse round keeps for the finer ones (over every card below).
     keep: int = 48
+    #: A plan's margin counts up to this (mm); beyond it the future decides.
+    own_cap: float = OWN_CAP
 
 
 CAREFUL = Care()
@@ -128,6 +130,9 @@ BY_SCORE = 0.5
 WIDE = 24
 #: ... those whose own plan scores at least this (a margin about 1.2 mm).
 WIDE_OWN = 0.5
+#: ... and of those, the ones whose tips' triangle has this inradius (mm) first, best by their
+#: own score: what three large pyramids on the next level need (bench/RESULTS.md).
+WIDE_MM = 5.0
 
 
 # ---- the plan ----------------------------------------------------------------------------------
@@ -182,6 +187,13 @@ def lookahead_aims(
     still roll (`Planner.next_level`); other steps: `candidate_aims`."""
     if state.step != 0:
         return candidate_aims(state, seat, care, count=count)
+    return [aim for _, _, aim in lookahead_scored(state, seat, care, count=count)]
+
+
+def lookahead_scored(
+    state: VerticalityState, seat: int, care: Care = CAREFUL, *, count: int = 6
+) -> list[tuple[float, float, Aim]]:
+    """`lookahead_aims` with each layout's (total, own score), best total first (step 0)."""
     tower = state.towers[seat]
     plans = Planner(tower, state.level, care)
     odds = next_sizes(state)
@@ -192,10 +204,10 @@ def lookahead_aims(
     by_score = max(1, math.ceil(count * BY_SCORE))
     widest = sorted(
         (lay for lay in layouts[by_score:] if lay[2] >= WIDE_OWN),  # standing with some margin
-        key=lambda lay: -float(inradius(lay[0][0], lay[0][1], lay[0][2])),
+        key=_wide_first,
     )
-    ranked: list[tuple[float, Aim]] = []
-    shapes: set[tuple[int, float]] = set()
+    ranked: list[tuple[float, float, Aim]] = []
+    shapes: set[tuple[object, ...]] = set()
     # the best by their own score, the widest, then (too few wide ones stand) more of the best
     for pool, wanted in ((layouts, by_score), (widest, count), (layouts, count)):
         for layout in pool:
@@ -203,16 +215,54 @@ def lookahead_aims(
                 break
             where, heading, score = layout
             # one layout of a shape (the same triangle, turned alike, a little shifted)
-            shape = (round(heading) % 360, round(float(inradius(where[0], where[1], where[2])), 1))
+            shape = _shape(where, heading)
             x, y = _clamp(float(where[0, 0])), _clamp(float(where[0, 1]))
             aim = make_aim("pyramid", x, y, heading)
-            if shape in shapes or any(a == aim for _, a in ranked) or not fits(state, seat, aim):
+            if shape in shapes or any(a == aim for *_, a in ranked) or not fits(state, seat, aim):
                 continue
             shapes.add(shape)
             ahead = plans.next_level(state.size, layout, odds) if odds else 0.0
-            ranked.append((score + LOOKAHEAD_WEIGHT * ahead, aim))
+            ranked.append((score + LOOKAHEAD_WEIGHT * ahead, score, aim))
     ranked.sort(key=lambda r: -r[0])
-    return [aim for _, aim in ranked]
+    return ranked
+
+
+def _wide_first(layout: tuple[np.ndarray, float, float]) -> tuple[int, float]:
+    """The order of the wide layouts a look ahead weighs: those wide enough for large pyramids
+    next (inradius WIDE_MM or more) best by their own score, then the rest widest first. The
+    widest first alone passed over a 5.7 mm layout scoring 2.2 whose large level after it had
+    a plan (+0.24) for a 6.2 mm one scoring 1.4 (seed 17, tremor 0.45: bench/RESULTS.md)."""
+    where, _, score = layout
+    width = float(inradius(where[0], where[1], where[2]))
+    return (0, -score) if width >= WIDE_MM else (1, -width)
+
+
+def _shape(where: np.ndarray, heading: float) -> tuple[object, ...]:
+    """A layout's shape: its heading and its triangle of pyramids about their incentre, to
+    the millimetre, in any order (the same triangle a little shifted is the same shape; the
+    same inradius turned or mirrored is not: the next level can differ by 9 points)."""
+    mid = incentre(where[0], where[1], where[2])
+    corners = sorted((round(float(x - mid[0])), round(float(y - mid[1]))) for x, y in where)
+    return (round(heading) % 360, *corners)
+
+
+def after_first(
+    state: VerticalityState,
+    seat: int,
+    aim: Aim,
+    noise: tuple[float, float, float],
+    care: Care = CAREFUL,
+) -> float:
+    """The best plan score left for a level's second and third pyramids and its card if its
+    first pyramid lands at `aim` shifted by `noise` (dx mm, dy mm, drot deg): the statics
+    alone, the pyramid upright on the card below where it lands (no simulation)."""
+    tower = state.towers[seat]
+    x, y = (aim.x + noise[0]) * MM, (aim.y + noise[1]) * MM
+    z = tower.surface_z(state.level, x, y)
+    first = Piece(state.size, state.level, yaw_pose(x, y, z, aim.rot + noise[2]))  # type: ignore[arg-type]
+    shifted = replace(tower, pieces=(*tower.pieces, first))
+    spots = Planner(shifted, state.level, care).pyramid_spots(state.size)
+    return max(-20.0, spots[0][3]) if spots else -20.0
 
 
 def next_sizes(state: VerticalityState) -> dict[str, float]:
@@ -342,7 +392,7 @@ class Planner:
         top = max(p.pose[2] for p in pieces[-3:]) + PYRAMIDS[size].height + CARD_THICKNESS / 2
         card = yaw_pose(centre[0] * MM, centre[1] * MM, top, heading)
         planned = replace(self.tower, pieces=(*pieces, Piece("card", self.level, card)))
-        after = Planner(planned, self.level + 1, LOOKAHEAD)
+        after = Planner(planned, self.level + 1, replace(LOOKAHEAD, own_cap=self.care.own_cap))
         worth = 0.0
         for s, p in (odds or dict.fromkeys(SIZES, 1.0 / len(SIZES))).items():
             plans = after.pyramid_spots(s)
@@ -429,7 +479,7 @@ class Planner:
         shape = np.broadcast_shapes(x1.shape, x2.shape, x3.shape)[:-1]
         # `width` and `centre` (the tips' inradius and incentre) may come worked out
         card = incentre(x1, x2, x3) if centre is None else centre
-        own = np.full(shape, OWN_CAP)
+        own = np.full(shape, self.care.own_cap)
         sups = self._stacked(coarse)
         if sups is not None:
             # every card below at once (the level's pieces already standing are in its load)
@@ -454,7 +504,7 @@ class Planner:
         if sups is not None and self.care.future > 0:
             at = np.broadcast_to(card, (len(sups.mass), *card.shape))
             future = np.minimum(future, sups.margin(at).min(axis=0))
-        score = _utility(own) + self.care.future * future
+        score = _utility(own, self.care.own_cap) + self.care.future * future
         if check_card and self.below is not None:
             h = np.asarray(heading)  # broadcast late: the trigonometry once a layout
             for i, x in enumerate((x1, x2, x3)):
@@ -511,7 +561,7 @@ class Planner:
                 dx, dy = tip[0] - spots[:, 0], tip[1] - spots[:, 1]
                 lx, ly = c * dx + s * dy, -s * dx + c * dy
                 room = np.minimum(room, np.minimum(HALF_W - np.abs(lx), HALF_L - np.abs(ly)))
-            own = np.minimum(own_sup.margin(spots), OWN_CAP)
+            own = np.minimum(own_sup.margin(spots), self.care.own_cap)
             for sup in self.supports:
                 load = (sup.moment + CARD_G * spots) / (sup.mass + CARD_G)
                 own = np.minimum(own, sup.margin(load))
@@ -520,7 +570,7 @@ class Planner:
             dx, dy = middle[0] - spots[:, 0], middle[1] - spots[:, 1]
             lx, ly = c * dx + s * dy, -s * dx + c * dy
             middle = np.minimum(HALF_W - np.abs(lx), HALF_L - np.abs(ly))
-            score = _utility(own) - 0.02 * off + 0.01 * np.minimum(middle, 30.0)
+            score = _utility(own, self.care.own_cap) - 0.02 * off + 0.01 * np.minimum(middle, 30.0)
             score = np.where(room < TIP_EDGE_MM, -1000.0 + room, score)
             for i in np.argsort(-score, kind="stable")[:4]:
                 out.append((float(spots[i, 0]), float(spots[i, 1]), heading % 360.0, score[i]))
@@ -528,9 +578,9 @@ class Planner:
         return [(x, y, h, float(v)) for x, y, h, v in out]
 
 
-def _utility(own: np.ndarray) -> np.ndarray:
+def _utility(own: np.ndarray, cap: float = OWN_CAP) -> np.ndarray:
     """What a worst-stage margin (mm) is worth: capped, and steep where it is thin."""
-    return np.asarray(np.minimum(own, OWN_CAP) + (STEEP - 1) * np.minimum(own - SAFE_MM, 0.0))
+    return np.asarray(np.minimum(own, cap) + (STEEP - 1) * np.minimum(own - SAFE_MM, 0.0))
 
 
 # ---- the quick plan, the rules' check, random aims ----------------------------------------------

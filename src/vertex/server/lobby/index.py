@@ -34,6 +34,8 @@ class LobbyIndex:
         self.where: dict[str, str] = {}  # table id -> its section
         #: Spectators per table, per process (the sum is what the lobby shows).
         self.watch: dict[str, dict[str, int]] = {}
+        #: At which of this process's sweeps each other process last told its counts.
+        self.heard: dict[str, int] = {}
 
     def __len__(self) -> int:
         return len(self.where)
@@ -95,6 +97,18 @@ class LobbyIndex:
 
     def watching(self, tid: str) -> int:
         return sum(self.watch.get(tid, {}).values())
+
+    def counts_of(self, worker: str) -> dict[str, int]:
+        """One process's spectators, per table where it has any."""
+        return {tid: c[worker] for tid, c in self.watch.items() if worker in c}
+
+    def silent(self, sweep: int, after: int, keep: str) -> list[str]:
+        """The processes not heard from in the last `after` sweeps (never `keep`, this
+        one), forgotten as they are named."""
+        gone = [w for w, at in self.heard.items() if w != keep and sweep - at > after]
+        for worker in gone:
+            del self.heard[worker]
+        return gone
 
     def _change(
         self, tid: str, entry: Summary | None, filters: list[str | None]

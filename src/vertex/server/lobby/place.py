@@ -8,7 +8,8 @@ socket that names a table's id ("Your tables") hears about that one table. Play 
 unlisting are play.py.
 
 The hub calls in at four places: a table made listed (`listing` + `created`), every table
-event (`changed`), spectators coming and going (`watchers`) and the sweep (`sweep`).
+event (`changed`), spectators coming and going (`watchers`: watchers.py) and the sweep
+(`sweep`).
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ from vertex.server.lobby.rows import LobbyRows
 from vertex.server.lobby.saving import Saving
 from vertex.server.lobby.shared import LocalShared, RedisShared
 from vertex.server.lobby.summary import OPEN, quick, summary
+from vertex.server.lobby.watchers import Watchers
 from vertex.server.sockets import dumps
 from vertex.server.table import Table
 
@@ -81,6 +83,7 @@ class Lobby:
         self.v = 0  # bumps with every change this process sends its lobby sockets
         self.present_at: dict[str, float] = {}  # a seat holder was last seen here then
         self.saving = Saving(self.rows)  # the summaries, saved in batches
+        self.counts = Watchers(self.index, self.shared, hub, self._send, self._filters)
 
     # ---- lifecycle --------------------------------------------------------------------------
     async def start(self) -> None:
@@ -138,12 +141,7 @@ class Lobby:
 
     def watchers(self, tid: str, n: int) -> None:
         """This process has `n` spectator sockets at table `tid` now."""
-        entry = self.index.get(tid)
-        if entry is None:
-            return
-        worker = self.hub.worker
-        self._send(self.index.set_watching(tid, worker, n, self._filters()))
-        self.hub.autoplay.spawn(self.shared.publish({"watch": tid, "worker": worker, "n": n}))
+        self.counts.local(tid, n)
 
     def follows(self, tid: str) -> bool:
         return tid in self.conns.followers
@@ -169,8 +167,8 @@ class Lobby:
         elif "gone" in msg:
             self.present_at.pop(msg["gone"], None)
             self._send(self.index.remove(msg["gone"], filters))
-        elif "watch" in msg:
-            self._send(self.index.set_watching(msg["watch"], msg["worker"], msg["n"], filters))
+        elif "watch" in msg or "watching" in msg:
+            self.counts.heard(msg)
 
     def _send(self, changes: dict[str | None, dict[str, Any]]) -> None:
         if not changes:
@@ -234,6 +232,7 @@ class Lobby:
                 self.present_at[tid] = now
             elif now - self.present_at.get(tid, float(entry["listed_at"])) > CREATOR_GONE_S:
                 await self.leave(tid, now)
+        await self.counts.sweep()
 
     def health(self) -> dict[str, Any]:
         return {"listed": len(self.index), **self.conns.counts()}

@@ -6,24 +6,19 @@
 // the replay or analysis button, which js/table-replay.js draws and hands over.
 import { api } from "./api.js";
 import { createAnalysis } from "./analysis.js";
-import { announce, h, reducedMotion } from "./dom.js";
+import { addSheet, announce, h, reducedMotion } from "./dom.js";
 import { loadCatalogs, num, onLangChange, t } from "./i18n.js";
 import { seatColor, seatSymbol } from "./seats.js";
 import { analysisOffered, replayOffered, showAnalysisButton } from "./table-replay.js";
 
-await loadCatalogs("replay");
-loadStyle();
+// Its words and its sheet before anything is drawn (a control measured unstyled jumps).
+await Promise.all([
+  loadCatalogs("replay"),
+  addSheet(new URL("../css/replay.css", import.meta.url).href),
+]);
 
 // Screens where the step buttons are pinned to the bottom (as in replay.css).
 const NARROW = "(max-width: 879px)";
-
-function loadStyle() {
-  const href = new URL("../css/replay.css", import.meta.url).href;
-  for (const link of document.querySelectorAll('link[rel="stylesheet"]')) {
-    if (link.href === href) return;
-  }
-  document.head.append(h("link", { rel: "stylesheet", href }));
-}
 
 /**
  * The replay and analysis controls in `host`, around the buttons js/table-replay.js drew.

@@ -112,7 +112,10 @@ export function createStash(opts) {
       // a short heading where the language's word is too long for the column
       const head = has(`juxtapose.head.${colour}`) ? `juxtapose.head.${colour}` : `juxtapose.Colour.${colour}`;
       row.parts.name.textContent = t(head);
-      row.parts.count.textContent = count;
+      // likewise the count: the full words stay in the column's accessible name
+      row.parts.count.textContent = has("juxtapose.stash.left.short")
+        ? t("juxtapose.stash.left.short", { n: num(left) })
+        : count;
     }
     for (const p of ORDER) {
       const btn = buttons.get(p);

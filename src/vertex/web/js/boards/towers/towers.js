@@ -4,7 +4,7 @@
 // form alone. The page knows no rules: each aim goes to the server, which says whether it
 // would stand (and why not); the server's physics decides what stands and what falls.
 import { api } from "../../api.js";
-import { h, reducedMotion } from "../../dom.js";
+import { addSheet, h, reducedMotion } from "../../dom.js";
 import { loadCatalogs, num, onLangChange, t } from "../../i18n.js";
 import { COLORS, seatSymbol } from "../../seats.js";
 import { createAimer } from "./towers-aim.js";
@@ -18,17 +18,14 @@ import { rememberTower } from "./towers-own.js";
 import { createPanel, stepWords } from "./towers-panel.js";
 import { createScene, webglAvailable } from "./towers-scene.js";
 
-await loadCatalogs("towers");
+// Only pages that show this board fetch its sheet, and the scene is sized once it applies.
+await Promise.all([
+  loadCatalogs("towers"),
+  addSheet(new URL("../../../css/towers.css", import.meta.url).href),
+]);
 
 /** How long after its step began a release counts as hasty (RULES §4; the server decides). */
 const CALM_AFTER_S = 2;
-
-/** Only pages that show this board fetch its sheet. */
-function addSheet() {
-  if (document.querySelector("link[data-towers-css]")) return;
-  const href = new URL("../../../css/towers.css", import.meta.url).href;
-  document.head.append(h("link", { rel: "stylesheet", href, "data-towers-css": true }));
-}
 
 function nameOf(names, seat) {
   const n = typeof names === "function" ? names(seat) : names && names[seat];
@@ -36,7 +33,6 @@ function nameOf(names, seat) {
 }
 
 export function createBoard(host, options) {
-  addSheet();
   const sendAim = options.sendAim;
   const announce = options.announce || (() => {});
   const name = (seat) => nameOf(options.names, seat);
