@@ -79,7 +79,7 @@ def check_end(state: State) -> None:
         lines = {ln["name"]: ln for ln in state.to_dict()["board"]["lines"]}
         for c in cells:
             assert all(lines[n]["drawn"] for n in c["lines"])
-            dead = all(lines[n]["predrawn"] for n in c["lines"])
+            dead = all(lines[n].get("predrawn") for n in c["lines"])
             assert (c["owner"] is None) == dead
 
 

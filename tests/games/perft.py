@@ -184,7 +184,7 @@ def dots_key(rules: DotsRules, pos: DotsPos) -> Key:
 
 def dots_engine_key(state: Any) -> Key:
     board = state.to_dict()["board"]
-    drawn = frozenset(ln["name"] for ln in board["lines"] if ln["drawn"] and not ln["predrawn"])
+    drawn = frozenset(ln["name"] for ln in board["lines"] if ln["drawn"] and not ln.get("predrawn"))
     owners = frozenset(
         (frozenset(c["dots"]), c["owner"]) for c in board["cells"] if c["owner"] is not None
     )

@@ -52,7 +52,8 @@ def test_each_socket_gets_the_event_once_seats_first(monkeypatch: Any) -> None:
     table = cast(Table, SimpleNamespace(id="t"))
 
     fan = sockets.broadcast(table, event(frozenset({0})))  # seat 0's move is sealed
-    assert fan.sockets == 8 and fan.wall_s >= 0 and fan.cpu_s >= 0
+    # the CPU clock is a system call: read only for a large fan-out (sockets.CPU_TIMED)
+    assert fan.sockets == 8 and fan.wall_s >= 0 and fan.cpu_s is None
     assert sorted(order[:3], key=str) == [0, 0, 1] and order[3:] == [None] * 5
     for c in seats:
         (got,) = queued(c)
@@ -81,3 +82,16 @@ def test_sockets_that_leave_are_no_longer_written() -> None:
     sockets.remove(watcher)
     assert sockets.broadcast(table, event(frozenset())).sockets == 0
     assert sockets.groups == {} and sockets.conns == {}
+
+
+def test_a_large_fan_out_has_its_cpu_time_measured(monkeypatch: Any) -> None:
+    monkeypatch.setattr("vertex.server.sockets.CPU_TIMED", 3)
+    sockets = Sockets(LocalPresence(), LocalBus(), 1.0, False)
+    conns = [Conn(FakeSocket(), "t", None, None, TokenBucket(9, 9)) for _ in range(3)]
+    for c in conns:
+        sockets.add(c, 2, [False, False])
+    table = cast(Table, SimpleNamespace(id="t"))
+    fan = sockets.broadcast(table, event(frozenset()))
+    assert fan.sockets == 3 and fan.cpu_s is not None and fan.cpu_s >= 0
+    sockets.remove(conns[0])
+    assert sockets.broadcast(table, event(frozenset())).cpu_s is None

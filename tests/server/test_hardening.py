@@ -12,7 +12,8 @@ from fastapi.routing import APIRoute
 from fastapi.testclient import TestClient
 
 from vertex.server import create_app
-from vertex.server.nesting import MAX_DEPTH, depth
+from vertex.server.errors import ApiError
+from vertex.server.nesting import MAX_DEPTH, check_depth, depth
 
 from .conftest import make_settings, new_table, recv_until, two_player_table
 from .test_web import read_qr
@@ -28,6 +29,15 @@ def test_depth_is_counted_outside_strings() -> None:
     assert depth('{"a": "[[[[[[{{{{"}') == 1  # brackets in a string are text
     assert depth(r'{"a": "\"[[[["}') == 1  # also after an escaped quote
     assert depth(deep(1000)) == 1001
+
+
+def test_many_brackets_side_by_side_are_not_deep() -> None:
+    # few brackets in all are passed without counting; many, only when they nest
+    check_depth("[" * MAX_DEPTH + "]" * MAX_DEPTH)
+    check_depth("[" + "[], " * 100 + "[]]")
+    with pytest.raises(ApiError) as got:
+        check_depth("[" * (MAX_DEPTH + 1) + "]" * (MAX_DEPTH + 1))
+    assert got.value.code == "too-deep"
 
 
 def test_a_deeply_nested_socket_message_is_refused_and_the_socket_stays(

@@ -46,6 +46,25 @@ def test_a_kept_message_is_its_compressed_json_and_reads_back_the_same() -> None
     ]
 
 
+def test_a_small_message_is_kept_as_it_is_and_reads_back_the_same() -> None:
+    state = {"cells": [0, 1, 2], "last_move": {"seat": 0, "move": "a1"}}
+    msg = {"t": "event", "v": 3, "kind": "move", "seat": 0, "move": "a1", "state": state}
+    sent = Sent(msg, frozenset(), {"cells": [0, 0, 2], "last_move": None})
+    text = sent.text(False)
+    sent.text(True)
+    unwatched = Sent(dict(msg, v=4), frozenset(), None)  # no text made: marshalled
+    recent: RecentEvents[Sent] = RecentEvents(per_table=10**9, total=10**9)
+    recent.add("a", sent)
+    recent.add("a", unwatched)
+    # under SMALL bytes zlib would cost more than it saves: the JSON itself, tagged
+    assert sent._full == b"J" + text.encode() and sent.size > len(text)
+    assert unwatched._full[:1] == b"M" and unwatched.msg == dict(msg, v=4)
+    assert sent.msg == msg and sent.for_deltas()["patch"] == [
+        [["cells", 1], 1],
+        [["last_move"], state["last_move"]],
+    ]
+
+
 def test_a_table_keeps_its_latest_within_its_budget() -> None:
     recent: RecentEvents[Msg] = RecentEvents(per_table=50_500, total=10**9)
     for v in range(1, 41):

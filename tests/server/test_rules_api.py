@@ -40,7 +40,9 @@ def test_dots_pictures_show_what_the_captions_say(client: TestClient) -> None:
     chain = boxes["chain"]
     assert chain["scores"] == [0, 0] and len(chain["legal_moves"]) == 4
     border = boxes["border"]["board"]["lines"]
-    assert sum(line["predrawn"] for line in border) == 10  # 2·(2+3) outline lines
+    # 2·(2+3) outline lines; `predrawn` is sent only where true (absent: false)
+    assert sum(line.get("predrawn", False) for line in border) == 10
+    assert all(line.get("predrawn", True) is True for line in border)
 
     tri = by_id(client, "dots-and-triangles")
     assert tri["triangle"]["scores"] == [1, 0]

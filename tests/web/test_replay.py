@@ -106,7 +106,7 @@ def check_position(page: Any, rec: Record, k: int) -> None:
     wait_ply(page, k)
     want = at_ply(rec, k)
     lines = {ln["name"] for ln in want["board"]["lines"] if ln["drawn"]}
-    predrawn = {ln["name"] for ln in want["board"]["lines"] if ln["predrawn"]}
+    predrawn = {ln["name"] for ln in want["board"]["lines"] if ln.get("predrawn")}
     assert lines == predrawn | {m.move for m in rec.moves[:k]}
     assert drawn_lines(page) == lines, k
     owners = page.eval_on_selector_all(

@@ -94,7 +94,7 @@ class _Observer:
         if self.kind == "cells":
             board = state.to_dict()["board"]
             lines = board["lines"]
-            predrawn = {ln["name"] for ln in lines if ln["predrawn"]}
+            predrawn = {ln["name"] for ln in lines if ln.get("predrawn")}  # absent: False
             for i, line in enumerate(lines):
                 out[i] = 1 if line["drawn"] else 0
             for c, cell in enumerate(board["cells"]):

@@ -127,7 +127,55 @@ def _sender_of(send: object, depth: int) -> object:
     return None
 
 
-class Conn:
+class Outbox:
+    """What waits to be sent to one socket (a table's, here, or the lobby's), in order: a
+    queue that `pump` writes out, its count and its bytes (a text queued without its bytes
+    counted is one the socket is let go after, `resync`)."""
+
+    def __init__(self, ws: Sender, buffer_bytes: int) -> None:
+        self.ws = ws
+        self.buffer_bytes = buffer_bytes
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closed = False
+        #: Set when the connection is to end (closed, or let go for being too slow).
+        self.done = asyncio.Event()
+        self.resynced = False
+        self._inflight = 0  # queued messages not yet written: a frame must wait its turn
+        self._queued_bytes = 0  # their size (JSON text is ASCII: characters are bytes)
+
+    def _enqueue(self, text: str, counted: bool = True) -> None:
+        self._inflight += 1
+        if counted:
+            self._queued_bytes += len(text)
+        self.queue.put_nowait(text)
+
+    def _drop_queued(self) -> None:
+        """Forget what waits, unsent (that frees the memory)."""
+        while not self.queue.empty():
+            if self.queue.get_nowait() is not None:
+                self._inflight -= 1
+        self._queued_bytes = 0
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.done.set()
+            self.queue.put_nowait(None)
+
+    async def pump(self) -> None:
+        """Write queued messages until closed (run as a task beside the reader)."""
+        while True:
+            text = await self.queue.get()
+            if text is None:
+                return
+            try:
+                await self.ws.send_text(text)
+            finally:
+                self._inflight -= 1
+                self._queued_bytes = max(0, self._queued_bytes - len(text))
+
+
+class Conn(Outbox):
     """A connected client. Messages go out through a queue so one slow reader never holds
     up a broadcast to everyone else at the table; what waits for it is bounded in bytes
     (`SEND_BUFFER_BYTES`). Keepalive pings are the server's (uvicorn's, with their own
@@ -143,21 +191,13 @@ class Conn:
         deltas: bool = False,
         buffer_bytes: int = SEND_BUFFER_BYTES,
     ) -> None:
-        self.ws = ws
+        super().__init__(ws, buffer_bytes)
         self.deltas = deltas  # events carry a state patch (deltas.py) rather than the state
         self.table_id = table_id
         self.seat = seat
         self.token = token  # sha256 of the seat token, to notice a seat handed over
         self.bucket = bucket
-        self.buffer_bytes = buffer_bytes
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.closed = False
-        #: Set when the connection is to end (closed, or let go for being too slow).
-        self.done = asyncio.Event()
-        self.resynced = False
         self._direct = _direct(ws)
-        self._inflight = 0  # queued messages not yet written: a frame must wait its turn
-        self._queued_bytes = 0  # their size (JSON text is ASCII: characters are bytes)
 
     def buffered(self) -> int:
         """Bytes waiting for this client: queued here, and in its transport."""
@@ -173,9 +213,7 @@ class Conn:
         if self.buffered() + len(text) > self.buffer_bytes:
             self.resync()
             return
-        self._inflight += 1
-        self._queued_bytes += len(text)
-        self.queue.put_nowait(text)
+        self._enqueue(text)
 
     def send_frame(self, text: str, frame: bytes) -> None:
         """Send `text`, whose frame is `frame` (text_frame), made once for many sockets.
@@ -210,36 +248,14 @@ class Conn:
         if self.closed:
             return
         self.resynced = True
-        while not self.queue.empty():  # nothing queued is sent now
-            if self.queue.get_nowait() is not None:
-                self._inflight -= 1
-        self._queued_bytes = 0
+        self._drop_queued()  # nothing queued is sent now
         proto = self._direct
         transport = None if proto is None else proto.transport
         if transport is not None and not transport.is_closing() and not self._inflight:
             transport.write(text_frame(RESYNC))
             asyncio.get_running_loop().call_later(RESYNC_GRACE_S, transport.abort)
         else:
-            self._inflight += 1
-            self.queue.put_nowait(RESYNC)
+            self._enqueue(RESYNC, counted=False)
             if transport is not None:
                 asyncio.get_running_loop().call_later(RESYNC_GRACE_S, transport.abort)
         self.close()
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.done.set()
-            self.queue.put_nowait(None)
-
-    async def pump(self) -> None:
-        """Write queued messages until closed (run as a task beside the reader)."""
-        while True:
-            text = await self.queue.get()
-            if text is None:
-                return
-            try:
-                await self.ws.send_text(text)
-            finally:
-                self._inflight -= 1
-                self._queued_bytes = max(0, self._queued_bytes - len(text))

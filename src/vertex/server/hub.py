@@ -181,7 +181,8 @@ class Hub:
         if fanout.sockets:  # to how many sockets, in how long (bench_spectators.py)
             line["sockets"] = fanout.sockets
             line["fanout_us"] = round(fanout.wall_s * 1e6)
-            line["fanout_cpu_us"] = round(fanout.cpu_s * 1e6)
+            if fanout.cpu_s is not None:
+                line["fanout_cpu_us"] = round(fanout.cpu_s * 1e6)
         line.update({k: v for k, v in ev.data.items() if k in ("seat", "move", "level", "ply")})
         log.info(dumps(line))
         if own and needs_owner(table) and not self.leases.owns(table.id):

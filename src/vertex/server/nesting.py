@@ -31,7 +31,10 @@ def depth(raw: str | bytes) -> int:
 
 def check_depth(raw: str | bytes, most: int = MAX_DEPTH) -> None:
     """ApiError `too-deep` when `raw` nests deeper than `most`."""
-    if depth(raw) > most:
+    data = raw.encode() if isinstance(raw, str) else raw
+    if data.count(b"[") + data.count(b"{") <= most:  # cannot nest deeper: no need to count
+        return
+    if depth(data) > most:
         raise ApiError(
             "too-deep",
             f"a message may nest at most {most} levels of arrays and objects",

@@ -37,14 +37,22 @@ def dumps(msg: dict[str, Any]) -> str:
 Group = tuple[int | None, bool]
 
 
+#: Sockets a table has here from which a broadcast's CPU time is measured. The thread's CPU
+#: clock is a system call, not a vDSO read: on a loaded virtual machine it cost more than
+#: the rest of a two-socket broadcast (~7 % of a move in bench_load.py); beside a fan-out
+#: to this many sockets it is lost in the writes.
+CPU_TIMED = 64
+
+
 class Fanout(NamedTuple):
     """One event's broadcast: the sockets it went to, and the seconds it took from making
     the first text to the last socket's write, in wall time and in this thread's CPU time
-    (which does not depend on what else the machine runs)."""
+    (which does not depend on what else the machine runs; None: not measured, a table with
+    fewer than `CPU_TIMED` sockets here)."""
 
     sockets: int
     wall_s: float
-    cpu_s: float
+    cpu_s: float | None
 
 
 class Sockets:
@@ -97,7 +105,9 @@ class Sockets:
         bytes go to every socket of the class. The sockets are kept by group (`Group`), so
         the class is worked out once a group, not once a socket; the seats' groups go first
         (a player waits on the move, a spectator watches it)."""
-        began, cpu = time.perf_counter(), time.thread_time()
+        began = time.perf_counter()
+        timed = len(self.conns.get(table.id, ())) >= CPU_TIMED
+        cpu = time.thread_time() if timed else 0.0
         sealed = sent.sealed
         frames: dict[Group, tuple[str, bytes]] = {}
         groups = self.groups.get(table.id, {})
@@ -117,7 +127,8 @@ class Sockets:
             for conn in conns:
                 conn.send_frame(text, frame)
             n += len(conns)
-        return Fanout(n, time.perf_counter() - began, time.thread_time() - cpu)
+        wall = time.perf_counter() - began
+        return Fanout(n, wall, time.thread_time() - cpu if timed else None)
 
     # ---- presence ---------------------------------------------------------------------------
     def local_seats(self, tid: str) -> frozenset[int]:

@@ -305,20 +305,18 @@ class DotsState(State):
         for seat, mask in enumerate(self.owned):
             for c in _bits(mask):
                 owners[c] = seat
+        lines = [
+            {"name": name, "dots": [a, b], "drawn": bool(drawn >> i & 1)}
+            for i, (name, a, b) in enumerate(game.line_views)
+        ]
+        for i in _bits(predrawn):  # only where true: absent means false (DESIGN.md §3)
+            lines[i]["predrawn"] = True
         return {
             # the page's board module (web/js/boards/dots/) and the shape it draws
             "renderer": "dots",
             "kind": board.kind,
             "dots": board.dots_view(),
-            "lines": [
-                {
-                    "name": name,
-                    "dots": [a, b],
-                    "drawn": bool(drawn >> i & 1),
-                    "predrawn": bool(predrawn >> i & 1),
-                }
-                for i, (name, a, b) in enumerate(game.line_views)
-            ],
+            "lines": lines,
             "cells": [
                 {"dots": list(dots), "lines": list(lines), "owner": owners[c]}
                 for c, (dots, lines) in enumerate(game.cell_views)

@@ -7,20 +7,15 @@ the table's link, so following one shows nothing its holder could not see anyway
 
 from __future__ import annotations
 
-import asyncio
-from typing import Any, Protocol
+from typing import Any
 
-from vertex.server.conn import RESYNC, SEND_BUFFER_BYTES, TokenBucket
+from vertex.server.conn import RESYNC, SEND_BUFFER_BYTES, Outbox, Sender, TokenBucket
 
 #: Tables one socket may follow.
 FOLLOW_MOST = 50
 
 
-class Sender(Protocol):
-    async def send_text(self, data: str) -> None: ...
-
-
-class LobbyConn:
+class LobbyConn(Outbox):
     """A lobby socket. What waits to be sent to it is bounded in bytes, as for a table
     socket (conn.py): a reader further behind is sent `resync` and let go (the page
     reconnects and gets a fresh list)."""
@@ -32,17 +27,10 @@ class LobbyConn:
         bucket: TokenBucket,
         buffer_bytes: int = SEND_BUFFER_BYTES,
     ) -> None:
-        self.ws = ws
+        super().__init__(ws, buffer_bytes)
         self.game = game
         self.bucket = bucket
-        self.buffer_bytes = buffer_bytes
         self.follows: set[str] = set()
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
-        self.closed = False
-        #: Set when the connection is to end (closed, or let go for being too slow).
-        self.done = asyncio.Event()
-        self.resynced = False
-        self._queued_bytes = 0  # of the texts queued (JSON text is ASCII)
 
     def buffered(self) -> int:
         return self._queued_bytes
@@ -53,35 +41,16 @@ class LobbyConn:
         if self._queued_bytes + len(text) > self.buffer_bytes:
             self.resync()
             return
-        self._queued_bytes += len(text)
-        self.queue.put_nowait(text)
+        self._enqueue(text)
 
     def resync(self) -> None:
         """Drop what waits (that frees the memory), say `resync` and end the connection."""
         if self.closed:
             return
         self.resynced = True
-        while not self.queue.empty():
-            self.queue.get_nowait()
-        self._queued_bytes = 0
-        self.queue.put_nowait(RESYNC)
+        self._drop_queued()
+        self._enqueue(RESYNC, counted=False)
         self.close()
-
-    def close(self) -> None:
-        if not self.closed:
-            self.closed = True
-            self.done.set()
-            self.queue.put_nowait(None)
-
-    async def pump(self) -> None:
-        while True:
-            text = await self.queue.get()
-            if text is None:
-                return
-            try:
-                await self.ws.send_text(text)
-            finally:
-                self._queued_bytes = max(0, self._queued_bytes - len(text))
 
 
 class LobbyConns:
