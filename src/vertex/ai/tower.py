@@ -28,6 +28,7 @@ from vertex.core.rng import Rng
 from vertex.games.verticality.game import Verticality, VerticalityState
 from vertex.games.verticality.notation import Aim, make_aim
 from vertex.games.verticality.plan import (
+    AHEAD_STEEP,
     CAREFUL,
     Care,
     after_first,
@@ -81,9 +82,9 @@ LOOK_SHARE = 0.8
 #: by what the level's second and third pyramids could still do with the first landed off its
 #: aim: STEADY_SAMPLES tremor draws each, the statics alone (no simulation), reckoned at
 #: STEADY_S + STEADY_PIECE_S a piece of the tower a draw (CPU seconds, measured 1.4-5.5 ms at
-#: 16-112 pieces), within STEADY_SHARE of the budget. A layout whose first pyramid, a little
-#: off, leaves the second only a thin margin fell at 0.45 mm though its plan stood
-#: (bench/RESULTS.md, fifth round).
+#: 16-112 pieces), within STEADY_SHARE of the budget, a draw scoring below zero counting
+#: AHEAD_STEEP times. A layout whose first pyramid, a little off, leaves the second only a thin
+#: margin fell at 0.45 mm though its plan stood (bench/RESULTS.md, fifth and sixth rounds).
 STEADY_LAYOUTS = 4
 STEADY_SAMPLES = 6
 STEADY_S = 0.0015
@@ -144,7 +145,11 @@ class TowerPlayer:
             left = 0.0
             for _ in range(samples):
                 noise, rng = tremor_sample(rng, sigma)
-                left += after_first(state, seat, aim, noise, CARE[5])
+                got = after_first(state, seat, aim, noise, CARE[5])
+                # a draw that leaves no plan with a margin may well fall, and a fall ends the
+                # tower: it counts AHEAD_STEEP times, as a thin next level does (the mean alone
+                # chose a layout with draws at -1.9 for one at -0.8: seed 3, 0.45 mm)
+                left += got if got >= 0 else AHEAD_STEEP * got
             steady = total - own + left / samples
             if steady > best_total:
                 best, best_total = aim, steady
