@@ -31,6 +31,7 @@ from tests.web.conftest import (
     wait_version,
 )
 from vertex.games.verticality.plan import plan_aim
+from vertex.server import Limits
 
 DATA = Path(__file__).parent.parent / "ai" / "data"
 SIZES = {"S": 14.29, "M": 19.84, "L": 25.40}
@@ -385,7 +386,9 @@ def test_a_30_level_tower_on_a_phone_is_followed_and_numbered(
     # the table's seed: the recorded tower's (drawn where tables are opened; when that moved
     # out of hub.py the tower was played on a random seed and its moves were refused)
     monkeypatch.setattr(new_tables, "secrets", seeded)
-    with LiveServer(tmp_path) as live:
+    # the recorded tower is posted as fast as the server takes it: no 20-a-second limit here
+    fast = Limits(messages_per_second=10_000.0, message_burst=10_000)
+    with LiveServer(tmp_path, limits=fast) as live:
         table = Towers(live, ["Tall"])
         for move in record["moves"][:119]:
             live.post(f"/api/tables/{table.id}/moves", {"token": table.tokens[0], "move": move})
