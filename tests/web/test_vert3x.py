@@ -30,15 +30,30 @@ def version_of(server: Any, table: str) -> int:
 
 
 def line_point(page: Any, name: str, at: float) -> tuple[float, float]:
-    """The screen point at fraction `at` of line `name`, from its first dot."""
+    """The screen point at fraction `at` of line `name`, from its first dot, once the board is
+    in view and has stopped moving (a panel that appears above it moves it down, and a
+    point read just before that missed its line in the fresh-clone CI)."""
     x1, y1, x2, y2 = page.evaluate(
-        """name => {
-            const svg = document.querySelector('[data-vert3x] svg'), m = svg.getScreenCTM();
+        """async name => {
+            const svg = document.querySelector('[data-vert3x] svg');
             const line = svg.querySelector(`[data-grid="${name}"]`);
-            const p = (a, b) => new DOMPoint(+line.getAttribute(a), +line.getAttribute(b))
-                .matrixTransform(m);
-            const p1 = p('x1', 'y1'), p2 = p('x2', 'y2');
-            return [p1.x, p1.y, p2.x, p2.y];
+            line.scrollIntoView({block: 'nearest', inline: 'nearest'});
+            const read = () => {
+                const m = svg.getScreenCTM();
+                const p = (a, b) => new DOMPoint(+line.getAttribute(a), +line.getAttribute(b))
+                    .matrixTransform(m);
+                const p1 = p('x1', 'y1'), p2 = p('x2', 'y2');
+                return [p1.x, p1.y, p2.x, p2.y];
+            };
+            const frame = () => new Promise(r => requestAnimationFrame(() => r()));
+            let last = read();
+            for (let i = 0; i < 30; i++) {  // at most half a second of frames
+                await frame(); await frame();
+                const now = read();
+                if (now.every((v, k) => Math.abs(v - last[k]) < 0.5)) return now;
+                last = now;
+            }
+            return last;
         }""",
         name,
     )
