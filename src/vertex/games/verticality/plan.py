@@ -38,6 +38,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, Literal
 
 import numpy as np
@@ -227,6 +228,25 @@ def lookahead_scored(
     return ranked
 
 
+@lru_cache(maxsize=256)
+def _turned(
+    size: str, gap_mm: float, shapes: str, heading0: float, turns: tuple[float, ...]
+) -> tuple[np.ndarray, tuple[np.ndarray, ...], np.ndarray, np.ndarray]:
+    """The layout library turned by each of `turns` from `heading0`: every layout's heading,
+    where the three pyramids go relative to the first, the tips' inradius (N, 1) and incentre
+    (relative to the first), the same wherever the layout goes. A look ahead asks for the same
+    few turnings once a layout it weighs."""
+    q2, q3 = layout_library(size, gap_mm, shapes)
+    headings = heading0 + np.repeat(np.array(turns, dtype=float), len(q2))
+    r2 = np.concatenate([rotate(q2, heading0 + t) for t in turns])
+    r3 = np.concatenate([rotate(q3, heading0 + t) for t in turns])
+    offsets = (np.zeros_like(r2), r2, r3)  # relative to the first pyramid
+    out = (headings, offsets, inradius(*offsets)[:, None], incentre(*offsets))
+    for a in (headings, *offsets, *out[2:]):
+        a.flags.writeable = False  # shared by every plan that asks
+    return out
+
+
 def _wide_first(layout: tuple[np.ndarray, float, float]) -> tuple[int, float]:
     """The order of the wide layouts a look ahead weighs: those wide enough for large pyramids
     next (inradius WIDE_MM or more) best by their own score, then the rest widest first. The
@@ -318,17 +338,13 @@ class Planner:
         heading; score), best first; with `wide`, also that many of the widest triangles of
         tips that stand (what larger pyramids on the next level need)."""
         m = PYRAMIDS[size].mass * 1e3
-        q2, q3 = layout_library(size, self.care.gap_mm, self.care.shapes)
         heading0 = 0.0 if self.below is None else yaw_deg(self.below.pose)
-        turns = np.repeat(np.array(self.care.turns, dtype=float), len(q2))
-        headings = heading0 + turns
-        r2 = np.concatenate([rotate(q2, heading0 + t) for t in self.care.turns])
-        r3 = np.concatenate([rotate(q3, heading0 + t) for t in self.care.turns])
-        offsets = (np.zeros_like(r2), r2, r3)  # relative to the first pyramid
+        care = self.care
+        headings, offsets, width, centre = _turned(
+            size, care.gap_mm, care.shapes, heading0, care.turns
+        )
         t = self._start(m, offsets)
         h = headings[:, None]
-        width = inradius(*offsets)[:, None]  # (N, 1): the same wherever the layout goes
-        centre = incentre(*offsets)  # relative to the first pyramid
         # Coarse, every layout, the card right below only; then the best layouts, finer, with
         # every card of the tower.
         rounds: tuple[tuple[float, int, bool], ...] = (
