@@ -34,10 +34,12 @@ from vertex.games.verticality.plan import (
     after_first,
     candidate_aims,
     fits,
+    follow_scored,
     lookahead_scored,
     next_sizes,
     plan_aim,
 )
+from vertex.physics import SIZES
 
 #: Haste and aiming slop (mm) per level.
 HASTE = {1: 1.0, 2: 0.5, 3: 0.0, 4: 0.0, 5: 0.0}
@@ -90,6 +92,18 @@ STEADY_SAMPLES = 6
 STEADY_S = 0.0015
 STEADY_PIECE_S = 0.00004
 STEADY_SHARE = 0.15
+#: Without tremor there is nothing to weigh again: where larger pyramids may follow, the look
+#: ahead takes that share too, and up to STILL_LOOKAHEAD layouts.
+STILL_LOOKAHEAD = 14
+#: ... and a level's second and third pyramids are weighed, as its first, with what the level
+#: they complete leaves for the next: up to FOLLOW of the planner's best aims, within
+#: FOLLOW_SHARE of the budget (the rest is the trials'), after FOLLOW_PLAN_S of planning.
+#: Replanned from the first pyramid alone, the level lost the wide triangle its first was
+#: chosen for (seed 1, tremor 0: the large level after it -3.14 where the look ahead saw
+#: a plan above zero; bench/RESULTS.md, seventh round).
+FOLLOW = 6
+FOLLOW_SHARE = 0.35
+FOLLOW_PLAN_S = 0.02
 
 
 class TowerPlayer:
@@ -114,6 +128,10 @@ class TowerPlayer:
             # the look-ahead ranks the plans itself (the plan alone only if it finds none)
             ahead = self._looked_ahead(state, seat, budget_s)
             return str(ahead or plan_aim(state, seat, care=CARE[5], haste=haste))
+        if self.level == 5 and state.step in (1, 2) and state.game.options.tremor_mm == 0.0:
+            followed = self._followed(state, seat, budget_s)
+            if followed:
+                return str(self._tried(state, seat, followed[0], budget_s, rng, followed))
         if self.level == 1:
             plan = plan_aim(state, seat, counterbalance=False, haste=haste)
         else:
@@ -128,13 +146,22 @@ class TowerPlayer:
         """The first pyramid of the layout that, with what it leaves for the next level, is
         best, among as many layouts as the budget allows (counted from the budget alone)."""
         pieces = len(state.towers[seat].pieces)
-        count = look_count(budget_s, pieces, len(next_sizes(state)))
+        sigma = state.game.options.tremor_mm
+        odds = next_sizes(state)
+        if sigma == 0.0 and any(SIZES.index(s) > SIZES.index(state.size) for s in odds):
+            # no re-weighing without tremor: its share goes to more layouts, where larger
+            # pyramids may follow (a small level's layout that leaves them no plan ends the
+            # tower; the one that does was beyond the tenth: bench/RESULTS.md, seventh round)
+            count = look_count(
+                budget_s, pieces, len(odds), LOOK_SHARE + STEADY_SHARE, STILL_LOOKAHEAD
+            )
+        else:
+            count = look_count(budget_s, pieces, len(odds))
         if count < 2:
             return None
         ranked = lookahead_scored(state, seat, CARE[5], count=count)
         if not ranked:
             return None
-        sigma = state.game.options.tremor_mm
         layouts, samples = steady_count(budget_s, pieces)
         if sigma == 0.0 or layouts < 2:
             return ranked[0][2]
@@ -155,6 +182,17 @@ class TowerPlayer:
                 best, best_total = aim, steady
         return best
 
+    def _followed(self, state: VerticalityState, seat: int, budget_s: float) -> list[Aim]:
+        """A level's second or third pyramid without tremor: the best few aims, weighed with
+        what the level each completes leaves for the next (counted from the budget alone)."""
+        pieces = len(state.towers[seat].pieces)
+        sizes = max(1, len(next_sizes(state)))
+        spare = budget_s * FOLLOW_SHARE - FOLLOW_PLAN_S
+        count = min(FOLLOW, math.floor(spare / (sizes * (LOOK_S + LOOK_PIECE_S * pieces))))
+        if count < 2:
+            return []
+        return [aim for *_, aim in follow_scored(state, seat, CARE[5], count=count)]
+
     def _sloppy(self, state: VerticalityState, seat: int, plan: Aim, rng: Rng) -> Aim:
         slop = SLOP_MM[self.level]
         for _ in range(6):
@@ -172,10 +210,17 @@ class TowerPlayer:
         return plan
 
     def _tried(
-        self, state: VerticalityState, seat: int, plan: Aim, budget_s: float, rng: Rng
+        self,
+        state: VerticalityState,
+        seat: int,
+        plan: Aim,
+        budget_s: float,
+        rng: Rng,
+        aims: list[Aim] | None = None,
     ) -> Aim:
         """The plan, unless the simulator sees it fall more often than not: then the best of
-        the next few aims by how often each stood (ties to the plan's order)."""
+        the next few aims (`aims`, the plan first, or the planner's) by how often each stood
+        (ties to the plan's order)."""
         sigma = state.game.options.tremor_mm
         # Trials from the budget alone (not the clock), so choices replay.
         tower = state.towers[seat]
@@ -186,7 +231,7 @@ class TowerPlayer:
         trials = 1 if sigma == 0.0 else max(1, min(MAX_TRIALS, total // CANDIDATES))
         tried = 0
         best, best_score = plan, -1.0
-        candidates = [
+        candidates = aims or [
             plan,
             *(a for a in candidate_aims(state, seat, CARE[5], count=CANDIDATES) if a != plan),
         ]
@@ -216,12 +261,15 @@ class TowerPlayer:
         return best
 
 
-def look_count(budget_s: float, pieces: int, sizes: int) -> int:
-    """How many layouts level 5 looks a level ahead from, for a tower of `pieces` pieces and
-    `sizes` sizes the die may roll next, within LOOK_SHARE of the budget (CPU seconds)."""
-    spare = budget_s * LOOK_SHARE - (PLAN_S + PLAN_PIECE_S * pieces)
+def look_count(
+    budget_s: float, pieces: int, sizes: int, share: float = LOOK_SHARE, most: int = LOOKAHEAD
+) -> int:
+    """How many layouts level 5 looks a level ahead from (`most` at most), for a tower of
+    `pieces` pieces and `sizes` sizes the die may roll next, within `share` of the budget
+    (CPU seconds)."""
+    spare = budget_s * share - (PLAN_S + PLAN_PIECE_S * pieces)
     look_s = max(1, sizes) * (LOOK_S + LOOK_PIECE_S * pieces)
-    return max(0, min(LOOKAHEAD, math.floor(spare / look_s)))
+    return max(0, min(most, math.floor(spare / look_s)))
 
 
 def steady_count(budget_s: float, pieces: int) -> tuple[int, int]:

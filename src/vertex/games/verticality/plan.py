@@ -228,6 +228,29 @@ def lookahead_scored(
     return ranked
 
 
+def follow_scored(
+    state: VerticalityState, seat: int, care: Care = CAREFUL, *, count: int = 4
+) -> list[tuple[float, float, Aim]]:
+    """A level's second or third pyramid: the best `count` aims by their own score, each
+    weighed with what the level it completes leaves for the next (as `lookahead_scored`
+    weighs a level's first), best total first, with each one's (total, own score)."""
+    plans = Planner(state.towers[seat], state.level, care)
+    k = len(plans.placed)
+    odds = next_sizes(state)
+    ranked: list[tuple[float, float, Aim]] = []
+    for layout in plans.rest_of_level(state.size):
+        if len(ranked) >= count:
+            break
+        where, heading, score = layout
+        aim = make_aim("pyramid", _clamp(float(where[k, 0])), _clamp(float(where[k, 1])), heading)
+        if any(a == aim for *_, a in ranked) or not fits(state, seat, aim):
+            continue
+        ahead = plans.next_level(state.size, layout, odds) if odds else 0.0
+        ranked.append((score + LOOKAHEAD_WEIGHT * ahead, score, aim))
+    ranked.sort(key=lambda r: -r[0])
+    return ranked
+
+
 @lru_cache(maxsize=256)
 def _turned(
     size: str, gap_mm: float, shapes: str, heading0: float, turns: tuple[float, ...]
@@ -401,7 +424,7 @@ class Planner:
         equally likely if not given), a score below zero counting AHEAD_STEEP times."""
         where, heading, _ = layout
         pieces = list(self.tower.pieces)
-        for x, y in where:
+        for x, y in where[len(self.placed) :]:  # those already standing are in the tower
             z = 0.0 if self.below is None else card_top_z(self.below.pose, x * MM, y * MM)
             pieces.append(Piece(size, self.level, yaw_pose(x * MM, y * MM, z, heading)))  # type: ignore[arg-type]
         centre = incentre(where[0], where[1], where[2])
@@ -430,7 +453,24 @@ class Planner:
         t = (target * total - sup.moment - rest) / (3 * m + CARD_G)
         return np.asarray(t.reshape(n, 2))
 
+    def rest_of_level(self, size: str) -> list[tuple[np.ndarray, float, float]]:
+        """With one or two of this level's pyramids standing, the plans for the next one as
+        whole layouts: (where the three pyramids go, their heading, score), best first."""
+        if len(self.placed) == 1:
+            return self._second_layouts(size)
+        done = np.stack([base_xy(p) for p in self.placed[:2]])
+        return [
+            (np.concatenate([done, np.array([[x, y]])]), heading, score)
+            for x, y, heading, score in self._third(size)
+        ]
+
     def _second(self, size: str) -> list[tuple[float, float, float, float]]:
+        return [
+            (float(where[1, 0]), float(where[1, 1]), heading, score)
+            for where, heading, score in self._second_layouts(size)
+        ]
+
+    def _second_layouts(self, size: str) -> list[tuple[np.ndarray, float, float]]:
         m = PYRAMIDS[size].mass * 1e3
         first = self.placed[0]
         p1 = base_xy(first)
@@ -440,10 +480,10 @@ class Planner:
         x1 = np.broadcast_to(p1, r2.shape)
         pos = [x1[:, None, :], (p1 + r2)[:, None, :], (p1 + r3)[:, None, :]]
         s = self._score(m, size, np.full((len(r2), 1), heading), pos, done=1)[:, 0]
-        out = []
-        for i in np.argsort(-s, kind="stable")[:24]:
-            out.append((float(p1[0] + r2[i, 0]), float(p1[1] + r2[i, 1]), heading % 360.0, s[i]))
-        return [(x, y, h, float(v)) for x, y, h, v in out]
+        return [
+            (np.stack([p1, p1 + r2[i], p1 + r3[i]]), heading % 360.0, float(s[i]))
+            for i in np.argsort(-s, kind="stable")[:24]
+        ]
 
     def _third(self, size: str) -> list[tuple[float, float, float, float]]:
         m = PYRAMIDS[size].mass * 1e3
