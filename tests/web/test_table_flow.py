@@ -145,13 +145,29 @@ def test_a_clock_that_runs_out_is_said_when_the_computer_moves(
     context_factory: Any, server: LiveServer
 ) -> None:
     table = new_table(server, clock={"per_move": 1.5}, on_timeout="computer")
-    sit(server, table, 0, "Ann")
     bob_token = sit(server, table, 1, "Bob")
     bob = open_seat(context_factory(), server, table, bob_token, 1)
     wait_version(bob, version_of(server, table))
-    # Ann never moves: her clock runs out and the computer plays her line
-    note = bob.wait_for_selector("[data-clock-note]:not([hidden])", timeout=20_000)
-    assert "Ann's time ran out: the computer moved for them" in note.inner_text()
+    # Every note the page shows, in order: Bob never moves either, so 1.5 s after Ann's note
+    # his own replaces it (a page that read the note late saw Bob's, on a loaded CI box).
+    bob.evaluate(
+        """() => {
+          window.clockNotes = [];
+          new MutationObserver(() => {
+            const el = document.querySelector("[data-clock-note]:not([hidden])");
+            const text = el ? el.textContent : "";
+            if (text && window.clockNotes.at(-1) !== text) window.clockNotes.push(text);
+          }).observe(document.body, {
+            subtree: true, childList: true, characterData: true, attributes: true,
+          });
+        }"""
+    )
+    # The game starts with Bob's page already live: Ann never moves, her clock runs out and
+    # the computer plays her line.
+    sit(server, table, 0, "Ann")
+    bob.wait_for_function("() => window.clockNotes.length > 0", timeout=20_000)
+    first = bob.evaluate("() => window.clockNotes[0]")
+    assert "Ann's time ran out: the computer moved for them" in first
     said = "() => document.querySelector('[data-announce=assertive]').textContent"
     bob.wait_for_function(f"() => ({said})().includes('time ran out')")
     assert server.get(f"/api/tables/{table}")["state"]["ply"] >= 1
