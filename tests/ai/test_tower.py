@@ -12,7 +12,13 @@ import pytest
 
 import vertex
 from vertex.ai import player
-from vertex.ai.tower import TowerPlayer, look_count
+from vertex.ai.tower import (
+    LOOK_SHARE,
+    STEADY_SHARE,
+    STILL_LOOKAHEAD,
+    TowerPlayer,
+    look_count,
+)
 from vertex.core.errors import IllegalMove, VertexError
 from vertex.games.verticality.notation import parse_aim
 from vertex.games.verticality.plan import Planner, after_first, next_sizes
@@ -166,6 +172,9 @@ def test_level_5_reckons_its_look_ahead_by_the_towers_size() -> None:
     assert look_count(0.5, 116, 3) == 5  # the supply's last levels
     assert look_count(0.5, 88, 1) == 10  # one size left
     assert look_count(0.1, 80, 3) == 0  # no time to look ahead: the plan alone
+    # without tremor, where larger pyramids may follow: the re-weighing's share too, up to 14
+    assert look_count(0.5, 92, 3, LOOK_SHARE + STEADY_SHARE, STILL_LOOKAHEAD) == 7
+    assert look_count(0.5, 20, 3, LOOK_SHARE + STEADY_SHARE, STILL_LOOKAHEAD) == 12
 
 
 def test_every_card_at_once_gives_the_same_margins_as_one_by_one() -> None:

@@ -14,7 +14,9 @@ steady as the table's `tremor_mm`. Levels differ in care and haste, not in stead
    is best, the best layouts weighed again with that pyramid landed off its aim by sampled
    tremor; every later piece is tried in the simulator under sampled tremor, as many times as
    the thinking budget allows, and if it falls more often than not, the next best aims are
-   tried too and the one that stood most often is kept.
+   tried too and the one that stood most often is kept, the second and third pyramids'
+   aims weighed first, as the first's, with what the level leaves for the next. Without
+   tremor (nothing to weigh again) it looks at more layouts where larger pyramids may follow.
 """
 
 from __future__ import annotations
@@ -95,12 +97,12 @@ STEADY_SHARE = 0.15
 #: Without tremor there is nothing to weigh again: where larger pyramids may follow, the look
 #: ahead takes that share too, and up to STILL_LOOKAHEAD layouts.
 STILL_LOOKAHEAD = 14
-#: ... and a level's second and third pyramids are weighed, as its first, with what the level
-#: they complete leaves for the next: up to FOLLOW of the planner's best aims, within
-#: FOLLOW_SHARE of the budget (the rest is the trials'), after FOLLOW_PLAN_S of planning.
-#: Replanned from the first pyramid alone, the level lost the wide triangle its first was
-#: chosen for (seed 1, tremor 0: the large level after it -3.14 where the look ahead saw
-#: a plan above zero; bench/RESULTS.md, seventh round).
+#: A level's second and third pyramids are weighed, as its first, with what the level they
+#: complete leaves for the next: up to FOLLOW of the planner's best aims, within FOLLOW_SHARE
+#: of the budget (the rest is the trials'), after FOLLOW_PLAN_S of planning. Replanned for
+#: their own score alone, they undid the wide triangle the first was chosen for (seed 1,
+#: tremor 0: the large level after it -3.14 where the look ahead saw a plan above zero;
+#: bench/RESULTS.md, seventh round).
 FOLLOW = 6
 FOLLOW_SHARE = 0.35
 FOLLOW_PLAN_S = 0.02
@@ -128,7 +130,7 @@ class TowerPlayer:
             # the look-ahead ranks the plans itself (the plan alone only if it finds none)
             ahead = self._looked_ahead(state, seat, budget_s)
             return str(ahead or plan_aim(state, seat, care=CARE[5], haste=haste))
-        if self.level == 5 and state.step in (1, 2) and state.game.options.tremor_mm == 0.0:
+        if self.level == 5 and state.step in (1, 2):
             followed = self._followed(state, seat, budget_s)
             if followed:
                 return str(self._tried(state, seat, followed[0], budget_s, rng, followed))
@@ -183,8 +185,8 @@ class TowerPlayer:
         return best
 
     def _followed(self, state: VerticalityState, seat: int, budget_s: float) -> list[Aim]:
-        """A level's second or third pyramid without tremor: the best few aims, weighed with
-        what the level each completes leaves for the next (counted from the budget alone)."""
+        """A level's second or third pyramid: the best few aims, weighed with what the level
+        each completes leaves for the next (counted from the budget alone)."""
         pieces = len(state.towers[seat].pieces)
         sizes = max(1, len(next_sizes(state)))
         spare = budget_s * FOLLOW_SHARE - FOLLOW_PLAN_S
