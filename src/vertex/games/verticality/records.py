@@ -12,17 +12,16 @@ from typing import Any
 SUPPLY_LEVELS = 30
 
 MEASURED_WITH = (
-    "bench/bench_verticality.py --towers 40 --tremors 0.45 --cap 10 (levels 1-4); "
-    "--towers 4 --levels 5 --tremors 0.45 (level 5, to the supply's end)"
+    "bench/bench_verticality.py --towers 20 --levels 1,2,3,4,5 --tremors 0.45 (to the supply's end)"
 )
 
 #: One row per computer level: the most levels over the measured towers, the mean, how many
-#: towers (one table seed each), at the table's default tremor. Levels 1-4 come from the
-#: 10-level bench (so their best says at most 10); level 5 from towers to the supply's end.
+#: towers (one table seed each), at the table's default tremor, to the supply's end
+#: (bench/RESULTS.md, issue 23's seventh round).
 COMPUTER_BESTS: tuple[dict[str, Any], ...] = (
-    {"level": 1, "best": 9, "mean": 2.27, "towers": 40, "tremor_mm": 0.45},
-    {"level": 2, "best": 10, "mean": 4.3, "towers": 40, "tremor_mm": 0.45},
-    {"level": 3, "best": 10, "mean": 7.47, "towers": 40, "tremor_mm": 0.45},
-    {"level": 4, "best": 10, "mean": 9.78, "towers": 40, "tremor_mm": 0.45},
-    {"level": 5, "best": 23, "mean": 20.5, "towers": 4, "tremor_mm": 0.45},
+    {"level": 1, "best": 9, "mean": 2.3, "towers": 20, "tremor_mm": 0.45},
+    {"level": 2, "best": 11, "mean": 4.4, "towers": 20, "tremor_mm": 0.45},
+    {"level": 3, "best": 30, "mean": 10.65, "towers": 20, "tremor_mm": 0.45},
+    {"level": 4, "best": 30, "mean": 21.95, "towers": 20, "tremor_mm": 0.45},
+    {"level": 5, "best": 30, "mean": 29.35, "towers": 20, "tremor_mm": 0.45},
 )
