@@ -20,9 +20,22 @@ from vertex.ai.tower import (
     look_count,
 )
 from vertex.core.errors import IllegalMove, VertexError
+from vertex.games.verticality import Verticality, VerticalityState
 from vertex.games.verticality.notation import parse_aim
 from vertex.games.verticality.plan import Planner, after_first, next_sizes
 from vertex.games.verticality.statics import Stacked, Support
+
+
+def recorded(name: str) -> tuple[Verticality, VerticalityState]:
+    """The game and the position after the moves of the recorded tower tests/ai/data/NAME."""
+    record = json.loads((Path(__file__).parent / "data" / name).read_text())
+    game = vertex.create_game("verticality", **record["options"])
+    assert isinstance(game, Verticality)
+    state = game.initial_state(seed=record["seed"])
+    for move in record["moves"]:
+        state = state.play(move, seat=0)
+    assert isinstance(state, VerticalityState)
+    return game, state
 
 
 def test_every_level_gives_an_accepted_aim() -> None:
@@ -103,12 +116,7 @@ def test_wrong_game_or_seat_is_refused() -> None:
 def test_level_5_places_a_21st_level_on_a_recorded_20_level_tower() -> None:
     # A recorded solo tower (table seed 0, tremor 0): the 80 moves level 5 played to 20 levels.
     # The engine replays them exactly; at that height every card carries up to 19 levels.
-    path = Path(__file__).parent / "data" / "tower20_seed0.json"
-    record = json.loads(path.read_text())
-    game = vertex.create_game("verticality", **record["options"])
-    state = game.initial_state(seed=record["seed"])
-    for move in record["moves"]:
-        state = state.play(move, seat=0)
+    game, state = recorded("tower20_seed0.json")
     tower = state.towers[0]  # type: ignore[attr-defined]
     assert tower.standing and tower.levels == 20 and len(tower.pieces) == 80
     assert tower.built / 1e-3 == pytest.approx(742.61, abs=0.01)  # the known height (mm)
@@ -142,12 +150,7 @@ def test_level_5_keeps_room_for_large_pyramids_after_the_last_medium_level() -> 
     # more than a thin margin), this seed's tower fell at its 21st level, the first large
     # pyramid on the last medium level, with no tremor: every layout for it scored below -3
     # (a card's load off its tips). Now the medium level is laid out for what can follow.
-    path = Path(__file__).parent / "data" / "tower19_seed3.json"
-    record = json.loads(path.read_text())
-    game = vertex.create_game("verticality", **record["options"])
-    state = game.initial_state(seed=record["seed"])
-    for move in record["moves"]:
-        state = state.play(move, seat=0)
+    game, state = recorded("tower19_seed3.json")
     assert (state.level, state.size, state.supply["M"]) == (20, "M", 3)  # type: ignore[attr-defined]
     assert next_sizes(state) == {"S": 0.5, "L": 0.5}  # type: ignore[arg-type]
     bot = player(game, 5, seed=0)
@@ -195,12 +198,7 @@ def test_level_5_lays_a_small_level_so_the_large_one_after_it_stands() -> None:
     # (a card's load 0.3 mm inside its tips) and the third large pyramid brought the tower
     # down. Now it weighs up to 10 distinct ones (the widest that stand among them), and the
     # large level stands.
-    path = Path(__file__).parent / "data" / "tower12_seed18.json"
-    record = json.loads(path.read_text())
-    game = vertex.create_game("verticality", **record["options"])
-    state = game.initial_state(seed=record["seed"])
-    for move in record["moves"]:
-        state = state.play(move, seat=0)
+    game, state = recorded("tower12_seed18.json")
     assert (state.level, state.size) == (13, "S")  # type: ignore[attr-defined]
     bot = player(game, 5, seed=0)
     for _ in range(4):
@@ -225,12 +223,7 @@ def test_level_5_lays_a_level_out_for_where_a_trembling_hand_puts_its_first_pyra
     # down. Weighed again with the first pyramid off its aim by sampled tremor (the statics
     # alone), that layout is worse than the next one, which level 5 now plays, and the level
     # stands with the table's own tremor.
-    path = Path(__file__).parent / "data" / "tower9_seed0_t045.json"
-    record = json.loads(path.read_text())
-    game = vertex.create_game("verticality", **record["options"])
-    state = game.initial_state(seed=record["seed"])
-    for move in record["moves"]:
-        state = state.play(move, seat=0)
+    game, state = recorded("tower9_seed0_t045.json")
     assert (state.level, state.step, state.size) == (10, 0, "L")  # type: ignore[attr-defined]
     old = parse_aim("pyramid x=-12.39 y=6.4 rot=162.55")
     steady = after_first(state, 0, old, (0.0, 0.0, 0.0))  # type: ignore[arg-type]
@@ -253,12 +246,7 @@ def test_level_5_counts_a_trembling_hand_s_thin_draws_steeply() -> None:
     # with a margin (-0.34, -1.16, -1.93), and the level fell at its third pyramid. A draw
     # below zero now counts 3 times, as a thin next level does: the next layout (draws no
     # worse than -0.8) is played and the level stands with the table's own tremor.
-    path = Path(__file__).parent / "data" / "tower10_seed3_t045.json"
-    record = json.loads(path.read_text())
-    game = vertex.create_game("verticality", **record["options"])
-    state = game.initial_state(seed=record["seed"])
-    for move in record["moves"]:
-        state = state.play(move, seat=0)
+    game, state = recorded("tower10_seed3_t045.json")
     assert (state.level, state.step, state.size) == (11, 0, "L")  # type: ignore[attr-defined]
     old = parse_aim("pyramid x=6.4 y=-0.51 rot=332.47")
     aimed = after_first(state, 0, old, (0.0, 0.0, 0.0))  # type: ignore[arg-type]
@@ -280,12 +268,7 @@ def test_level_5_keeps_a_small_level_to_the_layout_it_chose_for_the_large_one_af
     # chosen for, the large level's best plan was then -3.14 and the tower fell. The second
     # and third are now weighed with what they leave the next level: the large level has a
     # plan with a margin and stands.
-    path = Path(__file__).parent / "data" / "tower22_seed1.json"
-    record = json.loads(path.read_text())
-    game = vertex.create_game("verticality", **record["options"])
-    state = game.initial_state(seed=record["seed"])
-    for move in record["moves"]:
-        state = state.play(move, seat=0)
+    game, state = recorded("tower22_seed1.json")
     assert (state.level, state.step, state.size) == (23, 1, "S")  # type: ignore[attr-defined]
     bot = player(game, 5, seed=0)
     second = bot.choose(state, 0, 0.5)
