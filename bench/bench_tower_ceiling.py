@@ -40,7 +40,8 @@ from vertex.core.errors import IllegalMove
 from vertex.core.rng import Rng
 from vertex.games.verticality import VerticalityState
 from vertex.games.verticality.notation import Aim, make_aim
-from vertex.games.verticality.plan import CAREFUL, Care, Planner, candidate_aims
+from vertex.games.verticality.plan import candidate_aims
+from vertex.games.verticality.planner import CAREFUL, Care, Planner
 from vertex.games.verticality.tower import Tower
 from vertex.physics import SIZES
 

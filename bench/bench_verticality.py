@@ -9,7 +9,7 @@
    triangle at each level's centre, the card on the tips, a calm hand: nothing weighed) as the
    peer. The ceiling these are measured against is `bench/bench_tower_ceiling.py`.
 
-Run: .venv/bin/python bench/bench_verticality.py [--towers 40] [--levels 1,2,3,4,5]
+Run: .venv/bin/python bench/bench_verticality.py [--towers 40] [--first-seed 0] [--levels 1,2,3,4,5]
      [--tremors 0,0.2,0.45,0.9] [--budget 0.5] [--cap 0] [--no-timing] [--jobs 2]
 (placement-to-rest is timed first, on level 5's recorded tower of tests/ai/data/tower30_seed3.json;
 then every row's towers go into one pool, seed by seed, so a run stopped early (--progress prints
@@ -30,7 +30,8 @@ import vertex
 from vertex.ai import player
 from vertex.games.verticality import VerticalityState
 from vertex.games.verticality.layouts import layout_library
-from vertex.games.verticality.plan import GAP_MM, plan_aim
+from vertex.games.verticality.plan import plan_aim
+from vertex.games.verticality.planner import GAP_MM
 from vertex.physics import PYRAMIDS, build_model, settle, yaw_pose
 from vertex.physics.geometry import apex, card_top_z
 from vertex.physics.pieces import CARD_THICKNESS
@@ -145,6 +146,9 @@ def solo_tower(
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--towers", type=int, default=40, help="table seeds 0..N-1 per row")
+    parser.add_argument(
+        "--first-seed", type=int, default=0, help="the towers' seeds start here (a held-out set)"
+    )
     parser.add_argument("--levels", default="1,2,3,4,5", help="computer levels")
     parser.add_argument("--tremors", default="0,0.2,0.45,0.9")
     parser.add_argument("--budget", type=float, default=0.5, help="thinking budget (s)")
@@ -185,7 +189,7 @@ def main() -> None:
     print(
         f"solo towers, the die's sizes, to {cap} levels"
         f"{' (the supply' + chr(39) + 's end)' if cap == SUPPLY_LEVELS else ' (a cap)'}, "
-        f"seeds 0..{args.towers - 1}, "
+        f"seeds {args.first_seed}..{args.first_seed + args.towers - 1}, "
         f"thinking budget {args.budget:g} s; ratio = mean levels / the quick plan's"
     )
     print(f"{'player':<12}{'tremor':>7}{'fell':>6}{'mean levels':>13}{'ratio':>7}  levels")
@@ -197,7 +201,7 @@ def main() -> None:
     # seeds first, rows second: stopped early, every row has the same first seeds
     runs = {
         (row, s): pool.submit(solo_tower, s, row[1], row[0], args.budget, cap)
-        for s in range(args.towers)
+        for s in range(args.first_seed, args.first_seed + args.towers)
         for row in rows
     }
     deadline = t + args.stop_after if args.stop_after else None
@@ -210,7 +214,11 @@ def main() -> None:
             break
         if args.progress:
             print(f"  level {row[0]} tremor {row[1]} seed {s}: {got[(row, s)][0]}", flush=True)
-    seeds = [s for s in range(args.towers) if all((row, s) in got for row in rows)]
+    seeds = [
+        s
+        for s in range(args.first_seed, args.first_seed + args.towers)
+        if all((row, s) in got for row in rows)
+    ]
     if len(got) < len(runs):
         for proc in list(getattr(pool, "_processes", {}).values()):
             proc.terminate()  # the towers still building: stopped at --stop-after

@@ -13,6 +13,7 @@ import pytest
 import vertex
 from vertex.ai import player
 from vertex.ai.tower import (
+    CARE,
     LOOK_SHARE,
     STEADY_SHARE,
     STILL_LOOKAHEAD,
@@ -21,8 +22,9 @@ from vertex.ai.tower import (
 )
 from vertex.core.errors import IllegalMove, VertexError
 from vertex.games.verticality import Verticality, VerticalityState
+from vertex.games.verticality.ahead import after_first, ahead_weight, lookahead_scored, next_sizes
 from vertex.games.verticality.notation import parse_aim
-from vertex.games.verticality.plan import Planner, after_first, next_sizes
+from vertex.games.verticality.planner import Planner
 from vertex.games.verticality.statics import Stacked, Support
 
 
@@ -210,6 +212,9 @@ def test_level_5_lays_a_small_level_so_the_large_one_after_it_stands() -> None:
     # where without tremor the small level's second and third pyramids are weighed with what
     # they leave the large one, as its first is. The large level on it stands.
     assert large[0][3] == pytest.approx(-0.36, abs=0.01)
+    # No plan with a margin here: the next level counts half (at full weight, a first pyramid
+    # scoring -1.79 for the level after it was played, and the tower fell at once).
+    assert bot.choose(state, 0, 0.5) != "pyramid x=-14.53 y=-9.79 rot=195.04"
     for _ in range(4):
         state = state.play(bot.choose(state, 0, 0.5), seat=0)
         assert state.towers[0].standing  # type: ignore[attr-defined]
@@ -283,3 +288,26 @@ def test_level_5_keeps_a_small_level_to_the_layout_it_chose_for_the_large_one_af
         state = state.play(bot.choose(state, 0, 0.5), seat=0)
         assert state.towers[0].standing  # type: ignore[attr-defined]
     assert state.towers[0].levels == 24  # type: ignore[attr-defined]
+
+
+def test_without_tremor_level_5_counts_the_next_level_as_much_as_its_own() -> None:
+    # Recorded (seed 18, tremor 0, 17 levels; level 18 small, the die may roll S, M or L
+    # next). The layout most comfortable for itself (3.18) leaves the next level +0.53 (a large
+    # one would have no plan with a margin: -1.18); a wide one (2.32) leaves it +2.02. At half
+    # weight the comfortable one won (3.44 against 3.33) and towers like it fell at the large
+    # level after (tremor 0: 17 of 20 to the supply's end; 20 at full weight: RESULTS.md).
+    game, state = recorded("tower17_seed18.json")
+    assert (state.level, state.step, state.size) == (18, 0, "S")  # type: ignore[attr-defined]
+    ranked = lookahead_scored(state, 0, CARE[5], count=8)  # type: ignore[arg-type]
+    comfortable = parse_aim("pyramid x=-6.95 y=-8.54 rot=30.05")
+    wide = parse_aim("pyramid x=-5.71 y=-24.57 rot=45.05")
+    totals = {aim: (total, own) for total, own, aim in ranked}
+    assert totals[comfortable] == pytest.approx((3.18 + 0.53, 3.18), abs=0.01)
+    assert totals[wide] == pytest.approx((2.32 + 2.02, 2.32), abs=0.01)
+    assert ranked[0][2] == wide
+    assert player(game, 5, seed=0).choose(state, 0, 0.5) == str(wide)
+    # full weight only without tremor and where the layout's own plan has a margin
+    assert ahead_weight(state, 0.0) == 1.0  # type: ignore[arg-type]
+    assert ahead_weight(state, -0.01) == 0.5  # type: ignore[arg-type]
+    trembling = vertex.create_game("verticality", players=1, tremor_mm=0.45)
+    assert ahead_weight(trembling.initial_state(seed=0), 3.0) == 0.5  # type: ignore[arg-type]

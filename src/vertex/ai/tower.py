@@ -16,7 +16,8 @@ steady as the table's `tremor_mm`. Levels differ in care and haste, not in stead
    the thinking budget allows, and if it falls more often than not, the next best aims are
    tried too and the one that stood most often is kept, the second and third pyramids'
    aims weighed first, as the first's, with what the level leaves for the next. Without
-   tremor (nothing to weigh again) it looks at more layouts where larger pyramids may follow.
+   tremor (nothing to weigh again) it looks at more layouts where larger pyramids may follow,
+   and counts the next level as much as the level's own where that has a margin.
 """
 
 from __future__ import annotations
@@ -27,20 +28,16 @@ from typing import Any
 from vertex.core.errors import IllegalMove, VertexError
 from vertex.core.game import Game, State
 from vertex.core.rng import Rng
-from vertex.games.verticality.game import Verticality, VerticalityState
-from vertex.games.verticality.notation import Aim, make_aim
-from vertex.games.verticality.plan import (
-    AHEAD_STEEP,
-    CAREFUL,
-    Care,
+from vertex.games.verticality.ahead import (
     after_first,
-    candidate_aims,
-    fits,
     follow_scored,
     lookahead_scored,
     next_sizes,
-    plan_aim,
 )
+from vertex.games.verticality.game import Verticality, VerticalityState
+from vertex.games.verticality.notation import Aim, make_aim
+from vertex.games.verticality.plan import candidate_aims, fits, plan_aim
+from vertex.games.verticality.planner import AHEAD_STEEP, CAREFUL, Care
 from vertex.physics import SIZES
 
 #: Haste and aiming slop (mm) per level.
