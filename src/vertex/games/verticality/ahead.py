@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from vertex.games.verticality.notation import Aim, make_aim
+from vertex.games.verticality.plan import candidate_aims, clamp, fits
+from vertex.games.verticality.planner import CAREFUL, Care, Planner
 from vertex.games.verticality.rules import PER_LEVEL
 from vertex.games.verticality.statics import (
     incentre,
@@ -28,17 +30,14 @@ from vertex.physics import SIZES, yaw_pose
 if TYPE_CHECKING:
     from vertex.games.verticality.game import VerticalityState
 
-from vertex.games.verticality.plan import _clamp, candidate_aims, fits
-from vertex.games.verticality.planner import CAREFUL, Care, Planner
-
 #: A look ahead counts this much of the next level's plan score ...
 LOOKAHEAD_WEIGHT = 0.5
 #: ... and without tremor, for a layout whose own plan has a margin (scores 0 or more), as much
 #: as the level's own: the level stands as planned, and a tower is lost at the level after (at
 #: 0.5, tremor 0: 17 of 20 towers to the supply's end, 20 with this). With tremor the hand eats
 #: the level's own margin first (1.0 at 0.45 mm: 16 of 20, not 18), and a level with no margin
-#: must first stand (a large level at 1.0 took a first pyramid 1.8 mm out for the next level,
-#: and fell: bench/RESULTS.md, eighth round).
+#: must first stand (a large level at 1.0 took a first pyramid scoring -1.79 for what it left the
+#: next level, over -0.36, and fell: bench/RESULTS.md, eighth round).
 STILL_WEIGHT = 1.0
 #: Of the layouts a look ahead weighs, this share are the best by their own score; the rest
 #: are the widest (a wide triangle of tips is what large pyramids on the next level need).
@@ -90,7 +89,7 @@ def lookahead_scored(
             where, heading, score = layout
             # one layout of a shape (the same triangle, turned alike, a little shifted)
             shape = _shape(where, heading)
-            x, y = _clamp(float(where[0, 0])), _clamp(float(where[0, 1]))
+            x, y = clamp(float(where[0, 0])), clamp(float(where[0, 1]))
             aim = make_aim("pyramid", x, y, heading)
             if shape in shapes or any(a == aim for *_, a in ranked) or not fits(state, seat, aim):
                 continue
@@ -115,7 +114,7 @@ def follow_scored(
         if len(ranked) >= count:
             break
         where, heading, score = layout
-        aim = make_aim("pyramid", _clamp(float(where[k, 0])), _clamp(float(where[k, 1])), heading)
+        aim = make_aim("pyramid", clamp(float(where[k, 0])), clamp(float(where[k, 1])), heading)
         if any(a == aim for *_, a in ranked) or not fits(state, seat, aim):
             continue
         ahead = plans.next_level(state.size, layout, odds) if odds else 0.0

@@ -59,7 +59,7 @@ def candidate_aims(
     piece: Literal["pyramid", "card"] = "card" if step == 3 else "pyramid"
     out: list[Aim] = []
     for x, y, rot, _score in spots:
-        aim = make_aim(piece, _clamp(x), _clamp(y), rot, haste)
+        aim = make_aim(piece, clamp(x), clamp(y), rot, haste)
         if aim in out or not fits(state, seat, aim):
             continue
         out.append(aim)
@@ -81,7 +81,7 @@ def _quick_aim(state: VerticalityState, seat: int, gap_mm: float, haste: float) 
     if step == 0 or not mates:
         cx, cy, heading = level_centre(tower, level)
         x, y = _local(cx, cy, heading, -b / 2, -b / 3)
-        return make_aim("pyramid", _clamp(x), _clamp(y), heading, haste)
+        return make_aim("pyramid", clamp(x), clamp(y), heading, haste)
     first = mates[0]
     fx, fy = first.pose[0] / MM, first.pose[1] / MM
     heading = yaw_deg(first.pose)
@@ -94,7 +94,7 @@ def _quick_aim(state: VerticalityState, seat: int, gap_mm: float, haste: float) 
         length = math.hypot(dx, dy) or 1.0
         # Against both: on the left of first → second, as far as the pair's own spacing.
         x, y = mx - dy / length * b, my + dx / length * b
-    aim = make_aim("pyramid", _clamp(x), _clamp(y), heading, haste)
+    aim = make_aim("pyramid", clamp(x), clamp(y), heading, haste)
     return _first_that_fits(state, seat, [aim, *_around(mates, b, heading, haste)], aim)
 
 
@@ -109,7 +109,7 @@ def _around(mates: list[Piece], b: float, heading: float, haste: float) -> list[
                 a = along * b
                 for dx, dy in ((reach, a), (-reach, a), (a, reach), (a, -reach)):
                     x, y = _local(mx, my, heading, dx, dy)
-                    out.append(make_aim("pyramid", _clamp(x), _clamp(y), heading, haste))
+                    out.append(make_aim("pyramid", clamp(x), clamp(y), heading, haste))
     return out
 
 
@@ -121,7 +121,7 @@ def _card_aim(tower: Tower, level: int, haste: float) -> Aim:
     x = sum(t[0] for t in tips) / len(tips) / MM
     y = sum(t[1] for t in tips) / len(tips) / MM
     heading = yaw_deg(tower.pyramids_of(level)[0].pose)
-    return make_aim("card", _clamp(x), _clamp(y), heading, haste)
+    return make_aim("card", clamp(x), clamp(y), heading, haste)
 
 
 def _first_that_fits(state: VerticalityState, seat: int, aims: list[Aim], otherwise: Aim) -> Aim:
@@ -156,8 +156,8 @@ def random_aim(state: VerticalityState, seat: int, rng: Rng) -> tuple[Aim, Rng]:
         dh, rng = rng.random()
         aim = make_aim(
             plan.piece,
-            _clamp(plan.x + (2 * dx - 1) * spread),
-            _clamp(plan.y + (2 * dy - 1) * spread),
+            clamp(plan.x + (2 * dx - 1) * spread),
+            clamp(plan.y + (2 * dy - 1) * spread),
             plan.rot + (2 * dr - 1) * 10.0,
             round(dh, 2),
         )
@@ -172,5 +172,6 @@ def _local(cx: float, cy: float, heading: float, dx: float, dy: float) -> tuple[
     return (cx + c * dx - s * dy, cy + s * dx + c * dy)
 
 
-def _clamp(v: float) -> float:
+def clamp(v: float) -> float:
+    """An aim's coordinate (mm) kept on the base."""
     return max(-BASE_HALF_MM, min(BASE_HALF_MM, v))
