@@ -44,12 +44,12 @@ TARGET_KB = 150
 # Which part of the page a static file belongs to (first match wins). Catalogs
 # (i18n/<lang>/<name>.json) are matched as i18n/<name>.json, whatever the language.
 SHARED = (
-    "js/i18n.js",
-    "js/dom.js",
-    "js/api.js",
-    "js/store.js",
-    "js/seats.js",
-    "js/header.js",
+    "js/shared/i18n.js",
+    "js/shared/dom.js",
+    "js/shared/api.js",
+    "js/shared/store.js",
+    "js/shared/seats.js",
+    "js/shared/header.js",
     "i18n/common.json",
     "js/boards/index.js",
     "css/base.css",
@@ -58,10 +58,10 @@ SHARED = (
 PARTS = [
     (
         "replay + analysis (on first use)",
-        ("js/replay", "js/analysis", "i18n/replay.json", "css/replay.css"),
+        ("js/table/replay.js", "js/table/analysis.js", "i18n/replay.json", "css/replay.css"),
     ),
-    # the table's own modules, catalogs and sheets, loaded at once or on demand (table-*.js)
-    ("table page", ("js/table", "js/socket.js", "i18n/table", "css/table")),
+    # the table's own modules, catalogs and sheets, loaded at once or on demand (js/table/)
+    ("table page", ("js/table/", "i18n/table", "css/table")),
     (
         "board pictures (*-preview.js)",
         (
@@ -71,7 +71,7 @@ PARTS = [
         ),
     ),
     ("dots board", ("js/boards/dots/dots", "i18n/dots.json", "css/board.css", "css/dots-menu.css")),
-    ("lobby", ("js/lobby", "i18n/lobby.json", "css/lobby.css")),
+    ("lobby", ("js/lobby/", "i18n/lobby.json", "css/lobby.css")),
     (
         "game names, summaries, options (i18n)",
         ("i18n/games.json", "i18n/game-summaries.json", "i18n/options.json"),

@@ -43,7 +43,7 @@ def test_missing_tables_and_games_get_the_page_with_404(client: TestClient) -> N
 
 def test_static_files_are_immutable_under_the_release(client: TestClient) -> None:
     release = release_of(client.get("/").text)
-    js = client.get(f"/static/{release}/js/i18n.js")
+    js = client.get(f"/static/{release}/js/shared/i18n.js")
     assert js.status_code == 200
     assert js.headers["content-type"].startswith("text/javascript")
     assert "immutable" in js.headers["cache-control"]
@@ -258,7 +258,7 @@ def test_every_module_waits_for_its_own_sheet() -> None:
     for path in sorted(JS.rglob("*.js")):
         src = path.read_text()
         rel = path.relative_to(JS).as_posix()
-        if rel != "dom.js":
+        if rel != "shared/dom.js":
             assert 'rel: "stylesheet"' not in src, f"{rel} makes its own <link>: use addSheet"
         calls = [m.start() for m in re.finditer(r"\baddSheet\(", src)]
         calls = [c for c in calls if not src[:c].rstrip().endswith("function")]
@@ -271,4 +271,4 @@ def test_every_module_waits_for_its_own_sheet() -> None:
                 f"{rel}: addSheet(...) is not awaited: {src[line_start : src.find(chr(10), at)]}"
             )
             adders.append(rel)
-    assert {"boards/towers/towers.js", "replay.js", "board-view.js"} <= set(adders)
+    assert {"boards/towers/towers.js", "table/replay.js", "boards/view.js"} <= set(adders)

@@ -17,7 +17,7 @@ from tests.web.conftest import (
     wait_version,
 )
 
-#: The server's letters as the page shows them (seats.js); "+" and "＋" are one plus.
+#: The server's letters as the page shows them (shared/seats.js); "+" and "＋" are one plus.
 LETTERS = {"X": "✕", "O": "○", "+": "＋"}
 
 
@@ -260,7 +260,7 @@ def test_figures_by_keyboard_alone_with_the_side_menu(server: Any, context_facto
     ):
         switch_lang(page, code)
         label = page.get_attribute('[data-cell="0"]', "aria-label")
-        shown = label[-1]  # the page's spelling of the owner's figure (seats.js)
+        shown = label[-1]  # the page's spelling of the owner's figure (shared/seats.js)
         assert label.startswith(start) and LETTERS.get(shown, shown) == symbol(
             final["board"], owner
         ), label

@@ -1,8 +1,8 @@
-"""Replay and analysis on the table page (js/replay.js, js/analysis.js): stepping through a
-finished game by buttons, keys and the move list with the board showing each position, live
-events while replaying, perfect play on the empty 2×2 board (+2), an estimate where the
-solver cannot finish in time, no analysis for a seated player during their game, and
-screenshots to look at."""
+"""Replay and analysis on the table page (js/table/replay.js, js/table/analysis.js):
+stepping through a finished game by buttons, keys and the move list with the board showing
+each position, live events while replaying, perfect play on the empty 2×2 board (+2), an
+estimate where the solver cannot finish in time, no analysis for a seated player during
+their game, and screenshots to look at."""
 
 from __future__ import annotations
 
@@ -64,7 +64,7 @@ def play(server: LiveServer, table: str, tokens: list[str], seed: int, stop: int
 
 
 def symbol(board: dict[str, Any], seat: int | None) -> str:
-    """The seat's symbol as js/seats.js shows it (the game's own first)."""
+    """The seat's symbol as js/shared/seats.js shows it (the game's own first)."""
     assert seat is not None
     own = (board.get("symbols") or [None] * (seat + 1))[seat]
     return {"X": "✕", "O": "○"}.get(own, own) if own else "✕○△□◇＋"[seat]

@@ -43,8 +43,8 @@ def drawable(page: Any, game: str) -> int:
     written in parallel; the page must skip the others and still show the text)."""
     count: int = page.evaluate(
         """async (game) => {
-          const src = document.querySelector('script[type=module][src$="/js/rules.js"]').src;
-          const boards = await import(src.replace(/rules\\.js$/, "boards/index.js"));
+          const src = document.querySelector('script[type=module][src$="/js/rules/main.js"]').src;
+          const boards = await import(src.replace(/rules\\/main\\.js$/, "boards/index.js"));
           const list = await (await fetch(`/api/rules/${game}/diagrams`)).json();
           let n = 0;
           for (const d of list) {

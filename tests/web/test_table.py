@@ -1,4 +1,4 @@
-"""The table page /tables/{id} (js/table*.js, js/socket.js): a game from the lobby to the
+"""The table page /tables/{id} (js/table/*.js): a game from the lobby to the
 result and the rematch between two people; spectators, reloads, the seat link and a dropped
 socket (a move made while it is down lands once); a refused move; a missing table; the
 phone and desktop screenshots of a finished game."""

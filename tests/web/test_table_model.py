@@ -1,4 +1,4 @@
-"""The page's delta applier (js/table-model.js) in the browser, against the patches the
+"""The page's delta applier (js/table/model.js) in the browser, against the patches the
 real server sends: a socket that asks for deltas gets each event's state as a patch, and
 the page must rebuild from it exactly the state a socket without deltas is sent — for every
 kind of board."""
@@ -82,7 +82,7 @@ def test_the_page_rebuilds_every_state_from_the_server_patches(
         """async (games) => {
           const base = document.querySelector('link[rel=stylesheet][href*="/static/"]')
             .getAttribute('href').replace(/\\/css\\/.*$/, '');
-          const m = await import(base + '/js/table-model.js');
+          const m = await import(base + '/js/table/model.js');
           const out = {};
           for (const [game, g] of Object.entries(games)) {
             // patched() alone, and the model folding the same events in (as the page does)

@@ -1,4 +1,4 @@
-"""The dark theme (css/base.css tokens, js/theme.js): every board at desktop and phone in a
+"""The dark theme (css/base.css tokens, js/shared/theme.js): every board at desktop and phone in a
 browser that prefers dark, and the header's switch (light / dark / auto, kept per browser).
 
 Measured on the page, not assumed: the text of the page against what is behind it (4.5:1),

@@ -1,5 +1,6 @@
 """The Vert3x board designer and start-dot picker in the new-table form, the share link and
-the table page's version in words (js/lobby-designer.js, lobby-share.js, version-words.js)."""
+the table page's version in words (js/boards/vert3x/vert3x-designer.js, js/lobby/share.js,
+js/shared/version-words.js)."""
 
 from __future__ import annotations
 

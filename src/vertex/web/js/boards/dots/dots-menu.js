@@ -1,7 +1,7 @@
 // The side menu of a cell (right click, long press, Enter / the menu key): a small ARIA menu
 // listing the cell's undrawn sides. Arrow keys move, Enter or Space picks, Escape or Tab
 // closes; focus goes back to where it came from.
-import { addSheet, h } from "../../dom.js";
+import { addSheet, h } from "../../shared/dom.js";
 
 // Its sheet comes with it; placing a menu measures it, so the module is ready once the sheet
 // applies.

@@ -1,7 +1,7 @@
 // The Dots-family boards' static drawing: a picture of a position (lobby cards, rules pages)
 // and the pieces the live board (dots.js) draws with too; no events, catalog or menu.
-import { s } from "../../dom.js";
-import { seatColor, seatInk, seatSymbol } from "../../seats.js";
+import { s } from "../../shared/dom.js";
+import { seatColor, seatInk, seatSymbol } from "../../shared/seats.js";
 import { buildModel } from "./dots-geometry.js";
 import { fmt, symbolShape } from "./dots-symbols.js";
 

@@ -1,7 +1,7 @@
 // The seats' symbols drawn as SVG shapes (crisp at any size, centred exactly, the same in
 // every font): Figures' cross, nought, plus, triangle, square and diamond, and the letters
-// X / O of the other games mapped to the same cross and nought by seats.js.
-import { s } from "../../dom.js";
+// X / O of the other games mapped to the same cross and nought by shared/seats.js.
+import { s } from "../../shared/dom.js";
 
 // Each shape fits a circle of radius 1 around (0, 0); drawn as strokes.
 const SHAPES = {

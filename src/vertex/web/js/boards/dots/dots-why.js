@@ -1,7 +1,7 @@
 // Why a line cannot be drawn now, in words, from what the server sent: the line drawn
 // already or part of the border, the rule's code in `board.blocked` (Figures' touch rule),
 // or the turn (not this browser's). The page decides no rule itself.
-import { t } from "../../i18n.js";
+import { t } from "../../shared/i18n.js";
 
 /** {code, text} for a line this browser may not draw now, or null when it may. */
 export function whyNot(board, name, { drawn, legal, canMove, sent }) {

@@ -3,9 +3,9 @@
 // and a pending move. Lines are drawn by pointer (the nearest legal line to the pointer), by
 // keyboard (a cell cursor; Shift+arrow draws that side) or from a cell's side menu.
 // The page knows no rules: only lines in `legal_moves` react.
-import { announce as sayDefault, coarsePointer, h, reducedMotion, s } from "../../dom.js";
-import { has, loadCatalogs, onLangChange, t } from "../../i18n.js";
-import { seatColor, seatInk, seatSymbol } from "../../seats.js";
+import { announce as sayDefault, coarsePointer, h, reducedMotion, s } from "../../shared/dom.js";
+import { has, loadCatalogs, onLangChange, t } from "../../shared/i18n.js";
+import { seatColor, seatInk, seatSymbol } from "../../shared/seats.js";
 import { whyNot } from "./dots-why.js";
 import {
   buildModel, cellAt, closedBy, hitPolygon, nearestLine, neighbour, sameShape, sideForArrow,
@@ -14,7 +14,7 @@ import {
   dotsGroup, ends, guides, lineShape, points, setWidths, symbolFor, viewBox,
 } from "./dots-preview.js";
 import { fmt } from "./dots-symbols.js";
-import { coordLayer, coordsOn, createZoom, withCoords } from "../../board-view.js";
+import { coordLayer, coordsOn, createZoom, withCoords } from "../view.js";
 
 export { renderPreview } from "./dots-preview.js"; // alone: boards/index.js loadPreview
 
@@ -35,7 +35,7 @@ function loadMenu() {
   return menuLoading;
 }
 
-/** Lines are drawn here: on a touch screen a player may ask to confirm each (table-board.js). */
+/** Lines are drawn here: on a touch screen a player may ask to confirm each (table/board.js). */
 export const CONFIRMS_TOUCH = true;
 
 export function createBoard(host, options = {}) {
@@ -135,7 +135,7 @@ class DotsBoard {
     const best = moves ? { moves, focus } : null;
     this.best = best;
     if (!best) { if (this.bestG) this.bestG.replaceChildren(); return; }
-    import("../../board-bests.js").then(({ bestMarks }) => {
+    import("../bests.js").then(({ bestMarks }) => {
       if (this.best !== best || !this.bestG) return; // another answer (or none) meanwhile
       const ends = (m) => this.model.byName.get(m) || null;
       this.bestG.replaceChildren(...bestMarks(moves, ends, focus));

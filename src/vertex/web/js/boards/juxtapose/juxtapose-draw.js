@@ -5,7 +5,7 @@
 // clearly different squares) and its pips (1, 2, 3, as on real Looney pyramids); its colour
 // is also its letter (R Y G B P) on a white disc at the apex. Dark outlines keep yellow
 // visible on the light board.
-import { s } from "../../dom.js";
+import { s } from "../../shared/dom.js";
 
 export const CELL = 100;           // one square, in user units
 export const MARGIN = 26;          // room for the coordinates (a–d above, 1–4 on the left)

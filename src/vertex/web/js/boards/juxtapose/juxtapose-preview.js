@@ -1,7 +1,7 @@
 // The Juxtapose board's static picture (lobby cards, rules pages), drawn from the same pieces
 // as the live board (juxtapose-draw.js): presentation attributes only, so it needs neither
 // the board's sheet nor its catalog.
-import { s } from "../../dom.js";
+import { s } from "../../shared/dom.js";
 import {
   CELL, MARGIN, SIZE, SQUARE_NAMES, centre, corner, frame, pyramid, squareFill, winLine,
 } from "./juxtapose-draw.js";

@@ -3,8 +3,8 @@
 // the board fit on one screen together. One tab stop (a roving tabindex over its pyramids); the
 // arrows move, Enter or Space picks. Its elements are kept between updates, so focus and a
 // drag that starts on a pyramid survive a redraw.
-import { h } from "../../dom.js";
-import { has, num, t } from "../../i18n.js";
+import { h } from "../../shared/dom.js";
+import { has, num, t } from "../../shared/i18n.js";
 import { COLOURS, parsePyramid, pyramidIcon } from "./juxtapose-draw.js";
 
 const ORDER = [...COLOURS].flatMap((c) => [1, 2, 3].map((k) => `${c}${k}`));

@@ -2,8 +2,8 @@
 // stash. Drops, swaps and slides by mouse, touch (tap or drag) and keyboard. The board knows
 // no rules: it offers only the moves in `legal_moves`, and when a player tries a slide the
 // server lists in `board.blocked` it shows the reason the server names.
-import { addSheet, h, s, reducedMotion } from "../../dom.js";
-import { has, loadCatalogs, num, onLangChange, t } from "../../i18n.js";
+import { addSheet, h, s, reducedMotion } from "../../shared/dom.js";
+import { has, loadCatalogs, num, onLangChange, t } from "../../shared/i18n.js";
 import {
   ACCENT, CELL, SIDE, SIZE, SQUARE_NAMES, arrow, badgeIcon, brackets, centre,
   coordinates, corner, cornerTriangles, frame, noSlideBadge, parsePyramid, pyramid, pyramidIcon,

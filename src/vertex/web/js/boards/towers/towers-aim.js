@@ -1,7 +1,7 @@
 // Where my piece is aimed, and what the server says about it. The page never judges an aim:
 // it sends it (a few a second at most — the server limits them) and shows the answer, the
 // server's own reason when it refuses (touching rule, lower level, off the base…).
-import { errorText, loadErrors } from "../../errors.js";
+import { errorText, loadErrors } from "../../shared/errors.js";
 import { aimText, clampAim, normRot, parseAim, round1 } from "./towers-geom.js";
 
 await loadErrors(); // the aims' refusals are worded from it (the first aim may be refused)
@@ -146,7 +146,7 @@ function refused(err) {
 }
 
 /** The server's refusal in the page's language, from the rule it names and its numbers
- *  (errors.js: `error.illegal-move.<rule>`), never the server's English. */
+ *  (shared/errors.js: `error.illegal-move.<rule>`), never the server's English. */
 export function reasonText(err) {
   return err ? errorText({ code: "illegal-move", reason: err.reason }) : "";
 }

@@ -4,9 +4,9 @@
 // the computer players' best per level for comparison. Tables with captions, so a screen
 // reader reads them row by row; `data-bests` on the host says how many site rows are drawn
 // (tests wait on it).
-import { api } from "../../api.js";
-import { h } from "../../dom.js";
-import { loadCatalogs, num, onLangChange, t } from "../../i18n.js";
+import { api } from "../../shared/api.js";
+import { h } from "../../shared/dom.js";
+import { loadCatalogs, num, onLangChange, t } from "../../shared/i18n.js";
 import { ownBest } from "./towers-own.js";
 
 /** Fill `host` with the board; redrawn on a language switch. */

@@ -1,7 +1,7 @@
 // What happened between two boards, in players' words: who placed, whose card slid (the
 // mulligan), whose tower fell, natural forces, building on alone. Read off what the server
 // sent (towers, standing, mulligan_used, natural_forces), never worked out here.
-import { t } from "../../i18n.js";
+import { t } from "../../shared/i18n.js";
 import { STEPS_PER_LEVEL } from "./towers-geom.js";
 
 /** The step a board is at, in words: "level 1, pyramid 2 of 3 (large)". */

@@ -1,8 +1,8 @@
 // Aiming by numbers: piece, x, y (mm from your base's centre) and rotation, with "Aim"
 // (ask the server whether it would be accepted) and "Place". It is the whole game where the
 // browser cannot draw 3-D, and a keyboard- and screen-reader-friendly way everywhere else.
-import { h } from "../../dom.js";
-import { t } from "../../i18n.js";
+import { h } from "../../shared/dom.js";
+import { t } from "../../shared/i18n.js";
 import { BASE_HALF } from "./towers-geom.js";
 
 let forms = 0;

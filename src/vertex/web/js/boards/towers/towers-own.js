@@ -1,6 +1,6 @@
 // This browser's own best solo Verticality tower, kept in its storage when a solo game of its
 // seat ends (the table page) and shown on the bests board (the rules page).
-import { remembered } from "../../store.js";
+import { remembered } from "../../shared/store.js";
 
 const OWN = "verticality.best";
 

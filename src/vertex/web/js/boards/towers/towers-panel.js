@@ -2,8 +2,8 @@
 // of it): the die, the level and step, who has placed and who is still aiming, the step
 // clock, the tremor, natural forces, the winner, a text description of every tower, what
 // just happened, personal bests, the Stop button and the help for aiming.
-import { h } from "../../dom.js";
-import { num, t } from "../../i18n.js";
+import { h } from "../../shared/dom.js";
+import { num, t } from "../../shared/i18n.js";
 import { STEPS_PER_LEVEL } from "./towers-geom.js";
 
 function mm(v) {

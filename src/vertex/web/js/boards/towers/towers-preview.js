@@ -1,7 +1,7 @@
 // Verticality's small picture (lobby cards): a side view of little towers on a table at real
 // proportions, the sizes the server sends (`board.sizes_mm`). No three.js: the 3-D view is the
 // board module's, loaded only at a table.
-import { s } from "../../dom.js";
+import { s } from "../../shared/dom.js";
 
 const PIECE_COLORS = ["#D55E00", "#0072B2", "#009E73", "#CC79A7", "#E69F00", "#56B4E9"];
 const CARD_DRAWN = 2.4; // a card is 0.3 mm thick: drawn thicker so it shows

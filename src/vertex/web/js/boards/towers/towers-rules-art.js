@@ -3,8 +3,8 @@
 // the faces of the pyramid die. Each picture is `(t, state) -> SVGElement`, `state` the
 // game's example (its `board.sizes_mm` are the server's real sizes); words come from the
 // rules-verticality catalog.
-import { s } from "../../dom.js";
-import { num } from "../../i18n.js";
+import { s } from "../../shared/dom.js";
+import { num } from "../../shared/i18n.js";
 
 const FILLS = { S: "#56B4E9", M: "#009E73", L: "#E69F00" };
 const CARD_DRAWN = 1.2; // a card is 0.3 mm thick: drawn thicker to be seen

@@ -2,8 +2,8 @@
 // piece being aimed, seat labels, an orbiting camera, and the settles played back from the
 // server's keyframes. It draws; it decides nothing (the server's poses are the truth).
 import * as THREE from "three";
-import { COLORS, seatInk } from "../../seats.js";
-import { onThemeChange } from "../../theme.js";
+import { COLORS, seatInk } from "../../shared/seats.js";
+import { onThemeChange } from "../../shared/theme.js";
 import {
   MIN_SETTLE_S, TUMBLE_S, easeIn, keyframePose, lerpPose, settleDuration, settleKey, tumbled,
 } from "./towers-anim.js";

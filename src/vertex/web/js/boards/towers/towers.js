@@ -3,10 +3,10 @@
 // an info panel beside it. Where the browser has no WebGL it says so and offers the aiming
 // form alone. The page knows no rules: each aim goes to the server, which says whether it
 // would stand (and why not); the server's physics decides what stands and what falls.
-import { api } from "../../api.js";
-import { addSheet, h, reducedMotion } from "../../dom.js";
-import { loadCatalogs, num, onLangChange, t } from "../../i18n.js";
-import { COLORS, seatSymbol } from "../../seats.js";
+import { api } from "../../shared/api.js";
+import { addSheet, h, reducedMotion } from "../../shared/dom.js";
+import { loadCatalogs, num, onLangChange, t } from "../../shared/i18n.js";
+import { COLORS, seatSymbol } from "../../shared/seats.js";
 import { createAimer } from "./towers-aim.js";
 import { happenings } from "./towers-events.js";
 import { createForm } from "./towers-form.js";

@@ -6,9 +6,9 @@
 // This is drawing, not rules: the painted cells are written into the `cells` field in the
 // board's own names (top row 1, leftmost column a), and the server's check of the options
 // (one piece, how many cells, start dots on the board) is shown at the field as for typing.
-import { h, s } from "../../dom.js";
-import { loadCatalogs, t } from "../../i18n.js";
-import { seatColor, seatSymbol } from "../../seats.js";
+import { h, s } from "../../shared/dom.js";
+import { loadCatalogs, t } from "../../shared/i18n.js";
+import { seatColor, seatSymbol } from "../../shared/seats.js";
 
 await loadCatalogs("designer");
 

@@ -1,8 +1,8 @@
 // Drawing a Vert3x position in SVG: the lattice, drawn lines in each seat's colour AND dash
 // pattern (so colour is never the only cue), scored triangles with their points, GYØ claims,
 // start dots. Shared by the live board and the static preview; no events here.
-import { s } from "../../dom.js";
-import { seatColor, seatInk, seatSymbol } from "../../seats.js";
+import { s } from "../../shared/dom.js";
+import { seatColor, seatInk, seatSymbol } from "../../shared/seats.js";
 import { inradius, labelPoint } from "./vert3x-geometry.js";
 
 /** SVG user units per lattice step. */

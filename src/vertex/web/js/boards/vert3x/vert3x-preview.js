@@ -1,6 +1,6 @@
 // The Vert3x board's static picture (lobby cards, rules pages), drawn from the same pieces
 // as the live board (vert3x-draw.js), without its events, texts or catalog.
-import { addSheet, s } from "../../dom.js";
+import { addSheet, s } from "../../shared/dom.js";
 import {
   claimLayer, dotLayer, gridLayer, inkLine, plainFill, startMarks, triangleLayer, viewBox,
 } from "./vert3x-draw.js";

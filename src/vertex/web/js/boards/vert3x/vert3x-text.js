@@ -1,7 +1,7 @@
 // What the Vert3x board says in words: a line's accessible name and status, why it is closed
 // (the server's reason code, put in the players' words), dots, triangles, the turn. The page
 // decides no rule: "closed" and its reason come from state.board.blocked.
-import { t } from "../../i18n.js";
+import { t } from "../../shared/i18n.js";
 
 /** "line from a1 to b2". */
 export function lineName(ln) {

@@ -1,6 +1,6 @@
-// Vert3x's version in words (js/version-words.js loads it by the game's id): the rule set,
+// Vert3x's version in words (js/shared/version-words.js loads it by the game's id): the rule set,
 // the board and the variations on.
-import { t } from "../../i18n.js";
+import { t } from "../../shared/i18n.js";
 
 const VARIATIONS = ["shape_bonus", "box_in", "steal", "cover_bonus", "multiplier", "extra_turn"];
 

@@ -6,13 +6,13 @@
 // the cursor dot in that direction (again, or Enter, draws it). Pointing at or focusing a
 // line says whose it is or why it is closed — the server's reason (board.blocked); the
 // page decides no rule and offers only lines in legal_moves.
-import { coarsePointer, h, s } from "../../dom.js";
-import { loadCatalogs, onLangChange, t } from "../../i18n.js";
-import { seatColor, seatSymbol } from "../../seats.js";
+import { coarsePointer, h, s } from "../../shared/dom.js";
+import { loadCatalogs, onLangChange, t } from "../../shared/i18n.js";
+import { seatColor, seatSymbol } from "../../shared/seats.js";
 import * as draw from "./vert3x-draw.js";
 import { buildModel, centreDot, lineToward, step } from "./vert3x-geometry.js";
 import { ensureStyles } from "./vert3x-preview.js";
-import { coordLayer, coordsOn, createZoom, withCoords } from "../../board-view.js";
+import { coordLayer, coordsOn, createZoom, withCoords } from "../view.js";
 import {
   dotLabel, lineLabels, lineName, lineStatus, statusLines, triangleText,
 } from "./vert3x-text.js";
@@ -39,7 +39,7 @@ const MAX_STEP_PX = 110; // a lattice step at most this wide (fit: the whole boa
 
 let boards = 0;
 
-/** Lines are drawn here: on a touch screen a player may ask to confirm each (table-board.js). */
+/** Lines are drawn here: on a touch screen a player may ask to confirm each (table/board.js). */
 export const CONFIRMS_TOUCH = true;
 
 export function createBoard(host, options = {}) {
@@ -169,7 +169,7 @@ export function createBoard(host, options = {}) {
       const ln = ends(m);
       return ln && { a: { x: ln.a.x * draw.U, y: ln.a.y * draw.U }, b: { x: ln.b.x * draw.U, y: ln.b.y * draw.U } };
     };
-    import("../../board-bests.js").then(({ bestMarks }) => {
+    import("../bests.js").then(({ bestMarks }) => {
       if (best === want) layer.bests.replaceChildren(...bestMarks(want.moves, scaled, want.focus));
     });
   }

@@ -1,0 +1,49 @@
+// The game cards: one per game ([data-game="ID"] on the card) with its picture, name and a
+// short summary as the button that opens its form, a link to its rules and "Play now".
+// Pictures are drawn once and kept across language switches.
+import { h } from "../shared/dom.js";
+import { t } from "../shared/i18n.js";
+import { picture } from "./pictures.js";
+import { gameName, gameSummary } from "./words.js";
+
+const pictures = new Map(); // game id -> Promise<SVGElement>
+
+function pictureOf(game) {
+  if (!pictures.has(game.id)) pictures.set(game.id, picture(game.preview || {}));
+  return pictures.get(game.id);
+}
+
+/** Fill `host` with the cards; `chosen` is the game id whose form is open (or null). */
+export function renderCards(host, games, chosen, onChoose, onPlayNow) {
+  const list = h("ul", { class: "game-list", role: "list" });
+  for (const game of games) {
+    const frame = h("span", { class: "game-picture", "aria-hidden": "true" });
+    pictureOf(game).then((svg) => frame.replaceChildren(svg));
+    const name = gameName(game);
+    list.append(h("li", { class: "game-card", "data-game": game.id },
+      h("button", {
+        type: "button", class: "game-choose",
+        "aria-pressed": String(game.id === chosen), "aria-controls": "new-table",
+        onclick: () => onChoose(game.id),
+      },
+      frame,
+      h("span", { class: "game-text" },
+        h("span", { class: "game-name", text: name }),
+        h("span", { class: "game-summary", text: gameSummary(game) }))),
+      h("div", { class: "game-foot" },
+        h("a", { class: "game-rules", href: `/rules/${encodeURIComponent(game.id)}`,
+          "aria-label": t("lobby.rules-of", { game: name }), text: t("lobby.rules") }),
+        h("button", { type: "button", class: "play-now", "data-action": "play-now",
+          "aria-label": t("place.play-now-of", { game: name }),
+          onclick: (ev) => onPlayNow(game, ev.currentTarget), text: t("place.play-now") }))));
+  }
+  host.replaceChildren(list);
+}
+
+/** Mark which card's form is open. */
+export function markChosen(host, chosen) {
+  for (const card of host.querySelectorAll("[data-game]")) {
+    card.querySelector(".game-choose")
+      ?.setAttribute("aria-pressed", String(card.dataset.game === chosen));
+  }
+}

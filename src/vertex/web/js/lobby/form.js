@@ -1,0 +1,595 @@
+// The new-table form: the game's options (built from its JSON Schema), the seats, the clock,
+// take-backs and the display name. Every change is checked by the server (debounced), so an
+// impossible combination is explained next to the option it is about before anyone submits.
+//
+// Only the options the person has set are sent: the rest keep the server's defaults, which
+// may depend on other options (a Vert3x rule set presets several). The server's answer says
+// what the table would have; fields not set show that.
+import { api } from "../shared/api.js";
+import { h } from "../shared/dom.js";
+import { errorText, loadErrors } from "../shared/errors.js";
+import { loadCatalogs, t } from "../shared/i18n.js";
+import { field, switchField } from "./fields.js";
+import { shareGroup } from "./share.js";
+import { loadVersionWords, versionWords } from "../shared/version-words.js";
+import { applicable, caseOf, fieldsOf } from "./schema.js";
+import { gameName, gameSummary, optionWords } from "./words.js";
+import { seatColor, seatSymbol } from "../shared/seats.js";
+import { remembered } from "../shared/store.js";
+
+await Promise.all([loadCatalogs("options"), loadErrors()]); // option words; refusals
+
+const CHECK_DELAY_MS = 250;
+const LEVELS = [1, 2, 3, 4, 5];
+const FILL_LEVEL = 3;
+// The server counts characters as a reader sees them (a joined emoji is one); `maxlength`
+// counts UTF-16 units, up to eight for one such emoji: room for 40 of them, the server decides.
+const NAME_CHARS = 40 * 8;
+
+export class NewTableForm {
+  constructor(host, game, shared = null) {
+    this.host = host;
+    this.game = game;
+    // Sizes and choices first, the on/off rules after them (schema order otherwise).
+    const all = fieldsOf(game.options);
+    this.fields = [...all.filter((f) => f.kind !== "boolean"), ...all.filter((f) => f.kind === "boolean")];
+    this.touched = new Set(); // options the person has set
+    this.raw = new Map(); // what their controls hold (kept across re-renders)
+    this.server = { ...(game.defaults || {}) }; // the options the table would have
+    this.problem = null; // the server's {option, message} for the current options
+    this.local = new Map(); // option -> message for values that are not numbers at all
+    this.seats = Number.isInteger(this.server.players) ? this.server.players : 2;
+    this.seatValues = [];
+    this.clock = { kind: "none", perMove: "30", total: "10", increment: "5", onTimeout: "computer" };
+    this.undo = false;
+    this.analysis = false;
+    this.listed = false; // private (link only) unless asked: as before the lobby listed tables
+    this.name = remembered.name();
+    this.checking = false;
+    this.busy = false;
+    this.formError = null; // {key, vars} of the last refusal, re-translated on a switch
+    this.seq = 0;
+    this.timer = null;
+    this.extra = {}; // options from a shared link that no field shows (the server says why)
+    this.sharedNote = null; // {key, vars} about the link the form was opened with
+    this.designer = null; // the board designer (Vert3x), once loaded
+    if (shared) this.fill(shared);
+    this.render();
+    this.runCheck();
+    loadVersionWords(game.id, Boolean(game.capabilities?.version_words)).then(() => this.apply());
+    // a board that can be drawn by hand (a `cells` option) gets its board's designer
+    const renderer = game.preview && game.preview.board && game.preview.board.renderer;
+    if (renderer && /^[a-z0-9-]+$/.test(renderer) && this.fields.some((f) => f.name === "cells")) {
+      import(`../boards/${renderer}/${renderer}-designer.js`).then((mod) => {
+        this.designer = mod.mountDesigner(this);
+        this.apply();
+      }, (err) => console.error("the board designer could not be loaded", err));
+    }
+  }
+
+  /** Take the options and seats of a shared link or a saved version as set by the person. */
+  fill({ options, seats, broken, saved }) {
+    this.touched = new Set();
+    this.raw = new Map();
+    this.local = new Map();
+    this.extra = {};
+    this.problem = null;
+    if (broken) {
+      this.sharedNote = { key: "share.broken" };
+      return;
+    }
+    for (const [name, value] of Object.entries(options || {})) {
+      const desc = this.fields.find((f) => f.name === name);
+      if (!desc) {
+        this.extra[name] = value;
+        continue;
+      }
+      this.touched.add(name);
+      if (desc.kind === "boolean") this.raw.set(name, Boolean(value));
+      else if (Array.isArray(value)) this.raw.set(name, value.map(String).join(" "));
+      else this.raw.set(name, value === null || value === undefined ? "" : String(value));
+    }
+    if (Array.isArray(seats)) this.seatValues = [...seats];
+    const unknown = Object.keys(this.extra);
+    // a saved version picked from this browser says so, not "opened from a shared link"
+    const fine = saved ? { key: "share.picked", vars: { name: saved } } : { key: "share.opened" };
+    this.sharedNote = unknown.length
+      ? { key: "share.unknown", vars: { names: unknown.join(", ") } } : fine;
+  }
+
+  /** Fill the form again (a saved version picked) and check it. */
+  load(shared) {
+    this.fill(shared);
+    this.seatsRendered = -1;
+    this.render();
+    this.scheduleCheck();
+  }
+
+  /** The options and seats as the person set them (for a link or a saved version). */
+  current() {
+    return { options: this.collect().options, seats: this.seatValues.slice(0, this.seats),
+      inForce: this.values() };
+  }
+
+  /** Set one option as if typed (the designer paints cells, clicks start dots). */
+  setOption(name, value) {
+    const w = this.widgets[name];
+    if (!w) return;
+    w.control.value = Array.isArray(value) ? value.join(" ") : String(value);
+    this.onOption(name);
+  }
+
+  /** Build the whole form from the state (again after a language switch). */
+  render() {
+    const g = this.game;
+    this.widgets = {};
+    const grid = h("div", { class: "option-grid" });
+    for (const desc of this.fields) {
+      const w = field(desc, optionWords(g.id, desc), (name) => this.onOption(name));
+      if (this.raw.has(desc.name)) {
+        const raw = this.raw.get(desc.name);
+        if (desc.kind === "boolean") w.control.checked = raw;
+        else w.control.value = raw;
+      }
+      this.widgets[desc.name] = w;
+      grid.append(w.el);
+    }
+    this.optionsError = h("p", { class: "field-error", "data-options-error": "" });
+    this.sharedBox = h("div", { class: "shared-note", role: "status", "data-shared-note": "" });
+    this.seatList = h("ol", { class: "seat-list" });
+    this.seatHint = h("p", { class: "hint", "aria-live": "polite" });
+    this.submitButton = h("button", { type: "submit", class: "primary submit", text: t("lobby.submit") });
+    this.status = h("p", { class: "status hint", "aria-live": "polite", "data-form-status": "" });
+    this.errorBox = h("div", { class: "form-error", role: "alert", "data-form-error": "" });
+    if (this.formError) this.errorBox.textContent = t(this.formError.key, this.formError.vars);
+    this.heading = h("h2", { id: "new-table-heading", tabindex: "-1",
+      text: t("lobby.form.heading", { game: gameName(g) }) });
+    this.seatsRendered = -1;
+    this.fillButton = h("button", { type: "button", class: "fill", onclick: () => this.fillSeats(),
+      text: t("lobby.seat.fill") });
+
+    this.form = h("form", {
+      "data-new-table": "", "data-for-game": g.id, novalidate: true,
+      "aria-labelledby": "new-table-heading",
+      onsubmit: (ev) => this.submit(ev),
+    },
+    h("fieldset", { class: "group options" },
+      h("legend", { text: t("lobby.form.options") }),
+      this.sharedBox,
+      this.fields.length ? grid : h("p", { class: "hint", text: t("lobby.form.no-options") }),
+      this.optionsError),
+    shareGroup(this),
+    h("fieldset", { class: "group seats" },
+      h("legend", { text: t("lobby.seats") }),
+      this.seatList,
+      this.fillButton,
+      this.seatHint),
+    this.clockGroup(),
+    h("div", { class: "group settings" },
+      switchField("undo", t("lobby.undo"), t("lobby.undo.help"), this.undo, (on) => { this.undo = on; }),
+      switchField("analysis", t("lobby.analysis"), t("lobby.analysis.help"), this.analysis,
+        (on) => { this.analysis = on; }),
+      switchField("listed", t("lobby.listed"), t("lobby.listed.help"), this.listed, (on) => { this.listed = on; }),
+      this.nameField()),
+    h("div", { class: "submit-row" }, this.submitButton, this.status),
+    this.errorBox);
+
+    this.host.replaceChildren(
+      this.heading,
+      h("p", { class: "game-summary" }, gameSummary(g), " ",
+        h("a", { href: `/rules/${encodeURIComponent(g.id)}`, text: t("lobby.rules") })),
+      this.form);
+    this.apply();
+  }
+
+  clockGroup() {
+    const c = this.clock;
+    const radio = (kind, label) => h("label", { class: "choice" },
+      h("input", { type: "radio", name: "clock", value: kind, checked: c.kind === kind,
+        onchange: () => { c.kind = kind; this.applyClock(); } }),
+      h("span", { text: label }));
+    const number = (name, key, label, min) => {
+      const input = h("input", { type: "number", id: name, name, min, step: "any",
+        inputmode: "decimal", value: c[key] });
+      input.addEventListener("input", () => { c[key] = input.value; this.clockError(""); });
+      return h("div", { class: "field" }, h("label", { for: name, text: label }), input);
+    };
+    const timeout = h("select", { id: "on-timeout", name: "on-timeout",
+      onchange: (ev) => { c.onTimeout = ev.target.value; } },
+    h("option", { value: "computer", text: t("lobby.clock.computer") }),
+    h("option", { value: "lose", text: t("lobby.clock.lose") }));
+    timeout.value = c.onTimeout;
+    this.clockParts = {
+      perMove: h("div", { class: "clock-fields" },
+        number("clock-per-move", "perMove", t("lobby.clock.per-move-seconds"), "1")),
+      total: h("div", { class: "clock-fields" },
+        number("clock-total", "total", t("lobby.clock.total-minutes"), "0.5"),
+        number("clock-increment", "increment", t("lobby.clock.increment"), "0")),
+      timeout: h("div", { class: "field" },
+        h("label", { for: "on-timeout", text: t("lobby.clock.on-timeout") }), timeout),
+      error: h("p", { class: "field-error", id: "clock-error", "data-clock-error": "" }),
+    };
+    const group = h("fieldset", { class: "group clock" },
+      h("legend", { text: t("lobby.clock") }),
+      h("div", { class: "choices" },
+        radio("none", t("lobby.clock.none")),
+        radio("per-move", t("lobby.clock.per-move")),
+        radio("total", t("lobby.clock.total"))),
+      this.clockParts.perMove, this.clockParts.total, this.clockParts.timeout,
+      this.clockParts.error);
+    this.applyClock();
+    return group;
+  }
+
+  applyClock() {
+    const { kind } = this.clock;
+    this.clockParts.perMove.hidden = kind !== "per-move";
+    this.clockParts.total.hidden = kind !== "total";
+    this.clockParts.timeout.hidden = kind === "none";
+    this.clockError("");
+  }
+
+  clockError(text) {
+    this.clockParts.error.textContent = text;
+    for (const input of [...this.clockParts.perMove.querySelectorAll("input"),
+      ...this.clockParts.total.querySelectorAll("input")]) {
+      if (text) {
+        input.setAttribute("aria-invalid", "true");
+        input.setAttribute("aria-describedby", "clock-error");
+      } else {
+        input.removeAttribute("aria-invalid");
+        input.removeAttribute("aria-describedby");
+      }
+    }
+  }
+
+  nameField() {
+    const fallback = t("lobby.name.fallback");
+    const input = h("input", { type: "text", id: "display-name", name: "display-name",
+      autocomplete: "nickname", maxlength: NAME_CHARS, value: this.name,
+      "aria-describedby": "display-name-help" });
+    input.addEventListener("input", () => { this.name = input.value; });
+    return h("div", { class: "field" },
+      h("label", { for: "display-name", text: t("lobby.name") }), input,
+      h("p", { class: "hint", id: "display-name-help", text: t("lobby.name.help", { fallback }) }));
+  }
+
+  /** The options as they stand: the server's, with what the person has set on top. */
+  values() {
+    const out = { ...this.server };
+    for (const name of this.touched) {
+      const r = this.widgets[name].read();
+      if (!r.bad && !r.empty) out[name] = r.value;
+    }
+    return out;
+  }
+
+  /** What to send: the options the person set that apply; and the ones that are not values. */
+  collect() {
+    const shown = applicable(this.fields, this.values());
+    const options = { ...this.extra };
+    const bad = [];
+    for (const f of this.fields) {
+      if (!shown.has(f.name) || !this.touched.has(f.name)) continue;
+      const r = this.widgets[f.name].read();
+      if (r.bad) bad.push([f.name, r.bad]);
+      else if (!r.empty) options[f.name] = r.value;
+    }
+    return { options, bad };
+  }
+
+  onOption(name) {
+    const w = this.widgets[name];
+    const desc = this.fields.find((f) => f.name === name);
+    const r = w.read();
+    // An emptied field goes back to the default in force (shown as its placeholder).
+    if (r.empty && desc.kind !== "enum") this.touched.delete(name);
+    else this.touched.add(name);
+    this.raw.set(name, desc.kind === "boolean" ? w.control.checked : w.control.value);
+    this.local.delete(name);
+    if (r.bad) this.local.set(name, r.bad);
+    this.apply();
+    this.scheduleCheck();
+  }
+
+  scheduleCheck() {
+    clearTimeout(this.timer);
+    this.seq += 1; // an answer still on its way is about older values now
+    this.checking = true;
+    this.updateStatus();
+    this.timer = setTimeout(() => this.runCheck(), CHECK_DELAY_MS);
+  }
+
+  async runCheck() {
+    clearTimeout(this.timer);
+    this.timer = null;
+    const { options, bad } = this.collect();
+    const seq = ++this.seq;
+    if (bad.length) {
+      this.local = new Map(bad);
+      this.checking = false;
+      this.apply();
+      return;
+    }
+    this.checking = true;
+    this.updateStatus();
+    try {
+      const res = await api.checkOptions(this.game.id, options);
+      if (seq !== this.seq) return; // a newer check is on its way
+      this.server = res.options;
+      this.seats = res.seats;
+      this.problem = null;
+    } catch (err) {
+      if (seq !== this.seq) return;
+      // Offline or a server hiccup: nothing to point at; opening the table checks again.
+      this.problem = err.code === "bad-options" ? problemOf(err, this) : null;
+      // too big to send at all: said at the option that takes the room (a pasted board)
+      if (err.code === "too-large") {
+        this.problem = { option: largest(options), get message() { return errorText(err); } };
+      }
+      if (this.problem && this.problem.option in options) await this.learnRest(options, seq);
+      if (seq !== this.seq) return;
+    }
+    this.checking = false;
+    this.apply();
+  }
+
+  /** The options in force without the refused one, so the other fields still show the
+   *  defaults of what was chosen (a new rule set's presets) while one value is wrong. */
+  async learnRest(options, seq) {
+    const rest = { ...options };
+    delete rest[this.problem.option];
+    try {
+      const res = await api.checkOptions(this.game.id, rest);
+      if (seq !== this.seq) return;
+      this.server = res.options;
+      this.seats = res.seats;
+    } catch {
+      // Wrong in more than one way: keep what was known.
+    }
+  }
+
+  /** Bring every field in line with the state: shown or hidden, range, default, error. */
+  apply() {
+    const values = this.values();
+    const shown = applicable(this.fields, values);
+    let loose = this.problem ? this.problem.message : "";
+    for (const f of this.fields) {
+      const w = this.widgets[f.name];
+      const on = shown.has(f.name);
+      w.setVisible(on);
+      const c = on ? caseOf(f, values) : null;
+      w.setRange(c?.minimum ?? f.min, c?.maximum ?? f.max);
+      w.setPlaceholder(this.placeholder(f, c));
+      if (!this.touched.has(f.name)) w.show(this.server[f.name]);
+      let message = this.local.get(f.name) || null;
+      if (!message && on && this.problem && this.problem.option === f.name) {
+        message = this.problem.message;
+        loose = "";
+      }
+      w.setError(message);
+    }
+    this.optionsError.textContent = loose;
+    this.renderShared();
+    if (this.designer) this.designer.update(values, shown);
+    this.renderSeats();
+    this.updateStatus();
+  }
+
+  placeholder(f, c) {
+    const value = this.server[f.name] ?? c?.default ?? null;
+    if (Array.isArray(value)) return value.join(" ");
+    if (value === null || value === f.listAuto) {
+      return f.kind === "list" && f.listAuto === null ? "" : t("lobby.auto");
+    }
+    return String(value);
+  }
+
+  renderShared() {
+    const note = this.sharedNote;
+    if (!note) {
+      this.sharedBox.hidden = true;
+      return;
+    }
+    this.sharedBox.hidden = false;
+    let text = t(note.key, { ...(note.vars || {}), words: versionWords(this.game.id, this.values()) || this.game.name });
+    const fine = note.key === "share.opened" || note.key === "share.picked";
+    if (fine && this.problem) text = t("share.bad", { message: this.problem.message });
+    const parts = [h("span", { text })];
+    if (Object.keys(this.extra).length) {
+      parts.push(" ", h("button", { type: "button", "data-drop-unknown": "", text: t("share.drop"),
+        onclick: () => { this.extra = {}; this.sharedNote = null; this.scheduleCheck(); } }));
+    }
+    this.sharedBox.replaceChildren(...parts);
+    this.sharedBox.classList.toggle("bad", !fine || Boolean(this.problem));
+  }
+
+  invalid() {
+    return this.local.size > 0 || this.problem !== null || this.sharedNote?.key === "share.broken";
+  }
+
+  updateStatus() {
+    const invalid = this.invalid();
+    // data-state says whether the options as they stand now are known to be good.
+    let state = "ok";
+    if (this.busy) state = "submitting";
+    else if (this.checking) state = "checking";
+    else if (invalid) state = "invalid";
+    this.form.dataset.state = state;
+    this.submitButton.disabled = this.busy || invalid;
+    this.submitButton.textContent = t(this.busy ? "lobby.submitting" : "lobby.submit");
+    let text = "";
+    if (invalid) text = t("lobby.invalid");
+    else if (this.checking && !this.busy) text = t("lobby.checking");
+    if (this.status.textContent !== text) this.status.textContent = text;
+  }
+
+  // ---- seats ----
+  renderSeats() {
+    const n = this.seats;
+    while (this.seatValues.length < n) this.seatValues.push("human");
+    if (this.seatsRendered !== n) {
+      this.seatsRendered = n;
+      this.seatList.replaceChildren(...Array.from({ length: n }, (_, i) => this.seatRow(i)));
+    }
+    const mine = this.seatValues.slice(0, n).indexOf("human");
+    let hint = t("lobby.seat.none");
+    if (mine >= 0) hint = n === 1 ? t("lobby.seat.alone") : t("lobby.seat.mine", { n: mine + 1 });
+    // a game that deals its figures by lot at the table promises none here (Figures)
+    if (this.byLot()) hint = `${hint} ${t("lobby.seat.by-lot")}`;
+    this.seatHint.textContent = hint;
+    this.fillButton.hidden = n < 2;
+  }
+
+  seatRow(i) {
+    const id = `seat-${i}`;
+    const select = h("select", { id, name: id, onchange: (ev) => {
+      this.seatValues[i] = ev.target.value;
+      this.renderSeats();
+    } },
+    h("option", { value: "human", text: t("lobby.seat.human") }),
+    LEVELS.map((level) => h("option", { value: `ai-${level}`, text: levelName(level) })));
+    select.value = this.seatValues[i];
+    const swatch = h("span", { class: "swatch", "aria-hidden": "true", text: this.byLot() ? "" : seatSymbol(i) });
+    swatch.style.background = seatColor(i);
+    return h("li", { class: "seat-row" },
+      h("label", { for: id }, swatch, h("span", { text: t("lobby.seat", { n: i + 1 }) })),
+      select);
+  }
+
+  byLot() {
+    return Boolean(this.game.capabilities && this.game.capabilities.symbols_by_lot);
+  }
+
+  fillSeats() {
+    for (let i = 1; i < this.seats; i += 1) this.seatValues[i] = `ai-${FILL_LEVEL}`;
+    this.seatsRendered = -1;
+    this.renderSeats();
+  }
+
+  // ---- opening the table ----
+  clockBody() {
+    const c = this.clock;
+    const positive = (raw) => {
+      const v = Number(String(raw).trim());
+      return String(raw).trim() !== "" && Number.isFinite(v) && v > 0 ? v : null;
+    };
+    if (c.kind === "per-move") {
+      const perMove = positive(c.perMove);
+      return perMove === null ? { bad: true } : { clock: { per_move: perMove } };
+    }
+    if (c.kind === "total") {
+      const total = positive(c.total);
+      const inc = String(c.increment).trim() === "" ? 0 : Number(c.increment);
+      if (total === null || !Number.isFinite(inc) || inc < 0) return { bad: true };
+      return { clock: { total: Math.round(total * 60), increment: inc } };
+    }
+    return { clock: undefined };
+  }
+
+  async submit(ev) {
+    ev.preventDefault();
+    if (this.busy) return;
+    clearTimeout(this.timer);
+    const { options, bad } = this.collect();
+    if (bad.length) {
+      this.local = new Map(bad);
+      this.apply();
+      this.widgets[bad[0][0]].control.focus();
+      return;
+    }
+    const clock = this.clockBody();
+    if (clock.bad) {
+      this.clockError(t("lobby.clock.bad"));
+      this.form.querySelector(".clock-fields:not([hidden]) input")?.focus();
+      return;
+    }
+    const seats = this.seatValues.slice(0, this.seats).map((v) =>
+      (v === "human" ? { kind: "human" } : { kind: "ai", level: Number(v.slice(3)) }));
+    const body = { game: this.game.id, options, seats, undo: this.undo,
+      on_timeout: this.clock.onTimeout, listed: this.listed, analysis: this.analysis };
+    if (clock.clock) body.clock = clock.clock;
+    const typed = this.name.trim();
+    if (typed) remembered.setName(typed);
+    this.busy = true;
+    this.showError(null);
+    this.updateStatus();
+    let made;
+    try {
+      made = await api.createTable(body);
+    } catch (err) {
+      this.busy = false;
+      this.failed(err);
+      return;
+    }
+    const mine = seats.findIndex((seat) => seat.kind === "human");
+    if (mine >= 0) {
+      try {
+        const { token } = await api.takeSeat(made.id, mine, typed || t("lobby.name.fallback"));
+        remembered.setToken(made.id, token);
+        remembered.setSeat(made.id, mine);
+      } catch {
+        // The table is open all the same: its page offers the free seats.
+      }
+    }
+    this.status.textContent = t("lobby.opened");
+    location.assign(made.url);
+  }
+
+  failed(err) {
+    if (err.code === "bad-options") {
+      this.problem = problemOf(err, this);
+      this.apply();
+      const w = err.option && this.widgets[err.option];
+      if (w && !w.el.hidden) w.control.focus();
+      this.showError("lobby.error.bad-options", { message: this.problem.message });
+      return;
+    }
+    this.updateStatus();
+    const known = { "too-many-tables": "lobby.error.too-many-tables", offline: "lobby.error.offline" };
+    if (known[err.code]) this.showError(known[err.code]);
+    else this.showError("lobby.error.other", { message: err.message });
+  }
+
+  showError(key, vars = {}) {
+    this.formError = key ? { key, vars } : null;
+    this.errorBox.textContent = key ? t(key, vars) : "";
+  }
+
+  focusHeading() {
+    this.heading.focus({ preventScroll: true });
+  }
+
+  /** Cancel pending checks (the form is going away). */
+  destroy() {
+    clearTimeout(this.timer);
+    this.seq += 1;
+  }
+}
+
+/** The option whose value takes the most room (a refusal for size is said there). */
+function largest(options) {
+  let best = null;
+  let size = -1;
+  for (const [name, v] of Object.entries(options)) {
+    const n = JSON.stringify(v).length;
+    if (n > size) { best = name; size = n; }
+  }
+  return best;
+}
+
+/** The server's refusal, for showing beside its option: worded from its code and params
+ *  (shared/errors.js) in the language in use, so a switch words it again. */
+function problemOf(err, form) {
+  const label = (name) => {
+    const desc = form.fields.find((f) => f.name === name);
+    return desc ? optionWords(form.game.id, desc).label : name;
+  };
+  return { option: err.option, get message() { return errorText(err, label); } };
+}
+
+function levelName(level) {
+  if (level === 1) return t("lobby.seat.ai-1");
+  if (level === 5) return t("lobby.seat.ai-5");
+  return t("lobby.seat.ai", { level });
+}

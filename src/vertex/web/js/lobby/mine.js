@@ -1,0 +1,137 @@
+// "Your tables": the tables this browser holds a seat at (their tokens stay in its storage;
+// the lobby socket is only told their ids), live, with "your turn" marked; ended ones move
+// to a short "recent" list. Tells the player (shared/alerts.js) when it becomes their turn or
+// someone sits at a table where they wait.
+import { h } from "../shared/dom.js";
+import { t } from "../shared/i18n.js";
+import { tell } from "../shared/alerts.js";
+import { entryTitle, seatList } from "./entry.js";
+import { remembered } from "../shared/store.js";
+
+export class MyTables {
+  constructor(host, games, socket) {
+    this.host = host;
+    this.games = games;
+    this.socket = socket;
+    this.entries = new Map();
+    this.waitingFor = null; // Play now: a table id, and what to do when someone sits
+    this.root = h("section", { class: "mine card", "data-my-tables": "",
+      "aria-labelledby": "mine-heading" });
+    host.replaceChildren(this.root);
+    this.refresh();
+  }
+
+  ids() {
+    const hidden = new Set(remembered.hidden());
+    return remembered.tables().filter((id) => !hidden.has(id));
+  }
+
+  /** Follow what storage holds now (after a seat was taken, or on load). */
+  refresh() {
+    this.socket.follow(this.ids());
+    this.render();
+  }
+
+  /** Summaries from the socket. */
+  update(entries, missing) {
+    for (const id of missing) remembered.hide(id);
+    for (const e of entries) {
+      const before = this.entries.get(e.id);
+      const seat = remembered.seat(e.id);
+      if (seat === null) findSeat(e.id).then(() => this.render());
+      this.entries.set(e.id, e);
+      this.told(before, e, seat);
+      // Play now: someone sat (perhaps before this page heard of its own table at all)
+      if (this.waitingFor && this.waitingFor.id === e.id && e.free_seats === 0) {
+        const { then } = this.waitingFor;
+        this.waitingFor = null;
+        then(e);
+      }
+      if (e.result !== null || e.section === null) {
+        remembered.addRecent(e.id);
+        remembered.hide(e.id);
+      }
+    }
+    if (missing.length) this.socket.follow(this.ids());
+    this.render();
+  }
+
+  told(before, e, seat) {
+    if (!before || seat === null) return;
+    const url = `/tables/${encodeURIComponent(e.id)}`;
+    const game = entryTitle(e, this.games);
+    if (myTurn(e, seat) && !myTurn(before, seat)) tell(t("place.told.turn", { game }), url);
+    else if (e.free_seats < before.free_seats) tell(t("place.told.sat", { game }), url);
+  }
+
+  render() {
+    const ids = this.ids();
+    const recent = remembered.recent();
+    this.root.hidden = !ids.length && !recent.length;
+    const items = ids.map((id) => this.item(id)).filter(Boolean);
+    this.root.replaceChildren(...present(
+      h("h2", { id: "mine-heading", text: t("place.mine") }),
+      items.length ? h("ul", { class: "entries", role: "list" }, items)
+        : h("p", { class: "hint", text: t("place.mine.none") }),
+      recent.length ? h("h3", { text: t("place.recent") }) : null,
+      recent.length ? h("ul", { class: "recent", role: "list" }, recent.map((id) => {
+        const e = this.entries.get(id);
+        const name = e ? entryTitle(e, this.games) : t("place.table");
+        return h("li", {}, h("a", { href: `/tables/${encodeURIComponent(id)}`, text: name }));
+      })) : null));
+  }
+
+  item(id) {
+    const e = this.entries.get(id);
+    if (!e) return null;
+    const seat = remembered.seat(id);
+    const mine = seat !== null && myTurn(e, seat);
+    const title = entryTitle(e, this.games);
+    const state = e.section === "open" || (!e.started_at && e.free_seats)
+      ? t("place.mine.waiting") : mine ? t("place.mine.turn") : t("place.mine.their-turn");
+    return h("li", { class: `entry${mine ? " my-turn" : ""}`, "data-my-table": id,
+      "data-my-turn": String(mine) },
+    h("a", { class: "entry-link", href: `/tables/${encodeURIComponent(id)}` },
+      h("span", { class: "entry-text" },
+        h("span", { class: "entry-game", text: title }),
+        seatList(e),
+        h("span", { class: mine ? "badge turn" : "entry-meta", text: state }))),
+    h("button", { type: "button", class: "quiet", "data-action": "forget-table",
+      "aria-label": t("place.mine.remove-of", { game: title }), text: t("place.mine.remove"),
+      onclick: () => { remembered.hide(id); this.entries.delete(id); this.refresh(); } }));
+  }
+}
+
+/** The children given, without the ones left out (null). */
+function present(...nodes) {
+  return nodes.filter((n) => n !== null && n !== undefined);
+}
+
+function myTurn(e, seat) {
+  return e.to_move.includes(seat) && e.free_seats === 0 && e.result === null;
+}
+
+/** A table stored without its seat number (from before it was kept): ask that table's own
+ * socket, the one place its token goes, which seat the token holds. */
+const asking = new Map();
+function findSeat(id) {
+  if (asking.has(id)) return asking.get(id);
+  const token = remembered.token(id);
+  const found = new Promise((resolve) => {
+    if (!token) { resolve(null); return; }
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(id)}` +
+      `?token=${encodeURIComponent(token)}`);
+    ws.onmessage = (ev) => {
+      try {
+        const msg = JSON.parse(ev.data);
+        if (msg.t === "snapshot" && msg.seat !== null) remembered.setSeat(id, msg.seat);
+      } catch { /* not for us */ }
+      ws.close();
+      resolve(remembered.seat(id));
+    };
+    ws.onerror = () => resolve(null);
+  });
+  asking.set(id, found);
+  return found;
+}

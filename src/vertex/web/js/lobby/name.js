@@ -1,0 +1,35 @@
+// The display name, asked once (beside what was clicked) and remembered after.
+import { h } from "../shared/dom.js";
+import { t } from "../shared/i18n.js";
+import { remembered } from "../shared/store.js";
+
+// 40 characters as the server counts them; `maxlength` counts UTF-16 units (lobby/form.js).
+const NAME_MOST = 40 * 8;
+
+/** The remembered name, or one asked for in a small form placed after `anchor`
+ * (resolves null when cancelled). */
+export function askName(anchor) {
+  const known = remembered.name().trim();
+  if (known) return Promise.resolve(known);
+  document.querySelector("[data-name-ask]")?.remove();
+  return new Promise((resolve) => {
+    const input = h("input", { name: "display-name", id: "ask-name", maxlength: NAME_MOST,
+      autocomplete: "nickname", required: true });
+    const done = (value) => { form.remove(); anchor.focus?.(); resolve(value); };
+    const form = h("form", { class: "name-ask", "data-name-ask": "",
+      onsubmit: (ev) => {
+        ev.preventDefault();
+        const name = input.value.trim();
+        if (!name) { input.focus(); return; }
+        remembered.setName(name);
+        form.remove();
+        resolve(name);
+      },
+      onkeydown: (ev) => { if (ev.key === "Escape") done(null); } },
+    h("label", { for: "ask-name", text: t("place.name") }), input,
+    h("button", { type: "submit", class: "primary", text: t("place.name.ok") }),
+    h("button", { type: "button", onclick: () => done(null), text: t("place.name.cancel") }));
+    anchor.after(form);
+    input.focus();
+  });
+}

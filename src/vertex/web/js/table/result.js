@@ -1,0 +1,86 @@
+// The result banner of a finished game: who won, the scores, why it ended, and the way to
+// the rematch once there is one; and the result said aloud when a game ends. Fetched, with
+// its words and sheet, once the table has a result.
+import { addSheet, announce, h } from "../shared/dom.js";
+import { loadCatalogs, num, t } from "../shared/i18n.js";
+import { seatColor, seatSymbol } from "../shared/seats.js";
+import { endingSentences } from "./ending.js";
+import { nameList, seatName } from "./text.js";
+
+await Promise.all([
+  loadCatalogs("table-result"),
+  addSheet(new URL("../../css/table-result.css", import.meta.url).href),
+]);
+
+/** The headline of a finished game: who won, and why it ended. */
+function resultHeadline(view) {
+  const result = view.result;
+  const names = (seats) => nameList(seats.map((n) => seatName(view, n)));
+  const winners = result.winners || [];
+  if (result.reason === "expired") return t("table.result.expired");
+  if (result.reason === "cancelled") return t("table.result.cancelled");
+  let who;
+  if (winners.length === 0) who = t("table.result.nobody");
+  else if (winners.length === view.seats.length && winners.length > 1) who = t("table.result.draw");
+  else if (winners.length === 1) who = t("table.result.wins", { name: names(winners) });
+  else who = t("table.result.share", { names: names(winners) });
+  return who;
+}
+
+/** Why the game ended, in sentences. */
+function resultReason(view) {
+  return endingSentences(view).join(" ");
+}
+
+export function createResult(host) {
+  host.hidden = true;
+  return {
+    render(model) {
+      const view = model.view;
+      if (!view.result) {
+        host.hidden = true;
+        host.removeAttribute("data-result");
+        host.replaceChildren();
+        return;
+      }
+      const result = view.result;
+      host.hidden = false;
+      host.dataset.result = result.reason;
+      host.dataset.ending = view.state.ending?.code || "";
+      host.dataset.winners = (result.winners || []).join(",");
+      const scores = view.state.scores || [];
+      const mine = model.mySeat;
+      let tone = "neutral";
+      if (mine !== null && !["expired", "cancelled"].includes(result.reason)) {
+        tone = (result.winners || []).includes(mine) ? "won" : "lost";
+      }
+      host.className = `result-banner ${tone}`;
+      host.replaceChildren(...[
+        h("h2", { text: resultHeadline(view) }),
+        h("p", { class: "result-reason", text: resultReason(view) }),
+        scores.length
+          ? h("ul", { class: "result-scores", "aria-label": t("table.result.scores") },
+            ...view.seats.map((_, n) => {
+              const swatch = h("span", { class: "swatch small", "aria-hidden": "true",
+                text: seatSymbol(n, view.state.board) });
+              swatch.style.background = seatColor(n);
+              const won = (result.winners || []).includes(n);
+              return h("li", { class: won ? "won" : "" }, swatch,
+                h("span", { text: seatName(view, n) }),
+                view.scored === false ? null : h("strong", { text: num(scores[n] ?? 0) }),
+                won ? h("span", { class: "badge", text: t("table.result.winner") }) : null);
+            }))
+          : null,
+        view.rematch
+          ? h("p", { class: "rematch-link" },
+            h("a", { class: "button primary", href: `/tables/${encodeURIComponent(view.rematch)}`,
+              "data-rematch-link": view.rematch, text: t("table.result.rematchLink") }))
+          : null,
+      ].filter(Boolean));
+    },
+    /** Say the result aloud (a game that just ended, live). */
+    say(model) {
+      announce(`${resultHeadline(model.view)} ${resultReason(model.view)}`, true);
+    },
+  };
+}
