@@ -15,8 +15,8 @@ import time
 
 from vertex.core import create_game
 from vertex.core.record import replay
-from vertex.server import worker_states
-from vertex.server.worker_states import state_of
+from vertex.server.compute import worker_states
+from vertex.server.compute.worker_states import state_of
 
 
 def main() -> None:

@@ -27,10 +27,10 @@ import sys
 import time
 from typing import Any
 
-from vertex.server import turns, views
-from vertex.server.events import StoredEvent
-from vertex.server.repository import _sent
-from vertex.server.table import Table
+from vertex.server.storage.repository import _sent
+from vertex.server.table import turns, views
+from vertex.server.table.events import StoredEvent
+from vertex.server.table.table import Table
 
 BOARDS: list[tuple[str, str, dict[str, Any]]] = [
     ("dots-and-boxes 3x3 (the load bench)", "dots-and-boxes", {"rows": 3, "cols": 3}),

@@ -17,10 +17,10 @@ import time
 import tracemalloc
 
 from vertex.core import create_game
-from vertex.server.bus import LocalBus
-from vertex.server.repository import Repository
-from vertex.server.spec import SeatSpec, TableSpec
-from vertex.server.store import Store
+from vertex.server.site.bus import LocalBus
+from vertex.server.storage.repository import Repository
+from vertex.server.storage.store import Store
+from vertex.server.table.spec import SeatSpec, TableSpec
 
 
 def held() -> int:

@@ -215,7 +215,7 @@ def test_a_missing_player_module_is_a_loud_error_not_random_play() -> None:
     with pytest.raises(ImportError, match="no_such_players"):
         player(_NamedPlayers(), 3)  # type: ignore[arg-type]
     # the server's computer seats ask the same function: the error reaches the table
-    from vertex.server.ai_runner import choose
+    from vertex.server.compute.ai_runner import choose
 
     state = vertex.create_game("dots-and-boxes", rows=1, cols=1).initial_state()
     object.__setattr__(state, "game", _NamedPlayers())

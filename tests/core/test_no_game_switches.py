@@ -19,10 +19,10 @@ LAYERS = ("ai", "interop", "terminal", "server", "core")
 
 #: (file relative to src/vertex, the literal) -> why it may stay.
 ALLOWED_IDS: dict[tuple[str, str], str] = {
-    ("server/bests.py", "/api/verticality/bests"): (
+    ("server/pages/bests.py", "/api/verticality/bests"): (
         "the public URL of the personal-best lists: an API path, not a rule switch"
     ),
-    ("server/bests.py", "/api/verticality/board"): (
+    ("server/pages/bests.py", "/api/verticality/board"): (
         "the public URL of the bests board (the personal-best lists' page view): an API path"
     ),
     ("terminal/play.py", "game id, e.g. dots-and-boxes"): "an example in a --help text",
@@ -37,7 +37,7 @@ ALLOWED_IDS: dict[tuple[str, str], str] = {
 
 #: (file relative to src/vertex, a probe's line) -> why it is no game switch.
 ALLOWED_PROBES: dict[tuple[str, str], str] = {
-    ("server/conn.py", 'or getattr(proto.conn.state, "name", "") != "OPEN"'): (
+    ("server/live/conn.py", 'or getattr(proto.conn.state, "name", "") != "OPEN"'): (
         "a WebSocket connection's state (websockets' protocol), not a game's"
     ),
 }
@@ -112,7 +112,7 @@ JS_STRING = re.compile(r"\"(?:[^\"\\\n]|\\.)*\"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\\n]
 
 def _renderers() -> dict[str, str]:
     """game id -> the renderer its board view names (`board.renderer`)."""
-    from vertex.server.web import preview
+    from vertex.server.pages.web import preview
 
     return {gid: preview(gid)["board"]["renderer"] for gid in game_ids()}
 

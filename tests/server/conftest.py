@@ -12,9 +12,8 @@ import anyio
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.eventually import TIMEOUT
 from vertex.server import Limits, Settings, create_app
-
-from ..eventually import TIMEOUT
 
 
 def make_settings(tmp_path: Path, **overrides: Any) -> Settings:

@@ -12,7 +12,7 @@ from typing import Any
 
 import httpx
 
-from ..eventually import eventually
+from tests.eventually import eventually
 
 
 def free_port() -> int:

@@ -91,10 +91,70 @@ def test_the_finder_finds_a_circle() -> None:
 
 def test_server_has_no_import_cycles() -> None:
     graph = imports()
-    assert {"hub", "table", "events", "store", "commands", "lobby", "lobby.place"} <= set(graph)
-    assert "store" in graph["repository"]  # the walk sees imports
+    assert {"hub", "table.table", "table.events", "storage.store", "play.commands"} <= set(graph)
+    assert {"lobby", "lobby.place"} <= set(graph)
+    assert "storage.store" in graph["storage.repository"]  # the walk sees imports
     assert "lobby.place" in graph["lobby"]  # and those of subpackages
     assert "lobby" in graph["hub"]  # a package import is its __init__
-    assert "hub" in graph["lobby.routes"]  # type-checking imports count too
+    assert "hub" in graph["api.lobby"]  # type-checking imports count too
     found = cycle(graph)
     assert found is None, "import cycle: " + " -> ".join(found or [])
+
+
+#: Modules at the top of server/ and the group each belongs to (server/__init__.py).
+FOUNDATION = {"errors", "text", "tasks", "settings"}
+TOP = {"hub": "hub", "parts": "hub", "upkeep": "hub", "app": "app", "cli": "app"}
+TOP |= {"__main__": "app", "__init__": "app"}
+
+
+def allowed() -> dict[str, set[str]]:
+    """The direction written in server/__init__.py: `package:  what it may import`."""
+    doc = ast.get_docstring(ast.parse((SERVER / "__init__.py").read_text())) or ""
+    rules: dict[str, set[str]] = {}
+    for line in doc.splitlines():
+        head, colon, rest = line.strip().partition(":")
+        if colon and head.isidentifier() and line.startswith("    "):
+            rules[head] = set(rest.split()) - {"-"}
+    return rules
+
+
+def group(module: str) -> str:
+    """`storage.store` -> `storage`; `upkeep` -> `hub`; `errors` -> `foundation`."""
+    if module in FOUNDATION:
+        return "foundation"
+    return TOP.get(module) or module.split(".")[0]
+
+
+def test_the_direction_is_written_down_for_every_package() -> None:
+    rules = allowed()
+    packages = {p.name for p in SERVER.iterdir() if (p / "__init__.py").is_file()}
+    assert packages <= set(rules), "a package without its line in server/__init__.py"
+    assert set(TOP.values()) <= set(rules)
+    tops = {p.stem for p in SERVER.glob("*.py")}
+    assert tops == FOUNDATION | set(TOP), "a new module at the top: a package's, or wiring?"
+    for name in rules:  # every package says what it owns and what it may import
+        init = SERVER / name / "__init__.py"
+        if init.is_file():
+            assert "import" in (ast.get_docstring(ast.parse(init.read_text())) or "").lower()
+    # one way: the rules themselves have no circle
+    assert cycle(rules) is None
+
+
+def test_packages_import_only_in_the_written_direction() -> None:
+    rules, graph = allowed(), imports()
+    assert rules["storage"] == {"table", "site"} and not rules["table"]
+    wrong = []
+    for module, deps in sorted(graph.items()):
+        here = group(module)
+        for dep in sorted(deps):
+            there = group(dep)
+            if there == here or there == "foundation":
+                continue
+            if here == "foundation" or there not in rules[here]:
+                wrong.append(f"{module} -> {dep}")
+    assert not wrong, "against server/__init__.py's direction: " + ", ".join(wrong)
+
+
+def test_the_direction_check_sees_a_wrong_arrow() -> None:
+    assert group("storage.repository") == "storage" and group("upkeep") == "hub"
+    assert "table" not in allowed()["site"]  # site.x -> table.y would be reported

@@ -9,10 +9,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 import vertex
+from tests.eventually import eventually
+from tests.server.conftest import new_table, receive_json, recv_until, take, two_player_table
 from vertex.core import Rng, State, game_class, game_ids
-
-from ..eventually import eventually
-from .conftest import new_table, receive_json, recv_until, take, two_player_table
 
 SMALL: dict[str, dict[str, Any]] = {
     "dots-and-boxes": {"rows": 2, "cols": 2},

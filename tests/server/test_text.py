@@ -8,10 +8,9 @@ import json
 import pytest
 from fastapi.testclient import TestClient
 
+from tests.server.conftest import new_table, recv_until, take
 from vertex.server.errors import ApiError
 from vertex.server.text import check_text, graphemes
-
-from .conftest import new_table, recv_until, take
 
 FAMILY = "👨\u200d👩\u200d👧"  # one character: three people joined by ZWJ
 PERSIAN = "می\u200cخواهم"  # "I want", with the ZWNJ Persian spelling needs

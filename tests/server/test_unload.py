@@ -11,10 +11,9 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 import vertex
+from tests.eventually import eventually
+from tests.server.conftest import make_settings, new_table, take
 from vertex.server import create_app
-
-from ..eventually import eventually
-from .conftest import make_settings, new_table, take
 
 #: Short timings for the tests: idle after 0.3 s, looked for every 0.1 s.
 QUICK = {"unload_after_s": 0.3, "sweep_interval_s": 0.1}

@@ -16,10 +16,9 @@ from typing import Any
 import pytest
 
 import vertex
-
-from ..eventually import eventually
-from .serve import ServeProcess
-from .test_scaleout import PG, REDIS, _reachable
+from tests.eventually import eventually
+from tests.server.serve import ServeProcess
+from tests.server.site.test_scaleout import PG, REDIS, _reachable
 
 pytestmark = pytest.mark.skipif(bool(_reachable()), reason=_reachable() or "")
 

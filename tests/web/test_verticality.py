@@ -377,7 +377,7 @@ def test_a_30_level_tower_on_a_phone_is_followed_and_numbered(
 ) -> None:
     """Level 5's recorded tower to the supply's end (seed 3, tremor 0), all but its last card:
     the camera follows it up and the levels are numbered beside it, legible at 360 px."""
-    import vertex.server.new_tables as new_tables
+    import vertex.server.play.new_tables as new_tables
 
     record = json.loads((DATA / "tower30_seed3.json").read_text())
     seeded = types.SimpleNamespace(

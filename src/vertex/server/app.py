@@ -1,8 +1,8 @@
 """The ASGI app: the HTTP API and the sockets of DESIGN.md §5, and the page of §6.
 
-Only wiring: the routes live by concern in `api/` (tables, the table socket, health, errors
-and limits), `lobby/routes.py`, `web.py` (pages and static files), `bests.py`, `replay.py`,
-`rules.py` and `analysis.py`.
+Only wiring: the routes live by concern in `api/` (tables, the table socket, the lobby's
+routes and socket, health, errors and limits) and `pages/` (`web.py`: pages and static
+files; `bests.py`, `replay.py`, `rules.py` and `analysis.py`).
 """
 
 from __future__ import annotations
@@ -12,21 +12,21 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, WebSocket
 
-from vertex.server.analysis import add_analysis_routes
 from vertex.server.api.guards import BodyLimit, PathCheck, add_error_handlers
 from vertex.server.api.health import add_health_routes
+from vertex.server.api.lobby import add_lobby_routes
 from vertex.server.api.socket import serve_table_socket
 from vertex.server.api.tables import add_table_routes
-from vertex.server.bests import router as bests_router
-from vertex.server.built import WEB_BUILD
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub
-from vertex.server.lobby.routes import add_lobby_routes
+from vertex.server.pages.analysis import add_analysis_routes
+from vertex.server.pages.bests import router as bests_router
+from vertex.server.pages.built import WEB_BUILD
+from vertex.server.pages.replay import add_replay_routes
+from vertex.server.pages.rules import add_rules_routes
+from vertex.server.pages.web import SecurityHeaders, Site, add_page_routes
 from vertex.server.parts import parts_for
-from vertex.server.replay import add_replay_routes
-from vertex.server.rules import add_rules_routes
 from vertex.server.settings import Settings
-from vertex.server.web import SecurityHeaders, Site, add_page_routes
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -29,8 +29,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from vertex.server.api.timeouts import TimedH11Protocol
     from vertex.server.settings import Settings
-    from vertex.server.timeouts import TimedH11Protocol
 
     logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
     settings = Settings.from_env(args.database)

@@ -25,27 +25,28 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from vertex.server import absence, commands, views
-from vertex.server.allowances import Allowances
-from vertex.server.autoplay import Autoplay, needs_owner
-from vertex.server.conn import Conn
-from vertex.server.events import StoredEvent
-from vertex.server.faults import unavailable
-from vertex.server.games import checked_game
+from vertex.server.compute.autoplay import Autoplay, needs_owner
+from vertex.server.live.conn import Conn
+from vertex.server.live.sockets import Sockets, dumps
+from vertex.server.live.spectators import SpectatorChat
+from vertex.server.live.watching import TICK_S, LocalCounts, RedisCounts, Watching
 from vertex.server.lobby import Lobby
-from vertex.server.messages import Chat, Command
-from vertex.server.new_tables import NewTables
 from vertex.server.parts import Parts
-from vertex.server.ports import TablesPort
-from vertex.server.recent import Sent
-from vertex.server.repository import Repository
+from vertex.server.play import commands
+from vertex.server.play.new_tables import NewTables
+from vertex.server.play.ports import TablesPort
 from vertex.server.settings import Settings
-from vertex.server.sockets import Sockets, dumps
-from vertex.server.spectators import SpectatorChat
-from vertex.server.table import Table
+from vertex.server.site.allowances import Allowances
+from vertex.server.site.faults import unavailable
+from vertex.server.storage.recent import Sent
+from vertex.server.storage.repository import Repository
+from vertex.server.table import absence, views
+from vertex.server.table.events import StoredEvent
+from vertex.server.table.games import checked_game
+from vertex.server.table.messages import Chat, Command
+from vertex.server.table.table import Table
 from vertex.server.text import check_text
 from vertex.server.upkeep import Upkeep
-from vertex.server.watching import TICK_S, LocalCounts, RedisCounts, Watching
 
 log = logging.getLogger("vertex.server")
 

@@ -10,12 +10,12 @@ from __future__ import annotations
 import secrets
 from dataclasses import dataclass
 
-from vertex.server.bus import LocalBus, RedisBus
-from vertex.server.leases import LocalLeases, RedisLeases
-from vertex.server.presence import LocalPresence, RedisPresence
-from vertex.server.quotas import LocalQuotas, RedisQuotas
 from vertex.server.settings import Settings
-from vertex.server.store import Store
+from vertex.server.site.bus import LocalBus, RedisBus
+from vertex.server.site.leases import LocalLeases, RedisLeases
+from vertex.server.site.presence import LocalPresence, RedisPresence
+from vertex.server.site.quotas import LocalQuotas, RedisQuotas
+from vertex.server.storage.store import Store
 
 
 @dataclass(frozen=True)

@@ -6,8 +6,6 @@ import os
 import re
 from dataclasses import dataclass, field
 
-from vertex.server.fair import machine_workers
-
 DEFAULT_DATABASE = "sqlite:///vertex.db"
 _SITE = re.compile(r"^[A-Za-z0-9_.-]{1,40}$")
 
@@ -28,6 +26,14 @@ def check_public_url(url: str) -> str:
     if len(url) > 200 or not _PUBLIC_URL.match(url):
         raise ValueError("VERTEX_PUBLIC_URL: an address like https://vertex.example")
     return url.rstrip("/")
+
+
+def machine_workers() -> int:
+    """Workers for a pool sized to the machine: one per core the process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except (AttributeError, OSError):  # not Linux
+        return max(1, os.cpu_count() or 1)
 
 
 @dataclass(frozen=True)
@@ -82,7 +88,7 @@ class Settings:
     #: are taken up again when touched, or shortly before their next clock deadline.
     #: `VERTEX_UNLOAD_AFTER_S`, `VERTEX_SWEEP_INTERVAL_S` (short ones for tests).
     unload_after_s: float = 300.0
-    #: Analysis (perfect play, server/analysis.py): seconds one analysis may take in all (the
+    #: Analysis (perfect play, server/pages/analysis.py): seconds one analysis may take in all (the
     #: exact solver most of it, the level-5 estimate the rest), and how many one client
     #: address may ask for: `analysis_per_minute` on average, bursts of `analysis_burst`.
     analysis_time_s: float = 3.0
@@ -108,7 +114,7 @@ class Settings:
     #: event lost on the bus is caught up within this), besides after every (re)subscribe.
     reconcile_s: float = 2.0
     #: Seconds a client has to send a request's head (line and headers), and then its body;
-    #: a connection slower than that is closed (server/timeouts.py, api/guards.py).
+    #: a connection slower than that is closed (server/api/timeouts.py, api/guards.py).
     #: `VERTEX_HEAD_TIMEOUT_S`, `VERTEX_BODY_TIMEOUT_S`.
     head_timeout_s: float = 10.0
     body_timeout_s: float = 10.0

@@ -16,15 +16,15 @@ from collections.abc import Awaitable
 from dataclasses import asdict
 from typing import Any
 
-from vertex.server.autoplay import Autoplay
-from vertex.server.bus import RedisBus
+from vertex.server.compute.autoplay import Autoplay
 from vertex.server.errors import ApiError
-from vertex.server.events import Kind
+from vertex.server.live.sockets import Sockets, dumps
 from vertex.server.lobby import Lobby
 from vertex.server.parts import Parts
-from vertex.server.repository import Repository
 from vertex.server.settings import Settings
-from vertex.server.sockets import Sockets, dumps
+from vertex.server.site.bus import RedisBus
+from vertex.server.storage.repository import Repository
+from vertex.server.table.events import Kind
 from vertex.server.tasks import stop_task
 
 log = logging.getLogger("vertex.server")
@@ -74,7 +74,7 @@ class Upkeep:
         """Load the few open tables whose log says their game ended (the process died
         between the event and the status): loading sets the status and keeps the result."""
         kinds = [Kind.RESIGN, Kind.TIMEOUT, Kind.END, Kind.EXPIRED]
-        for tid in await self.store.ended_open(kinds):
+        for tid in await self.store.tables.ended_open(kinds):
             try:
                 await self.repo.get(tid)
             except Exception:
@@ -121,7 +121,7 @@ class Upkeep:
     async def sweep(self, now: float) -> None:
         """Expire idle unfinished tables (held or not); let idle tables nobody here watches
         leave memory (they load again on demand), the ones we run with their lease."""
-        for tid in await self.store.idle_open(now - self.limits.idle_expiry_s):
+        for tid in await self.store.tables.idle_open(now - self.limits.idle_expiry_s):
             with contextlib.suppress(ApiError):
                 await self.repo.submit(tid, lambda t: t.expire(time.time()))
         await self.lobby.sweep(now)

@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, model_validator
 
-from vertex.server.messages import (
+from vertex.server.table.messages import (
     ACTIONS,
     AimText,
     ChatText,
@@ -23,7 +23,7 @@ from vertex.server.messages import (
     Version,
     command,
 )
-from vertex.server.spec import SeatSpec
+from vertex.server.table.spec import SeatSpec
 
 _Body = StrictBody
 Level = LevelNumber

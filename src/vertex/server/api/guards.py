@@ -19,8 +19,8 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from vertex.server.errors import ApiError
-from vertex.server.faults import unavailable
-from vertex.server.nesting import MAX_DEPTH, depth
+from vertex.server.site.faults import unavailable
+from vertex.server.table.nesting import MAX_DEPTH, depth
 
 log = logging.getLogger("vertex.server")
 
@@ -93,7 +93,7 @@ class BodyLimit:
     whole within `timeout_s` seconds, before anything parses them.
 
     The body is read here (it is small by definition) and handed on whole. (Headers that
-    never end are the server's to time out: server/timeouts.py.)
+    never end are the server's to time out: server/api/timeouts.py.)
     """
 
     def __init__(self, app: ASGIApp, limit: int, timeout_s: float = 10.0) -> None:

@@ -14,13 +14,14 @@ from typing import Any
 from fastapi import WebSocket
 from starlette.websockets import WebSocketDisconnect
 
-from vertex.server.conn import Conn, TokenBucket
 from vertex.server.errors import ApiError
-from vertex.server.faults import unavailable
 from vertex.server.hub import Hub, dumps
-from vertex.server.messages import Ping, SpectatorLine
-from vertex.server.protocol import error, parse
-from vertex.server.table import token_hash
+from vertex.server.live.conn import Conn
+from vertex.server.live.protocol import error, parse
+from vertex.server.site.faults import unavailable
+from vertex.server.site.rates import TokenBucket
+from vertex.server.table.messages import Ping, SpectatorLine
+from vertex.server.table.table import token_hash
 
 log = logging.getLogger("vertex.server")
 

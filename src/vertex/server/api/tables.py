@@ -11,13 +11,13 @@ from fastapi import FastAPI, Path, Request
 from fastapi.responses import PlainTextResponse
 
 from vertex.core import list_games
-from vertex.server import views
 from vertex.server.api.bodies import ActionIn, AimIn, CheckOptions, CreateTable, MoveIn, TakeSeat
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub, checked_game
-from vertex.server.messages import command
-from vertex.server.table import Table, token_hash
-from vertex.server.web import preview
+from vertex.server.pages.web import preview
+from vertex.server.table import views
+from vertex.server.table.messages import command
+from vertex.server.table.table import Table, token_hash
 
 TableId = Annotated[str, Path(max_length=64, description="the table id from its link")]
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from vertex.server.conn import RESYNC, SEND_BUFFER_BYTES, Outbox, Sender, TokenBucket
+from vertex.server.live.conn import RESYNC, SEND_BUFFER_BYTES, Outbox, Sender
+from vertex.server.site.rates import TokenBucket
 
 #: Tables one socket may follow.
 FOLLOW_MOST = 50

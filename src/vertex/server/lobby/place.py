@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from vertex.core import game_ids
 from vertex.server.errors import ApiError
+from vertex.server.live.sockets import dumps
 from vertex.server.lobby.conns import FOLLOW_MOST, LobbyConn, LobbyConns
 from vertex.server.lobby.index import LobbyIndex
 from vertex.server.lobby.rows import LobbyRows
@@ -29,16 +30,15 @@ from vertex.server.lobby.saving import Saving
 from vertex.server.lobby.shared import LocalShared, RedisShared
 from vertex.server.lobby.summary import OPEN, quick, summary
 from vertex.server.lobby.watchers import Watchers
-from vertex.server.sockets import dumps
-from vertex.server.table import Table
+from vertex.server.table.table import Table
 
 if TYPE_CHECKING:
-    from vertex.server.autoplay import Autoplay
-    from vertex.server.new_tables import NewTables
-    from vertex.server.repository import Repository
+    from vertex.server.compute.autoplay import Autoplay
+    from vertex.server.live.sockets import Sockets
+    from vertex.server.play.new_tables import NewTables
     from vertex.server.settings import Settings
-    from vertex.server.sockets import Sockets
-    from vertex.server.store import Store
+    from vertex.server.storage.repository import Repository
+    from vertex.server.storage.store import Store
 
 
 class Hub(Protocol):

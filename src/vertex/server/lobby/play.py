@@ -11,8 +11,8 @@ import time
 from typing import Any
 
 from vertex.server.errors import ApiError
-from vertex.server.games import checked_game
 from vertex.server.lobby.place import Lobby
+from vertex.server.table.games import checked_game
 
 
 async def play_now(lobby: Lobby, game: str, name: str, creator: str) -> dict[str, Any]:

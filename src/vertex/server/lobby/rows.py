@@ -15,8 +15,8 @@ from sqlalchemy.engine import Connection
 
 from vertex.server.lobby.index import FINISHED_KEPT
 from vertex.server.lobby.summary import FINISHED, LIVE, OPEN
-from vertex.server.schema import metadata
-from vertex.server.store import Store
+from vertex.server.storage.schema import metadata
+from vertex.server.storage.store import Store
 
 GONE = "gone"
 

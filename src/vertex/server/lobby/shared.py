@@ -17,8 +17,8 @@ import secrets
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
-from vertex.server.bus import redis_client
 from vertex.server.errors import ApiError
+from vertex.server.site.bus import redis_client
 from vertex.server.tasks import stop_task
 
 log = logging.getLogger("vertex.server")

@@ -9,9 +9,9 @@ from __future__ import annotations
 from typing import Any
 
 from vertex.core import create_game
-from vertex.server import turns
-from vertex.server.spec import TableSpec
-from vertex.server.table import Table
+from vertex.server.table import turns
+from vertex.server.table.spec import TableSpec
+from vertex.server.table.table import Table
 
 OPEN, LIVE, FINISHED = "open", "live", "finished"
 SECTIONS = (OPEN, LIVE, FINISHED)

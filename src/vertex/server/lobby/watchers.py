@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from vertex.server.lobby.index import LobbyIndex
 
 if TYPE_CHECKING:
-    from vertex.server.autoplay import Autoplay
+    from vertex.server.compute.autoplay import Autoplay
     from vertex.server.lobby.shared import LocalShared, RedisShared
 
 #: Sweeps a process may miss before the others drop its spectator counts (it died).

@@ -1,0 +1,103 @@
+"""Computer seats: choose a move away from the event loop.
+
+Worker processes (default) or threads ask `vertex.ai.player(game, level)` for a move. A
+process gets the record, so nothing but JSON crosses the boundary, and plays on from the
+state it kept from the table's last move (worker_states.py): a table goes back to the worker
+that had it whenever that one is free. There is a worker per core (`Settings.ai_workers`),
+shared fairly between the addresses that opened the tables (fair.py): one address's many
+tables cannot hold every worker.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from concurrent.futures import Executor
+from typing import Any
+
+from vertex.core import Rng, State
+from vertex.server.compute.fair import FairShare
+from vertex.server.compute.pools import Slots, make_pool
+from vertex.server.compute.worker_states import state_of
+
+
+def choose(state: State, seat: int, level: int, budget_s: float) -> str:
+    """The computer player's move (an import error in the players is loud, never random play)."""
+    from vertex.ai import player
+
+    return player(state.game, level).choose(state, seat, budget_s)
+
+
+def random_move(state: State, seat: int) -> str:
+    rng = Rng.from_seed(state.seed, "fallback", seat, len(state.history))
+    return state.sample_move(seat, rng)[0]
+
+
+def _choose_from_record(record_json: str, seat: int, level: int, budget_s: float) -> str:
+    # the worker keeps its states between moves: only the new moves are played
+    return choose(state_of(record_json), seat, level, budget_s)
+
+
+def _ready() -> None:
+    import vertex.ai  # noqa: F401  (loaded before the first move is asked for)
+
+
+#: Tables whose last worker is remembered (to send them back to it).
+TABLES_KEPT = 1_000
+
+
+class Thinker:
+    def __init__(self, kind: str, workers: int, per_address: int) -> None:
+        self.kind = kind
+        self.workers = workers
+        self.share = FairShare(workers, per_address)
+        # one pool of one worker each: a table is sent back to the worker that kept its state
+        self._pools: list[Executor | None] = [None] * workers
+        self._slots = Slots(workers, TABLES_KEPT)  # a table's next think: its last worker
+
+    def _executor(self, i: int) -> Executor:
+        pool = self._pools[i]
+        if pool is None:
+            pool = self._pools[i] = make_pool(self.kind, name=f"vertex-ai-{i}")
+        return pool
+
+    def warm(self, i: int = 0) -> None:
+        """Start the worker processes now (a fresh interpreter takes seconds to start, which
+        a computer's reply should not wait for): one after the other, so they do not all
+        compete for the machine at the server's start."""
+        if self.kind != "process" or i >= self.workers:
+            return
+        try:
+            started = self._executor(i).submit(_ready)
+        except RuntimeError:  # shutting down
+            return
+        started.add_done_callback(lambda _f: self.warm(i + 1))
+
+    async def choose(
+        self,
+        state: State,
+        seat: int,
+        level: int,
+        budget_s: float,
+        address: str = "",
+        table: str = "",
+    ) -> str:
+        """The move, once `address` (who opened the table) has its turn at a worker."""
+        loop = asyncio.get_running_loop()
+        args: tuple[Any, ...]
+        async with self.share.turn(address):
+            i = self._slots.take(table)  # one is free: turns never outnumber workers
+            try:
+                pool = self._executor(i)
+                if self.kind == "process":
+                    args = (state.record().to_json(), seat, level, budget_s)
+                    return await loop.run_in_executor(pool, _choose_from_record, *args)
+                args = (state, seat, level, budget_s)
+                return await loop.run_in_executor(pool, choose, *args)
+            finally:
+                self._slots.give_back(i)
+
+    def close(self) -> None:
+        for i, pool in enumerate(self._pools):
+            if pool is not None:
+                pool.shutdown(wait=True, cancel_futures=True)
+                self._pools[i] = None

@@ -1,0 +1,204 @@
+"""The analyses' workers: a pool of one (a process or a thread) per core, each with its cancel
+flag, shared fairly between client addresses (fair.py), with the exact answers cached.
+
+A worker that overruns its time limit is abandoned (a process is killed); one whose client
+left is told to stop (its cancel flag, which the solver polls: solving.py) and waited for a
+moment. Each client address has one analysis running at a time and a few waiting; the
+workers serve the addresses in turn, so one address within its rate cannot keep others
+waiting behind its queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import multiprocessing
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor
+from typing import Any
+
+from vertex.core import State
+from vertex.server.compute import solving
+from vertex.server.compute.fair import FairShare, Full
+from vertex.server.compute.pools import Slots, kill_pool, make_pool
+from vertex.server.errors import ApiError
+from vertex.server.settings import Settings
+from vertex.server.site.quotas import LocalQuotas, RedisQuotas
+
+#: Beyond the time limit, how long the server waits for a worker before abandoning it
+#: (a fresh worker process first has to start and import the engines).
+GRACE_S = 3.0
+START_GRACE_S = 20.0
+#: Requests allowed to wait for a worker, all addresses together (each address may have
+#: `Settings.analysis_waiting` of them); more are told the server is busy.
+MAX_WAITING = 32
+#: Exact answers kept (they never change), all tables together.
+RESULT_CACHE = 256
+#: How often the server looks whether the client who asked is still there.
+WATCH_S = 0.2
+
+
+class Worker:
+    """One analysis worker: its pool of one (a process or a thread) and its cancel flag."""
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.pool: Executor | None = None
+        self.cancel: Any = None
+        self.fresh = True  # a new process: it has to start and import the engines first
+
+    def executor(self) -> Executor:
+        if self.pool is None:
+            self.fresh = True
+            if self.kind == "process":
+                self.cancel = multiprocessing.get_context("spawn").Event()
+            else:
+                self.cancel = threading.Event()
+            self.pool = make_pool(
+                self.kind,
+                name="vertex-analysis",
+                initializer=solving.init_worker,
+                initargs=(self.cancel,),
+            )
+        return self.pool
+
+    def abandon(self) -> None:
+        """Drop a worker that overran: a process is killed; a thread (which cannot be) is
+        told to stop, and a new one serves the next request."""
+        pool, self.pool = self.pool, None
+        if self.cancel is not None:
+            self.cancel.set()
+        if pool is not None:
+            kill_pool(pool)
+
+    def close(self) -> None:
+        pool, self.pool = self.pool, None
+        if pool is not None:
+            pool.shutdown(wait=False, cancel_futures=True)
+
+
+class Analyst:
+    """Runs analyses away from the event loop within the time limit, on a worker per core,
+    fairly between client addresses (fair.py): one analysis at a time per address, a few
+    waiting, the addresses in turn."""
+
+    def __init__(self, settings: Settings, quotas: LocalQuotas | RedisQuotas) -> None:
+        self.kind = settings.ai_executor
+        self.limit_s = settings.analysis_time_s
+        self.quotas = quotas  # shared by every process of the site
+        self.burst = settings.analysis_burst
+        self.per_minute = settings.analysis_per_minute
+        slots = settings.analysts()
+        self.workers = [Worker(self.kind) for _ in range(slots)]
+        self._slots = Slots(slots, RESULT_CACHE)  # a table's next question: its last worker
+        self.share = FairShare(slots, 1, settings.analysis_waiting)
+        self._results: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+
+    async def check_rate(self, client: str) -> None:
+        if not await self.quotas.take_rate("analysis", client, self.per_minute / 60, self.burst):
+            raise ApiError(
+                "rate-limited",
+                f"too many analyses: at most {self.per_minute:g} a minute from one address "
+                "(wait a little and ask again)",
+                429,
+            )
+
+    async def analyse(
+        self,
+        state: State,
+        table: str = "",
+        gone: Callable[[], Awaitable[bool]] | None = None,
+        client: str = "",
+    ) -> dict[str, Any]:
+        """The analysis of `state` at `table`, in `client`'s turn; `gone()` says the client
+        left (the work is then cancelled, and ClientGone raised)."""
+        key = (state.game.key(), state.seed, state.history)
+        cached = self._results.get(key)
+        if cached is not None:
+            self._results.move_to_end(key)
+            return {**cached, "seconds": 0.0}
+        if self.share.waiting() >= MAX_WAITING:
+            raise _busy()
+        try:
+            async with self.share.turn(client):
+                if gone is not None and await gone():
+                    raise ClientGone
+                worker = self._take(table)
+                try:
+                    start = time.monotonic()
+                    out = await self._run(worker, state, table, gone)
+                    out["seconds"] = round(time.monotonic() - start, 3)
+                finally:
+                    self._slots.give_back(self.workers.index(worker))
+        except Full:
+            raise _busy() from None
+        if out["exact"]:
+            self._results[key] = out
+            while len(self._results) > RESULT_CACHE:
+                self._results.popitem(last=False)
+        return out
+
+    def _take(self, table: str) -> Worker:
+        """A free worker (one is: turns never outnumber workers), the table's last one if it
+        is free (it keeps that table's solver)."""
+        return self.workers[self._slots.take(table)]
+
+    async def _run(
+        self,
+        worker: Worker,
+        state: State,
+        table: str,
+        gone: Callable[[], Awaitable[bool]] | None,
+    ) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        pool = worker.executor()
+        grace = GRACE_S + (START_GRACE_S if worker.fresh and self.kind == "process" else 0.0)
+        worker.fresh = False
+        worker.cancel.clear()
+        if self.kind == "process":
+            rec = state.record().to_json()
+            work = loop.run_in_executor(pool, solving.analyse_record, rec, self.limit_s, table)
+        else:
+            work = loop.run_in_executor(pool, solving.analyse_state, state, self.limit_s, table)
+        until = loop.time() + self.limit_s + grace
+        while True:
+            try:
+                out: dict[str, Any] = await asyncio.wait_for(asyncio.shield(work), WATCH_S)
+            except TimeoutError:
+                if gone is not None and not worker.cancel.is_set() and await gone():
+                    await self._stop(worker, work)
+                    raise ClientGone from None
+                if loop.time() > until:
+                    worker.abandon()
+                    raise ApiError(
+                        "analysis-timeout",
+                        "the analysis overran its time limit and was stopped",
+                        503,
+                    ) from None
+                continue
+            if out.get("cancelled"):
+                raise ClientGone
+            return out
+
+    async def _stop(self, worker: Worker, work: asyncio.Future[Any]) -> None:
+        """Cancel the work and wait the moment it takes to stop (the next question must not
+        clear the flag under it); a worker that does not stop is abandoned."""
+        worker.cancel.set()
+        try:
+            await asyncio.wait_for(work, GRACE_S)
+        except Exception:
+            worker.abandon()
+
+    def close(self) -> None:
+        for worker in self.workers:
+            worker.close()
+
+
+def _busy() -> ApiError:
+    return ApiError("busy", "the analysis worker is busy; try again in a moment", 503)
+
+
+class ClientGone(Exception):
+    """The client who asked left before the answer: its work was cancelled."""

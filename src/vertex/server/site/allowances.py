@@ -1,0 +1,89 @@
+"""What a seat or a spectator may send, and how often: the allowances drawn on the site's
+shared quotas (quotas.py).
+
+A seat's commands (over all its sockets and HTTP, on every process), a seat's chat lines
+(each is a permanent log row shown to everyone), and the spectators' chat per address and
+per table. While Redis is away they are drawn on this process's own quotas instead: a Redis
+outage must not stop play, the limits then hold per process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from vertex.server.errors import ApiError
+from vertex.server.settings import Limits
+from vertex.server.site.faults import unavailable
+from vertex.server.site.quotas import LocalQuotas, RedisQuotas
+
+
+class Allowances:
+    def __init__(
+        self,
+        limits: Limits,
+        quotas: LocalQuotas | RedisQuotas,
+        redis_up: Callable[[], bool],
+    ) -> None:
+        self.limits = limits
+        self.quotas = quotas  # the site's (read at each call: tests swap its methods)
+        self._redis_up = redis_up
+        self._own = LocalQuotas()  # for the allowances while Redis is away
+
+    async def command(self, token_hash: str) -> bool:
+        """One command of a seat against its allowance: HTTP and every socket of the seat,
+        on every process, draw on the same one."""
+        lim = self.limits
+        return await self._rate("seat", token_hash, lim.messages_per_second, lim.message_burst)
+
+    async def chat(self, token_hash: str) -> None:
+        """One chat line of a seat, or `rate-limited`."""
+        per_minute = self.limits.chat_per_minute
+        await self._per_minute(
+            "chat",
+            token_hash,
+            per_minute,
+            self.limits.chat_burst,
+            f"too many chat lines: at most {per_minute:g} a minute",
+            {"per_minute": per_minute},
+        )
+
+    async def spectator_line(self, address: str, tid: str) -> None:
+        """One line in a table's spectators' chat, or `rate-limited`: one address over all
+        its sockets and processes, and everyone at one table."""
+        lim = self.limits
+        rate = lim.spectator_chat_per_minute
+        await self._per_minute(
+            "spectator-chat",
+            address,
+            rate,
+            lim.spectator_chat_burst,
+            f"too many spectators' chat lines: at most {rate:g} a minute",
+            {"why": "spectator-chat", "per_minute": rate},
+        )
+        rate = lim.table_spectator_chat_per_minute
+        await self._per_minute(
+            "spectator-chat-table",
+            tid,
+            rate,
+            lim.table_spectator_chat_burst,
+            f"this table's spectators' chat takes at most {rate:g} lines a minute",
+            {"why": "spectator-chat-table", "per_minute": rate},
+        )
+
+    async def _per_minute(
+        self, name: str, key: str, per_minute: float, burst: int, why: str, params: dict[str, Any]
+    ) -> None:
+        if not await self._rate(name, key, per_minute / 60, burst):
+            raise ApiError("rate-limited", why, 429, params=params)
+
+    async def _rate(self, name: str, key: str, rate: float, burst: int) -> bool:
+        """An allowance from the site's shared quotas; while Redis is away, from this
+        process's own."""
+        if self._redis_up():
+            try:
+                return await self.quotas.take_rate(name, key, rate, burst)
+            except Exception as exc:
+                if unavailable(exc) is None:
+                    raise
+        return await self._own.take_rate(name, key, rate, burst)

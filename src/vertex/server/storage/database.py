@@ -1,0 +1,58 @@
+"""The database as the store's queries use it: the engine and the threads they run on.
+
+SQLAlchemy Core with a sync engine driven from a few threads, so the event loop never waits
+on the database. SQLite: one thread does everything (one writer at a time is all SQLite
+allows); PostgreSQL: a writer plus readers.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
+
+from sqlalchemy.exc import SQLAlchemyError
+
+from vertex.server.storage.schema import make_engine, metadata
+
+T = TypeVar("T")
+
+
+class Database:
+    """The engine, its writer thread and its readers."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.sqlite = url.startswith("sqlite")
+        self.engine = make_engine(url)
+        self.writer = ThreadPoolExecutor(1, thread_name_prefix="vertex-store-w")
+        self.reader = (
+            self.writer if self.sqlite else ThreadPoolExecutor(3, thread_name_prefix="vertex-r")
+        )
+
+    async def run(self, pool: ThreadPoolExecutor, fn: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+
+    async def reading(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` on a reader's thread."""
+        return await self.run(self.reader, fn, *args)
+
+    async def writing(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` on the writer's thread."""
+        return await self.run(self.writer, fn, *args)
+
+    def create_schema(self) -> None:
+        try:
+            metadata.create_all(self.engine)
+        except SQLAlchemyError:
+            # Several workers starting at once may race to create the schema; one wins.
+            time.sleep(0.2)
+            metadata.create_all(self.engine)
+
+    def shutdown(self) -> None:
+        self.writer.shutdown(wait=True)
+        if self.reader is not self.writer:
+            self.reader.shutdown(wait=True)
+        self.engine.dispose()

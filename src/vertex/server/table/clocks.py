@@ -1,0 +1,34 @@
+"""A table's clocks: when a due seat's time runs out, and what each seat has left.
+
+Read-only views of the state the log folds into (events.Folded); the folds that charge the
+clocks (`clock_step`) are in events.py with every other change, and the timeout command that
+acts on a deadline is the table's (table.py).
+"""
+
+from __future__ import annotations
+
+from vertex.server.table.events import Folded
+
+
+def deadline(t: Folded, seat: int) -> float | None:
+    """When the seat's clock runs out (None: no clock, or not its turn)."""
+    if t.clock is None or seat not in t.due_since:
+        return None
+    allowed = t.clock.get("per_move") or t.bank[seat]
+    return t.due_since[seat] + allowed
+
+
+def left(t: Folded, now: float) -> list[float | None] | None:
+    """Seconds left per seat (None: not counting down), for the view."""
+    if t.clock is None:
+        return None
+    out: list[float | None] = []
+    for s in range(len(t.seats)):
+        d = deadline(t, s)
+        if d is not None:
+            out.append(round(max(0.0, d - now), 3))
+        elif "total" in t.clock:
+            out.append(round(t.bank[s], 3))
+        else:
+            out.append(None)
+    return out
