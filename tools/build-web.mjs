@@ -2,7 +2,7 @@
 // catalog of src/vertex/web, minified file for file into build/web (same paths, still ES
 // modules importing each other by relative paths: no bundle), each with an external source
 // map (fetched only by an open devtools) and precompressed .gz and .br copies. The server
-// (vertex/server/web.py) serves a built file when it is there and not older than its source,
+// (vertex/server/pages/web.py) serves a built file when it is there and not older than its source,
 // else the source: the source works as is; this copy is an optimisation.
 //
 //   node tools/build-web.mjs [SOURCE_DIR [OUT_DIR]]

@@ -52,7 +52,7 @@ def _unpacked(data: bytes) -> dict[str, Any]:
 
 
 #: Fields every event message carries that a socket taking deltas keeps from the message
-#: before when its patch form leaves them out, unchanged (the page: table-model.js
+#: before when its patch form leaves them out, unchanged (the page: js/table/model.js
 #: `applyEvent` folds each only when present).
 KEPT = ("requests", "rematch", "analysis")
 

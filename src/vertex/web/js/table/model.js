@@ -24,7 +24,7 @@ export function setView(model, view, clocksAt) {
 
 /**
  * The state an event's `patch` makes of the state we have (the socket asks for deltas:
- * server/deltas.py). Operations: [path, value] sets, [path] deletes, [path, start, count,
+ * server/table/deltas.py). Operations: [path, value] sets, [path] deletes, [path, start, count,
  * items] splices the list at path; a path is keys and list indices from the root. The
  * state we have is left as it was.
  */

@@ -13,7 +13,7 @@ export function replayOffered(view, active) {
 /**
  * Analysis is offered for the position `shown` ({ply, state}: the board's, replayed or
  * live) when the server's table view says the table offers it now (`view.analysis` null:
- * the server's own rule, server/analysable.py gate) and there is something left to play
+ * the server's own rule, server/table/analysable.py gate) and there is something left to play
  * there.
  */
 export function analysisOffered(view, shown) {
