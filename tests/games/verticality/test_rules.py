@@ -160,7 +160,7 @@ def test_solo_style_result() -> None:
     state = play_planned_until(new(players=1, tremor_mm=0.0), 3, 3)
     state = state.play(card_off(state, 0), seat=0)  # type: ignore[assignment]
     state = state.play(card_off(state, 0), seat=0)  # type: ignore[assignment]
-    assert state.is_over and state.winners == (0,)
+    assert state.is_over and state.winners == ()  # solo has no winner (issue 33, item 15)
     result = state.result()
     assert result["solo"] is True and result["levels"] == [2]
     # the height reached: two large levels, two cards and the medium pyramids of level 3

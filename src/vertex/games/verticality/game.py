@@ -196,7 +196,12 @@ class VerticalityState(State):
         """
         if seat not in self.to_move:
             raise IllegalMove(f"{seat_label(seat)} owes no piece now")
-        return str(self._checked(move, seat))
+        aim = self._checked(move, seat)
+        if aim.piece == "card":
+            # The aim check also says whether the card would rest on its pyramids; a card
+            # dropped elsewhere anyway (a script's move) slides off: the mulligan.
+            self.towers[seat].card_rest(self.level, aim)
+        return str(aim)
 
     def hasten(self, move: str, seconds: float) -> str:
         """`move` with its haste raised to what a release `seconds` after the step began
@@ -271,7 +276,7 @@ class VerticalityState(State):
         if self.game.solo:
             if standing:
                 return False
-            self.won = (0,)
+            self.won = ()  # solo has no winner: the result is the height reached
         elif self.building_on:
             if standing:
                 return False
@@ -337,7 +342,7 @@ class VerticalityState(State):
             return self._check_end(fell, done_first)
         if self.shakes >= SHAKE_ROUNDS:
             self.finished = True
-            self.won = self._standing()
+            self.won = () if self.game.solo else self._standing()
             self.due = ()
             return True
         return False

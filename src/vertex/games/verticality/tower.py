@@ -207,6 +207,30 @@ class Tower:
                     {"gap_mm": gap_mm, "within_mm": TOUCH / MM},
                 )
 
+    def card_rest(self, level: int, aim: Aim) -> None:
+        """IllegalMove ("card-unsupported") unless a card aimed at `aim` rests on the level's
+        pyramids: all their tips under it and its centre over the triangle they make, so it
+        would not slide off at once. The aim check says so before the card is dropped; a
+        card played there anyway is dropped and judged (it slides: the mulligan)."""
+        tips = [apex(p.kind, p.pose)[:2] for p in self.pyramids_of(level)]
+        if not tips:
+            return
+        centre = (aim.x * MM, aim.y * MM)
+        foot = card_footprint(yaw_pose(centre[0], centre[1], 0.0, aim.rot))
+        under = [t for t in tips if inside(foot, t)]
+        hull = _hull(tips)
+        if len(under) == len(tips) and len(hull) >= 3 and inside(hull, centre):
+            return
+        mx = sum(t[0] for t in tips) / len(tips) / MM
+        my = sum(t[1] for t in tips) / len(tips) / MM
+        raise IllegalMove(
+            f"the card would not rest on your pyramids: {len(under)} of their {len(tips)} tips "
+            f"are under it and its centre must be over the triangle they make (their middle "
+            f"is at {mx:.1f}, {my:.1f} mm)",
+            "card-unsupported",
+            {"under": len(under), "tips": len(tips), "x": round(mx, 1), "y": round(my, 1)},
+        )
+
     def place(
         self,
         level: int,
@@ -326,3 +350,26 @@ def size_base(size: str) -> float:
 
 def _mm(v: float) -> str:
     return f"{v / MM:.1f}"
+
+
+def _hull(points: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The convex hull of `points`, counter-clockwise (monotone chain); collinear points and
+    duplicates dropped."""
+    pts = sorted(set(points))
+    if len(pts) < 3:
+        return pts
+
+    def cross(o: tuple[float, float], a: tuple[float, float], b: tuple[float, float]) -> float:
+        return (a[0] - o[0]) * (b[1] - o[1]) - (a[1] - o[1]) * (b[0] - o[0])
+
+    lower: list[tuple[float, float]] = []
+    upper: list[tuple[float, float]] = []
+    for p in pts:
+        while len(lower) >= 2 and cross(lower[-2], lower[-1], p) <= 0:
+            lower.pop()
+        lower.append(p)
+    for p in reversed(pts):
+        while len(upper) >= 2 and cross(upper[-2], upper[-1], p) <= 0:
+            upper.pop()
+        upper.append(p)
+    return lower[:-1] + upper[:-1]

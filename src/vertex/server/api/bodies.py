@@ -104,6 +104,10 @@ class AimIn(_Body):
     id: ClientId | None = None
 
 
+class SuggestIn(_Body):
+    token: Token
+
+
 class ActionIn(_Body):
     """A table action; its fields are the socket command's (messages.py), checked alike."""
 

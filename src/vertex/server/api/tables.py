@@ -5,19 +5,33 @@ Each request becomes the same hub command the socket sends, checked by the same 
 
 from __future__ import annotations
 
+import asyncio
+from collections import OrderedDict
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Path, Request
 from fastapi.responses import PlainTextResponse
 
 from vertex.core import list_games
-from vertex.server.api.bodies import ActionIn, AimIn, CheckOptions, CreateTable, MoveIn, TakeSeat
-from vertex.server.errors import ApiError
+from vertex.core.errors import VertexError
+from vertex.server.api.bodies import (
+    ActionIn,
+    AimIn,
+    CheckOptions,
+    CreateTable,
+    MoveIn,
+    SuggestIn,
+    TakeSeat,
+)
+from vertex.server.errors import ApiError, illegal_move
 from vertex.server.hub import Hub, checked_game
 from vertex.server.pages.web import preview
-from vertex.server.table import views
+from vertex.server.table import turns, views
 from vertex.server.table.messages import command
 from vertex.server.table.table import Table, token_hash
+
+#: Suggested aims kept (the newest), one per table, version and seat.
+SUGGESTIONS_KEPT = 256
 
 TableId = Annotated[str, Path(max_length=64, description="the table id from its link")]
 
@@ -81,6 +95,33 @@ def add_table_routes(app: FastAPI, hub: Hub) -> None:
         msg = command({"t": "aim", "move": body.move, "id": body.id})
         reply = await hub.command(table_id, seat, token_hash(body.token), msg)
         return {"version": reply["v"], "aim": reply["aim"]}
+
+    suggested: OrderedDict[tuple[str, int, int], asyncio.Future[str]] = OrderedDict()
+
+    @app.post("/api/tables/{table_id}/suggestion")
+    async def suggestion(table_id: TableId, body: SuggestIn) -> dict[str, Any]:
+        """The game's suggested aim for your piece now (games with aiming: Verticality): the
+        spot its planner picks, where the step clock drops a piece nobody aimed. The page
+        starts the aim there; a newcomer who places it builds a steady tower."""
+        table = await hub.get(table_id)
+        seat = await _seat(hub, table, body.token)
+        key = (table.id, table.v, seat)
+        known = suggested.get(key)
+        if known is None:
+            turns.check_due(table, seat)
+            aiming = table.state.aiming()
+            if aiming is None:
+                raise ApiError("no-aims", f"{table.game.name} has no aiming", 409)
+            # The planner's search takes a moment: off the event loop, once a position.
+            known = asyncio.ensure_future(asyncio.to_thread(aiming.default_aim, seat))
+            suggested[key] = known
+            while len(suggested) > SUGGESTIONS_KEPT:
+                suggested.popitem(last=False)
+        try:
+            aim = await asyncio.shield(known)
+        except VertexError as exc:
+            raise illegal_move(exc) from None
+        return {"version": key[1], "aim": aim}
 
     @app.post("/api/tables/{table_id}/actions")
     async def action(table_id: TableId, body: ActionIn) -> dict[str, Any]:
