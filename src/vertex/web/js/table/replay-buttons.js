@@ -22,6 +22,14 @@ export function analysisOffered(view, shown) {
   return Boolean(shown && shown.state && !shown.state.is_over);
 }
 
+/** A finished game whose board shows its last position (nothing left to play there): the
+ * button stays, as the page promised during play, and opens the replay at the start with
+ * perfect play for that position (js/table/replay.js ask()). */
+export function analysisFromStart(view, shown) {
+  return Boolean(view && view.analysis === null && view.result
+    && shown && shown.state && shown.state.is_over && shown.state.ply);
+}
+
 /** A live game at a table set up without analysis during play: the button stays, disabled,
  * with the reason beside it (`[data-analysis-closed]`). */
 export function analysisClosed(view) {
@@ -32,11 +40,14 @@ export function analysisClosed(view) {
  * reason shown) or absent (a game the analysis does not cover). */
 export function showAnalysisButton(button, reason, view, shown) {
   const closed = analysisClosed(view);
-  button.hidden = !closed && !analysisOffered(view, shown);
+  const fromStart = analysisFromStart(view, shown);
+  button.hidden = !closed && !fromStart && !analysisOffered(view, shown);
   button.disabled = closed;
   reason.hidden = !closed;
   if (closed) button.setAttribute("aria-describedby", reason.id);
   else button.setAttribute("aria-describedby", "analysis-hint");
+  const hint = button.parentElement && button.parentElement.querySelector("#analysis-hint");
+  if (hint) hint.textContent = t(fromStart ? "table.analysis.askHintOver" : "table.analysis.askHint");
 }
 
 /**
@@ -88,7 +99,6 @@ export function createReplay(host, deps) {
   function render() {
     openButton.textContent = t("table.replay.open");
     askButton.textContent = t("table.analysis.ask");
-    hint.textContent = t("table.analysis.askHint");
     closedReason.textContent = t("table.analysis.closed");
     if (panels) {
       panels.render();

@@ -9,7 +9,9 @@ import { createAnalysis } from "./analysis.js";
 import { addSheet, announce, h, reducedMotion } from "../shared/dom.js";
 import { loadCatalogs, num, onLangChange, t } from "../shared/i18n.js";
 import { seatColor, seatSymbol } from "../shared/seats.js";
-import { analysisOffered, replayOffered, showAnalysisButton } from "./replay-buttons.js";
+import {
+  analysisFromStart, analysisOffered, replayOffered, showAnalysisButton,
+} from "./replay-buttons.js";
 
 // Its words and its sheet before anything is drawn (a control measured unstyled jumps).
 await Promise.all([
@@ -158,7 +160,7 @@ export function createReplay(host, deps) {
     if (st) positions.set(st.ply || 0, { state: st, move: st.last_move || null });
     recordLoaded = false; // the game may have moved on since the last look
     syncRecord();
-    go(at ?? (st ? st.ply || 0 : 0));
+    const going = go(at ?? (st ? st.ply || 0 : 0));
     back.focus({ preventScroll: true });
     // On a narrow screen the panel sits below the board: bring the board into view (the
     // step buttons then stay at the bottom of the screen).
@@ -166,6 +168,17 @@ export function createReplay(host, deps) {
     if (boardEl && window.matchMedia(NARROW).matches) {
       boardEl.scrollIntoView({ block: "start", behavior: reducedMotion() ? "auto" : "smooth" });
     }
+    return going;
+  }
+
+  /** The analysis button: for the position on the board, or, on a finished game's last
+   * position (nothing left to play there), from the start of its replay. */
+  async function ask() {
+    if (analysisFromStart(view(), shown())) {
+      await (active ? go(0) : open(0));
+      if (!active || ply !== 0) return;
+    }
+    return analysis.ask();
   }
 
   function close() {
@@ -400,7 +413,7 @@ export function createReplay(host, deps) {
     render,
     open,
     close,
-    ask: () => analysis.ask(),
+    ask,
     destroy() {
       if (active) close();
       offLang();
