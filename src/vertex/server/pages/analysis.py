@@ -126,7 +126,8 @@ def add_analysis_routes(app: FastAPI, hub: Hub) -> None:
         games get 422 `not-analysable`. While the game runs, only a table set up with
         `analysis: true` (a practice table) answers; any other gets 403 `analysis-closed`
         for every ply, whoever asks (a player in a private window is a spectator too): it
-        opens once the game is over. Errors: 404 `no-such-table` / `no-such-ply`, 409
+        opens once the game is over. A table that ended before its first move (cancelled,
+        expired) has no game: 409 `no-game`. Errors: 404 `no-such-table` / `no-such-ply`, 409
         `position-over` (nothing left to play), 429 `rate-limited` (a few analyses a
         minute per client address), 503 `busy` / `analysis-timeout`. Nothing at the table
         changes.
@@ -135,7 +136,15 @@ def add_analysis_routes(app: FastAPI, hub: Hub) -> None:
         current, plies = shown(table)
         ply = check_ply(plies, body.ply)
         check_analysable(table.game)
-        if gate(table.game, table.is_over, table.analysis_allowed) is not None:
+        played = bool(table.state.history)
+        why = gate(table.game, table.is_over, table.analysis_allowed, played)
+        if why == "no-game":
+            raise ApiError(
+                "no-game",
+                "the table ended before its first move: there is no game to analyse",
+                409,
+            )
+        if why is not None:
             raise ApiError(
                 "analysis-closed",
                 "no analysis while the game runs at this table (it was set up without "

@@ -31,11 +31,15 @@ def refusal(game: Game[Any]) -> str | None:
     return None
 
 
-def gate(game: Game[Any], over: bool, allowed: bool) -> str | None:
+def gate(game: Game[Any], over: bool, allowed: bool, played: bool = True) -> str | None:
     """The code of why a table does not offer analysis now (None: it does):
-    `not-analysable` (the game), `analysis-closed` (a live game at a table without it)."""
+    `not-analysable` (the game), `no-game` (over before its first move: cancelled or
+    expired, nothing was played to look at), `analysis-closed` (a live game at a table
+    without it)."""
     if refusal(game) is not None:
         return "not-analysable"
+    if over and not played:
+        return "no-game"
     if not over and not allowed:
         return "analysis-closed"
     return None

@@ -45,7 +45,7 @@ def settings(t: Table) -> dict[str, Any]:
 
 def analysis_gate(t: Table) -> str | None:
     """Why the table offers no analysis now (a code), or None: it does (analysable.gate)."""
-    return gate(t.game, t.is_over, t.analysis_allowed)
+    return gate(t.game, t.is_over, t.analysis_allowed, played=bool(t.state.history))
 
 
 def view(

@@ -150,6 +150,8 @@ export function createActions(host, deps) {
     if (offered.length !== now.length || offered.some((b, i) => b !== now[i])) {
       buttons.replaceChildren(...offered);
     }
+    // nothing to do (a table called off, a game over with its rematch made): no empty card
+    host.hidden = offered.length === 0;
   }
 
   return { render, handOverSeat: (n) => handOverSeat(n, null) };

@@ -48,7 +48,10 @@ export function createResult(host) {
       host.dataset.result = result.reason;
       host.dataset.ending = view.state.ending?.code || "";
       host.dataset.winners = (result.winners || []).join(",");
-      const scores = view.state.scores || [];
+      // a table called off before its first move (cancelled, expired) played no game: no
+      // scores to list (nor a seat nobody took)
+      const played = Boolean(view.state.ply) && result.reason !== "cancelled";
+      const scores = played ? view.state.scores || [] : [];
       const mine = model.mySeat;
       let tone = "neutral";
       if (mine !== null && !["expired", "cancelled"].includes(result.reason)) {

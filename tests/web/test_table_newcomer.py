@@ -1,0 +1,132 @@
+"""A newcomer's first ten minutes at a table (issue 33): the analysis button after the end
+(item 5), a clock that runs out said on the board and marked in the move lists (item 6), a
+cancelled table (item 10), Shift+arrow on a drawn side (item 12), the analysis in each game's
+own word (item 13)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tests.web.conftest import (
+    PHONE,
+    LiveServer,
+    no_sideways_scroll,
+    open_seat,
+    shot,
+    sit,
+    switch_lang,
+    wait_version,
+)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    with LiveServer(
+        tmp_path_factory.mktemp("newcomer"), analysis_time_s=0.5, analysis_burst=100
+    ) as live:
+        yield live
+
+
+def new_table(server: LiveServer, game: str = "dots-and-boxes", **body: Any) -> str:
+    body.setdefault("options", {"rows": 2, "cols": 2})
+    return str(server.post("/api/tables", {"game": game, **body})["id"])
+
+
+def version_of(server: LiveServer, table: str) -> int:
+    return int(server.get(f"/api/tables/{table}")["version"])
+
+
+def move(server: LiveServer, table: str, token: str, line: str) -> None:
+    server.post(f"/api/tables/{table}/moves", {"token": token, "move": line})
+
+
+def play_out(server: LiveServer, table: str, tokens: list[str]) -> None:
+    """The first legal move each turn, until the game ends."""
+    while True:
+        state = server.get(f"/api/tables/{table}")["state"]
+        if state["is_over"]:
+            return
+        move(server, table, tokens[state["to_move"][0]], state["legal_moves"][0])
+
+
+# ---- item 5: "Perfect play?" stays after the end --------------------------------------------
+def test_the_analysis_button_stays_when_the_game_ends(
+    context_factory: Any, server: LiveServer
+) -> None:
+    table = new_table(server, analysis=False)
+    ann, bob = sit(server, table, 0, "Ann"), sit(server, table, 1, "Bob")
+    page = open_seat(context_factory, server, table, ann, 0)
+    assert page.locator('[data-action="analysis"]').is_disabled()  # closed during play
+    play_out(server, table, [ann, bob])
+    wait_version(page, version_of(server, table))
+    page.wait_for_selector("[data-result]")
+    button = page.locator('[data-action="analysis"]')
+    button.wait_for(state="visible")
+    assert button.is_enabled()
+    shot(page, "newcomer-analysis-after-end-desktop")
+    # it opens the replay at the start, with perfect play there
+    button.click()
+    page.wait_for_selector('[data-replay][data-ply="0"]')
+    out = page.wait_for_selector('[data-analysis][data-ply="0"][data-value]')
+    assert out.get_attribute("data-value") == "+2"
+    # a page opened after the end has it too (the board shows the last position)
+    late = open_seat(context_factory, server, table, bob, 1, **PHONE)
+    late.locator('[data-action="analysis"]').wait_for(state="visible")
+    shot(late, "newcomer-analysis-after-end-phone")
+    assert no_sideways_scroll(late)
+    assert page.errors == [] and late.errors == []
+
+
+# ---- item 10: a cancelled table -------------------------------------------------------------
+def test_a_cancelled_table_shows_no_blank_analysis_nor_empty_cards(
+    context_factory: Any, server: LiveServer
+) -> None:
+    table = new_table(server)
+    ann = sit(server, table, 0, "Ann")
+    page = open_seat(context_factory, server, table, ann, 0)
+    page.wait_for_selector('[data-action="cancel"]')
+    v = version_of(server, table)
+    server.post(f"/api/tables/{table}/actions", {"token": ann, "action": "cancel"})
+    wait_version(page, v + 1)
+    page.wait_for_selector('[data-result="cancelled"]')
+    assert page.locator('[data-action="analysis"]').is_hidden()
+    assert page.locator(".panel.actions").is_hidden()  # no empty "Your table" card
+    banner = page.inner_text("[data-result]")
+    assert "Seat 2" not in banner and "0" not in banner
+    shot(page, "newcomer-cancelled-desktop")
+    # a page opened afterwards, on a phone, in Russian too
+    phone = open_seat(context_factory, server, table, ann, 0, **PHONE)
+    phone.wait_for_selector('[data-result="cancelled"]')
+    assert phone.locator('[data-action="analysis"]').is_hidden()
+    assert phone.locator(".panel.actions").is_hidden()
+    switch_lang(phone, "ru")
+    assert "Seat 2" not in phone.inner_text("[data-result]")
+    shot(phone, "newcomer-cancelled-phone-ru")
+    assert page.errors == [] and phone.errors == []
+
+
+# ---- item 12: Shift+arrow on a drawn side says why ------------------------------------------
+def test_shift_arrow_on_a_drawn_side_says_why(context_factory: Any, server: LiveServer) -> None:
+    table = new_table(server)
+    ann, bob = sit(server, table, 0, "Ann"), sit(server, table, 1, "Bob")
+    move(server, table, ann, "a1-b1")  # the top side of the top-left box
+    move(server, table, bob, "b3-c3")
+    page = open_seat(context_factory, server, table, ann, 0)
+    wait_version(page, version_of(server, table))
+    page.focus('[data-cell="0"]')
+    page.keyboard.press("Shift+ArrowUp")
+    refusal = page.wait_for_selector("[data-refusal]:not([hidden])")
+    assert refusal.get_attribute("data-code") == "drawn"
+    assert "drawn already" in refusal.inner_text()
+    for lang, words in (("it", "già"), ("ru", "уже")):
+        switch_lang(page, lang)
+        page.focus('[data-cell="0"]')
+        page.keyboard.press("Shift+ArrowUp")
+        page.wait_for_function(
+            "w => document.querySelector('[data-refusal]')?.textContent.includes(w)", arg=words
+        )
+    shot(page, "newcomer-refusal-drawn-ru")
+    assert page.errors == []
