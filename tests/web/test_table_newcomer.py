@@ -130,3 +130,33 @@ def test_shift_arrow_on_a_drawn_side_says_why(context_factory: Any, server: Live
         )
     shot(page, "newcomer-refusal-drawn-ru")
     assert page.errors == []
+
+
+# ---- item 13: the analysis in each game's own word ------------------------------------------
+@pytest.mark.parametrize(
+    ("game", "options", "words"),
+    [
+        ("dots-and-boxes", {"rows": 2, "cols": 2}, ("by 2 boxes", "di 2 scatole", "в 2 квадрата")),
+        (
+            "dots-and-triangles",
+            {"size": 2},
+            ("by 2 triangles", "di 2 triangoli", "в 2 треугольника"),
+        ),
+        ("figures", {"rows": 2, "cols": 2}, ("by 4 figures", "di 4 figure", "в 4 фигуры")),
+    ],
+)
+def test_the_analysis_counts_in_the_games_own_word(
+    context_factory: Any, server: LiveServer, game: str, options: dict[str, Any], words: Any
+) -> None:
+    table = new_table(server, game, options=options, analysis=True)
+    page = context_factory().new_page()
+    page.goto(f"{server.url}/tables/{table}")
+    page.click('[data-action="analysis"]')
+    out = page.wait_for_selector('[data-analysis][data-ply="0"][data-value]')
+    text = "() => document.querySelector('[data-analysis]').textContent"
+    assert words[0] in out.inner_text() and "cell" not in out.inner_text()
+    for lang, said in zip(("it", "ru"), words[1:], strict=True):
+        switch_lang(page, lang)
+        page.wait_for_function(f"w => ({text})().includes(w)", arg=said)
+    if game == "dots-and-triangles":
+        shot(page, "newcomer-analysis-triangles-ru")

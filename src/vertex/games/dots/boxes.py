@@ -33,6 +33,7 @@ class FamilyGame(DotsGame[F]):
 
 class DotsAndBoxes(FamilyGame[BoxesOptions]):
     info = BOXES
+    unit = "box"
     example = ({"rows": 3, "cols": 3}, 12)
     random_play_cases = (
         {},

@@ -23,6 +23,9 @@ class DotsGame(Game[O]):
     """A game of the family: a board, pre-drawn lines and a few rule switches."""
 
     touch_rule: ClassVar[bool] = False
+    #: What a player claims and counts, in one word the page translates (board view `unit`:
+    #: "wins by 3 boxes"): `box`, `triangle`, `figure`; `cell` where a game names none.
+    unit: ClassVar[str] = "cell"
     players = "vertex.ai.dots.player:DotsPlayer"
     solver = "vertex.ai.dots.solver:Solver"
 
@@ -315,6 +318,7 @@ class DotsState(State):
             # the page's board module (web/js/boards/dots/) and the shape it draws
             "renderer": "dots",
             "kind": board.kind,
+            "unit": game.unit,  # what a seat claims and counts, in the game's own word
             "dots": board.dots_view(),
             "lines": lines,
             "cells": [

@@ -26,6 +26,7 @@ FIGURE_SYMBOLS = {
 
 class Figures(DotsGame[FiguresOptions]):
     info = INFO
+    unit = "figure"
     example = ({"rows": 5, "cols": 5, "shape": "rhombus", "players": 3}, 20)
     random_play_cases = (
         {"rows": 4, "cols": 5, "players": 3},

@@ -14,6 +14,7 @@ from vertex.lattice.triangular import strip_board, strip_closed_border, triangle
 
 class DotsAndTriangles(FamilyGame[TrianglesOptions]):
     info = TRIANGLES
+    unit = "triangle"
     example = ({"size": 3}, 10)
     random_play_cases = (
         {},

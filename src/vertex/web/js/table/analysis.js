@@ -7,7 +7,7 @@
 import { api, ApiError } from "../shared/api.js";
 import { h } from "../shared/dom.js";
 import { errorText as refusalText, loadErrors } from "../shared/errors.js";
-import { loadCatalogs, onLangChange, t } from "../shared/i18n.js";
+import { has, loadCatalogs, onLangChange, t } from "../shared/i18n.js";
 
 await loadCatalogs("replay");
 
@@ -65,6 +65,14 @@ export function createAnalysis(host, deps) {
     }
   }
 
+  /** "wins by 3 boxes": the margin in the game's own word for what a seat claims (the
+   * board view's `unit`, from the server), else in cells. */
+  function marginWords(key, vars) {
+    const shown = deps.shown();
+    const unit = shown && shown.state && shown.state.board ? shown.state.board.unit : null;
+    return t(unit && has(`${key}.${unit}`) ? `${key}.${unit}` : key, vars);
+  }
+
   function setHighlight(moves, focus = null) {
     const board = deps.board();
     if (board && typeof board.highlight === "function") {
@@ -114,7 +122,7 @@ export function createAnalysis(host, deps) {
       out.dataset.best = r.best.join(" ");
       const n = r.margin;
       const words = r.outcome === "draw" ? t("analysis.draw", { name })
-        : t(r.outcome === "win" ? "analysis.win" : "analysis.loss", { name, n });
+        : marginWords(r.outcome === "win" ? "analysis.win" : "analysis.loss", { name, n });
       // pointing at (or focusing) an entry singles its move out on the board
       const list = h("ul", { class: "analysis-best" },
         ...r.best.map((m) => h("li", { tabindex: "0", "data-best-entry": m,
