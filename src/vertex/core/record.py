@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
@@ -17,6 +17,13 @@ class RecordedMove(BaseModel):
     seat: int | None = Field(description="seat that moved; null for a table action")
     move: str
     t: float | None = Field(default=None, description="server time of the move, if known")
+    by: Literal["clock"] | None = Field(
+        default=None,
+        exclude_if=lambda v: v is None,
+        description="who made the move for its seat, when not the seat's player: `clock`, the "
+        "computer after the seat's time ran out (a table set up with on_timeout: computer); "
+        "left out otherwise",
+    )
 
 
 class Record(BaseModel):

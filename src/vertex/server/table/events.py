@@ -114,6 +114,8 @@ class Folded(Protocol):
     #: Seats handed to the computer during play; seats the computer moved for (time ran out).
     handed: set[int]
     auto_moved: set[int]
+    #: The plies (1-based) the computer played for a seat whose time ran out.
+    clock_plies: set[int]
 
 
 def apply_move(t: Folded, ev: StoredEvent) -> None:
@@ -124,13 +126,18 @@ def apply_move(t: Folded, ev: StoredEvent) -> None:
     else:
         new = t.state.play(d["move"], seat=seat)
     t.pending = None
-    t.times.extend([ev.at] * (len(new.history) - len(t.state.history)))
+    before = len(t.state.history)
+    t.times.extend([ev.at] * (len(new.history) - before))
     t.state = new
     t.aims.pop(seat, None)
     if "cid" in d:
         t.cids[(seat, str(d["cid"]))] = ev.seq
     if d.get("auto"):
         t.auto_moved.add(seat)
+        # the seat's own entry among those the move added (a step that resolves adds the
+        # other seats' too)
+        added = range(before, len(new.history))
+        t.clock_plies.update(k + 1 for k in added if new.history[k][0] == seat)
     t.undo_request, t.undo_accepts = None, set()
     t.end_accepts = set()
     clock_step(t, ev.at, seat)
@@ -145,6 +152,7 @@ def go_back(t: Folded, ply: int, at: float) -> None:
         assert seat is not None or move == AGREED_END
     t.state = state
     t.times = t.times[:ply]
+    t.clock_plies = {k for k in t.clock_plies if k <= ply}
     t.undo_request, t.undo_accepts = None, set()
     t.epoch += 1
     t.aims = {}

@@ -83,6 +83,8 @@ class Table:
         #: their clock ran out: the result names them (the banner says who decided the game).
         self.handed: set[int] = set()
         self.auto_moved: set[int] = set()
+        #: The plies the computer played for a seat whose clock ran out (the move lists say so).
+        self.clock_plies: set[int] = set()
         #: When this process first saw each seated player gone (absence.py; not logged).
         self.away_since: dict[int, float] = {}
         check_start(self, created_at)

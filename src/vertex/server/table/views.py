@@ -77,6 +77,8 @@ def view(
         "started": t.started,
         "result": t.result,
         "clocks": clocks.left(t, now),
+        # the plies the computer played for a seat whose time ran out (1-based)
+        "clock_plies": sorted(t.clock_plies),
         "requests": requests(t),
         "rematch": t.rematch,
         "chat": list(t.chat_lines),
@@ -179,6 +181,7 @@ def message(t: Table, ev: StoredEvent) -> dict[str, Any]:
         msg["state"] = t.state.to_dict()
         msg["result"] = t.result
         msg["clocks"] = clocks.left(t, ev.at)
+        msg["clock_plies"] = sorted(t.clock_plies)
         msg["analysis"] = analysis_gate(t)
     if ev.kind in SEAT_KINDS:
         msg["seats"] = [s.public() for s in t.seats]
@@ -189,6 +192,9 @@ def message(t: Table, ev: StoredEvent) -> dict[str, Any]:
 def record(t: Table) -> Record:
     seats = [{"name": s.public()["name"], "kind": s.kind} for s in t.seats]
     rec = t.state.record(seats=seats, times=t.times)
+    for k in t.clock_plies:  # the computer's, for a seat out of time
+        if k <= len(rec.moves):
+            rec.moves[k - 1].by = "clock"
     sealed = len(turns.sealed(t))
     if sealed:  # the step under way: its aims are nobody else's business yet
         rec.moves = rec.moves[:-sealed]
