@@ -21,6 +21,7 @@ import { createSpectatorChat, createWatching } from "./spectators.js";
 import { clocksStamp, startTicking } from "./clocks.js";
 import { createInfo } from "./info.js";
 import { createLinks } from "./links.js";
+import { createPlacement } from "./placement.js";
 import {
   amPlaying, applyEvent, createModel, isMyTurn, isOver, setPresence, setView, turn,
 } from "./model.js";
@@ -136,13 +137,17 @@ async function build(view) {
     h("div", { class: "table-head" }, titleHost,
       h("div", { class: "table-head-badges" }, watchingEl, connectionEl)),
     statusHost, resultHost, boardHost, refusalHost, touchHost);
-  main.replaceChildren(h("div", { class: "table-layout" }, column,
-    h("div", { class: "table-side" }, seatsHost, movesHost, actionsHost, replayHost, chatHost, spectatorsHost, linksHost, infoHost)));
+  const side = h("div", { class: "table-side" },
+    seatsHost, movesHost, actionsHost, replayHost, chatHost, spectatorsHost, linksHost, infoHost);
+  main.replaceChildren(h("div", { class: "table-layout" }, column, side));
   keepBoardInView(column);
 
   const fail = (err) => showError(err);
   const send = (msg) => socket.send(msg).then((ack) => { clearError(); return ack; });
   ui = {
+    // the invitation first while seats are free; the result beside the board (js/table/placement.js)
+    placement: createPlacement({ main, column, side, links: linksHost, linksBefore: infoHost,
+      result: resultHost, resultBefore: boardHost }),
     info: createInfo(titleHost, infoHost),
     connection: createConnection(connectionEl),
     // fetched once there is something for them: a game going on (or a refusal) to speak of,
@@ -150,7 +155,7 @@ async function build(view) {
     status: onDemand(statusHost, (m) => !isOver(m),
       () => import("./status.js").then((mod) => mod.createStatus(statusHost, { send, fail }))),
     result: onDemand(resultHost, isOver,
-      () => import("./result.js").then((mod) => mod.createResult(resultHost))),
+      () => import("./result.js").then((mod) => mod.createResult(resultHost, { board: () => board }))),
     seats: null,
     actions: onDemand(actionsHost, amPlaying, () => import("./actions.js")
       .then((mod) => mod.createActions(actionsHost, { send, fail, rematched: goToRematch }))),
@@ -170,6 +175,9 @@ async function build(view) {
     names: (n) => seatName(model.view, n),
     // games with aiming (Verticality): where the piece would go, checked, kept privately
     sendAim: (move) => socket.send({ t: "aim", move }),
+    // ... and where the game suggests my piece goes ({aim}; POST /api/tables/ID/suggestion)
+    suggestAim: () => (token ? api.post(`/api/tables/${encodeURIComponent(tableId)}/suggestion`, { token })
+      : Promise.reject(new Error("no seat"))),
     // a board's refusal for [data-refusal]; code null: the reason no longer stands
     refuse: (code, text) => (code === null ? ui.refusal.clear() : ui.refusal.show(code, text)),
   });
@@ -243,6 +251,7 @@ function render({ animate = false, relabel = false } = {}) {
   });
   main.dataset.version = String(view.version);
 
+  ui.placement.render(model);
   ui.info.render(model);
   ui.connection.render();
   ui.status.render(model);

@@ -32,8 +32,16 @@ function resultReason(view) {
   return endingSentences(view).join(" ");
 }
 
-export function createResult(host) {
+/** deps: {board() -> the board}, whose `resultWords(view, mySeat)` may give a game's own
+ * headline and a note for a game without a winner (Verticality solo: the height reached and
+ * the personal best). */
+export function createResult(host, deps = {}) {
   host.hidden = true;
+  const own = (view, mine) => {
+    const board = deps.board && deps.board();
+    const words = board && typeof board.resultWords === "function" ? board.resultWords(view, mine) : null;
+    return words || { headline: null, note: null };
+  };
   return {
     render(model) {
       const view = model.view;
@@ -54,13 +62,16 @@ export function createResult(host) {
       const scores = played ? view.state.scores || [] : [];
       const mine = model.mySeat;
       let tone = "neutral";
-      if (mine !== null && !["expired", "cancelled"].includes(result.reason)) {
+      const words = ["expired", "cancelled"].includes(result.reason) ? { headline: null, note: null }
+        : own(view, mine);
+      if (mine !== null && !["expired", "cancelled"].includes(result.reason) && !words.headline) {
         tone = (result.winners || []).includes(mine) ? "won" : "lost";
       }
       host.className = `result-banner ${tone}`;
       host.replaceChildren(...[
-        h("h2", { text: resultHeadline(view) }),
+        h("h2", { text: words.headline || resultHeadline(view) }),
         h("p", { class: "result-reason", text: resultReason(view) }),
+        words.note,
         scores.length
           ? h("ul", { class: "result-scores", "aria-label": t("table.result.scores") },
             ...view.seats.map((_, n) => {
@@ -77,13 +88,17 @@ export function createResult(host) {
         view.rematch
           ? h("p", { class: "rematch-link" },
             h("a", { class: "button primary", href: `/tables/${encodeURIComponent(view.rematch)}`,
-              "data-rematch-link": view.rematch, text: t("table.result.rematchLink") }))
+              "data-rematch-link": view.rematch,
+              // a spectator is not taken along with the players: the way to watch on
+              text: t(mine === null ? "table.result.watchNext" : "table.result.rematchLink") }))
           : null,
       ].filter(Boolean));
     },
     /** Say the result aloud (a game that just ended, live). */
     say(model) {
-      announce(`${resultHeadline(model.view)} ${resultReason(model.view)}`, true);
+      const words = own(model.view, model.mySeat);
+      const note = words.note ? ` ${words.note.textContent}` : "";
+      announce(`${words.headline || resultHeadline(model.view)} ${resultReason(model.view)}${note}`, true);
     },
   };
 }
