@@ -72,7 +72,7 @@ def test_vert3x_board_options_by_rules_and_shape() -> None:
         {"rules": ["trianguliche"]},
     ]
     gyo = [c for c in p["size"]["x-cases"] if c["when"] == {"rules": ["gyo"]}]
-    assert gyo == [{"when": {"rules": ["gyo"]}, "minimum": 3, "maximum": 30, "default": 15}]
+    assert gyo == [{"when": {"rules": ["gyo"]}, "minimum": 3, "maximum": 30, "default": 7}]
 
 
 @pytest.mark.parametrize("name", ["radius", "size", "width", "height"])

@@ -186,7 +186,7 @@ def test_the_live_move_list_peeks_and_comes_back(context_factory: Any, server: L
 
 
 def test_zoom_and_gyo_15_on_a_phone(context_factory: Any, server: LiveServer) -> None:
-    table = new_table(server, "vert3x", {"rules": "gyo"})
+    table = new_table(server, "vert3x", {"rules": "gyo", "size": 15})
     ann = sit(server, table, 0, "Ann")
     sit(server, table, 1, "Bob")
     page = open_seat(context_factory, server, table, ann, 0, **PHONE)

@@ -111,7 +111,7 @@ def test_invalid_combinations_are_explained_before_submitting(
     assert not page.locator('[name="radius"]').is_visible()
     assert not page.locator('[name="shape"]').is_visible()
     assert settled(page) == "ok"
-    assert size.get_attribute("placeholder") == "15"  # the default in force for GYØ
+    assert size.get_attribute("placeholder") == "7"  # the default in force for GYØ
     assert (size.get_attribute("min"), size.get_attribute("max")) == ("3", "30")
     # The preset of the rule set shows in the switches the person has not touched.
     assert page.locator('[name="connected"]').is_checked() is False

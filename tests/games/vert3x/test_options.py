@@ -28,7 +28,7 @@ def test_presets() -> None:
     )
     gyo = opts(rules="gyo")
     assert (gyo["size"], gyo["connected"], gyo["no_cross"], gyo["extra_turn"]) == (
-        15,
+        7,
         False,
         True,
         False,

@@ -36,7 +36,7 @@ def test_start_dots_given_by_name() -> None:
 def test_auto_start_dots_spread_around_the_outline() -> None:
     assert new(players=3).game.start_names() == ["a1", "g4", "d7"]
     assert new(players=6).game.start_names() == ["a1", "d1", "g4", "g7", "d7", "a4"]
-    assert new(rules="gyo", connected=True).game.start_names() == ["a1", "o15"]
+    assert new(rules="gyo", connected=True).game.start_names() == ["a1", "g7"]
     assert new(rules="gyo").game.start_names() is None
 
 

@@ -84,7 +84,8 @@ BOARD_FIELDS: dict[tuple[str, str | None], dict[str, tuple[int, int, int]]] = {
     ("classic", "parallelogram"): {"width": (4, 1, 12), "height": (4, 1, 12)},
     ("classic", "custom"): {},
     ("trianguliche", None): {"width": (2, 1, 8), "height": (2, 1, 8)},
-    ("gyo", None): {"size": (15, 3, 30)},
+    # GYØ: 7 dots a side by default (about 140 moves; 15 × 15 takes 700, too long a first game)
+    ("gyo", None): {"size": (7, 3, 30)},
 }
 SIZE_FIELDS = ("radius", "size", "width", "height")
 #: A custom board: at least this many small triangles, and at most as many as the largest

@@ -544,6 +544,8 @@ export function createBoard(host, options = {}) {
 
   function drawStatus() {
     phaseEl.dataset.phase = board.phase;
+    // a game won while dropping has no phase left to tell of: the result line says it all
+    phaseEl.hidden = Boolean(state && state.is_over && board.phase === "drop");
     phaseEl.textContent = board.phase === "drop"
       ? t("juxtapose.phase.drop", { n: (board.stash || []).length })
       // the move to make now, counted from 1 (slide_moves is how many were made); the last

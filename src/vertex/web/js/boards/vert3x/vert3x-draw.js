@@ -123,31 +123,28 @@ export function triangleLayer(model, board, fillOf) {
 }
 
 /** The points of each scored triangle, written inside it. Triangles may nest or overlap
- * (a big one around small ones), so each label takes the first spot inside its triangle that
- * keeps clear of the labels already placed, smallest triangles first (they have least room). */
+ * (a big one around small ones, a finished GYØ board is full of them), so each label takes
+ * the spot nearest its triangle's centre whose box keeps clear of the labels already placed,
+ * smallest triangles first (they have least room); where none is clear it is written smaller,
+ * then beside its triangle. No two labels' boxes overlap. */
 export function labelLayer(model, board, title) {
   const tris = (board.triangles || []).map((tri, k) => {
     const corners = tri.corners.map((n) => model.dotByName.get(n));
-    return { tri, k, corners, r: inradius(corners) };
+    return { tri, k, corners, r: inradius(corners), area: area(corners) };
   });
-  tris.sort((p, q) => p.r - q.r);
-  const placed = []; // {x, y, radius} in user units
+  tris.sort((p, q) => p.area - q.area || p.r - q.r || p.k - q.k);
+  const placed = []; // boxes {x0, y0, x1, y1} in user units
   const out = tris.map(({ tri, k, corners, r }) => {
     const text = formatPoints(tri.points);
-    const size = Math.max(18, Math.min(r * U * 1.15, 60));
-    const radius = size * 0.5 * Math.max(1, text.length * 0.62);
-    const inc = labelPoint(corners);
-    const spots = [inc];
-    for (const f of [0.4, 0.6]) {
-      for (const c of corners) spots.push({ x: inc.x + (c.x - inc.x) * f, y: inc.y + (c.y - inc.y) * f });
-    }
-    const clear = (p) => placed.every((q) => Math.hypot(px(p.x) - q.x, px(p.y) - q.y) > radius + q.radius);
-    const at = spots.find(clear) || inc;
-    placed.push({ x: px(at.x), y: px(at.y), radius });
+    const spot = findSpot(corners, r, text, placed);
+    const at = spot || { x: px(labelPoint(corners).x), y: px(labelPoint(corners).y), size: MIN_LABEL };
+    if (spot) placed.push(boxAt(at.x, at.y, at.size, text));
     const el = s("text", {
-      class: "v3x-points", x: px(at.x), y: px(at.y), "font-size": Math.round(size),
+      class: "v3x-points", x: at.x, y: at.y, "font-size": at.size,
       fill: seatInk(tri.owner), "data-points": k, "data-owner": tri.owner,
       "aria-hidden": title ? "true" : null,
+      // no room anywhere near: the number is not drawn over another (the group still says it)
+      visibility: spot ? null : "hidden",
     }, text);
     if (!title) return { k, el };
     // the number is for the eye; the group says it in words
@@ -155,6 +152,69 @@ export function labelLayer(model, board, title) {
   });
   // in the order they were scored, for screen readers
   return out.sort((p, q) => p.k - q.k).map((o) => o.el);
+}
+
+const MIN_LABEL = 16; // the smallest label, in user units (a lattice step is U)
+const GAP = 3; // user units kept between two labels' boxes
+
+/** The box a label of `text` at `size` takes around (x, y) (centred both ways), a little
+ * wider than the widest digits drawn bold, so boxes that keep apart here do on screen. */
+function boxAt(x, y, size, text) {
+  const w = size * (0.74 * text.length + 0.06);
+  const h = size * 1.2;
+  return { x0: x - w / 2, y0: y - h / 2, x1: x + w / 2, y1: y + h / 2 };
+}
+
+function clearOf(box, placed) {
+  return placed.every((q) => box.x1 + GAP <= q.x0 || q.x1 + GAP <= box.x0
+    || box.y1 + GAP <= q.y0 || q.y1 + GAP <= box.y0);
+}
+
+/** Where the label goes: {x, y, size} (user units), or null where nothing near is clear. */
+function findSpot(corners, r, text, placed) {
+  const inc = labelPoint(corners);
+  const base = Math.max(18, Math.min(r * U * 1.15, 60));
+  const inside = spotsInside(corners, inc);
+  const sizes = [base, base * 0.8, base * 0.64, MIN_LABEL].filter((v, i, a) => v >= MIN_LABEL && a.indexOf(v) === i);
+  for (const size of sizes) {
+    for (const p of inside) {
+      const x = px(p.x);
+      const y = px(p.y);
+      if (clearOf(boxAt(x, y, size, text), placed)) return { x, y, size: Math.round(size) };
+    }
+  }
+  // beside the triangle: rings around its centre, a quarter step apart
+  for (let ring = 1; ring <= 8; ring += 1) {
+    const d = ring * 0.25;
+    const n = 8 * ring;
+    for (let i = 0; i < n; i += 1) {
+      const x = px(inc.x + d * Math.cos((2 * Math.PI * i) / n));
+      const y = px(inc.y + d * Math.sin((2 * Math.PI * i) / n));
+      if (clearOf(boxAt(x, y, MIN_LABEL, text), placed)) return { x, y, size: MIN_LABEL };
+    }
+  }
+  return null;
+}
+
+/** Points inside the triangle on a barycentric grid, nearest its incentre first. */
+function spotsInside(corners, inc) {
+  const [a, b, c] = corners;
+  const N = 10;
+  const out = [inc];
+  for (let i = 1; i < N; i += 1) {
+    for (let j = 1; i + j < N; j += 1) {
+      const u = i / N;
+      const v = j / N;
+      const w = 1 - u - v;
+      out.push({ x: a.x * u + b.x * v + c.x * w, y: a.y * u + b.y * v + c.y * w });
+    }
+  }
+  const d = (p) => Math.hypot(p.x - inc.x, p.y - inc.y);
+  return out.sort((p, q) => d(p) - d(q));
+}
+
+function area([a, b, c]) {
+  return Math.abs((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)) / 2;
 }
 
 function formatPoints(p) {
