@@ -160,3 +160,57 @@ def test_the_analysis_counts_in_the_games_own_word(
         page.wait_for_function(f"w => ({text})().includes(w)", arg=said)
     if game == "dots-and-triangles":
         shot(page, "newcomer-analysis-triangles-ru")
+
+
+# ---- item 6: a clock that runs out, said and marked -----------------------------------------
+CLOCK_OUT = "[data-clock-out]:not([hidden])"
+
+
+def test_a_clock_that_runs_out_is_said_on_the_board_and_marked_in_the_move_lists(
+    context_factory: Any, server: LiveServer
+) -> None:
+    table = new_table(server, clock={"per_move": 4}, on_timeout="computer")
+    bob = sit(server, table, 1, "Bob")
+    page = open_seat(context_factory, server, table, bob, 1)
+    wait_version(page, version_of(server, table))
+    # the game starts with Bob's page live; Ann never moves: her time runs out and the
+    # computer plays her first line
+    sit(server, table, 0, "Ann")
+    note = page.wait_for_selector('[data-clock-out="0"]:not([hidden])', timeout=20_000)
+    said = note.inner_text()
+    # Bob plays his own move at once: not marked, and the note goes
+    view = server.get(f"/api/tables/{table}")
+    assert view["clock_plies"] == [1] and view["state"]["to_move"] == [1]
+    move(server, table, bob, view["state"]["legal_moves"][0])
+    assert "Ann's time ran out: the computer moved for them" in said
+    first = page.wait_for_selector('[data-move-list] [data-move-ply="1"]')
+    assert first.get_attribute("data-by") == "clock"
+    assert "time ran out" in first.inner_text() + (first.get_attribute("title") or "")
+    own = page.wait_for_selector('[data-move-list] [data-move-ply="2"]')
+    assert own.get_attribute("data-by") is None
+    # (until Ann's clock runs out again, 4 s after Bob's move)
+    assert page.locator('[data-clock-out="0"]:not([hidden])').count() == 0
+    shot(page, "newcomer-clock-out-desktop")
+    assert server.get(f"/api/tables/{table}/record")["moves"][0]["by"] == "clock"
+    # a page opened later (a spectator, on a phone) is told too, from the server's view
+    watcher = context_factory(**PHONE).new_page()
+    watcher.goto(f"{server.url}/tables/{table}")
+    watcher.wait_for_selector('[data-move-list] [data-move-ply="1"][data-by="clock"]')
+    watcher.wait_for_selector('[data-clock-out="0"]:not([hidden])', timeout=20_000)  # ply 3
+    shot(watcher, "newcomer-clock-out-phone")
+    # the replay marks it too (from the record)
+    watcher.click('[data-action="replay"]')
+    watcher.wait_for_selector('.replay-item[data-ply="1"][data-by="clock"]')
+    assert watcher.get_attribute('.replay-item[data-ply="2"]', "data-by") is None
+    shot(watcher, "newcomer-clock-out-replay-phone")
+    # in Italian and Russian
+    for lang, words in (("it", "è scaduto"), ("ru", "вышло")):
+        switch_lang(page, lang)
+        page.wait_for_function(
+            "w => document.querySelector('[data-clock-out]:not([hidden])')"
+            "?.textContent.includes(w)",
+            arg=words,
+            timeout=20_000,
+        )
+    shot(page, "newcomer-clock-out-ru")
+    assert page.errors == []

@@ -53,6 +53,8 @@ export function applyEvent(model, ev, clocksAt) {
     view.clocks = ev.clocks;
     model.clocksAt = clocksAt;
   }
+  // the plies the computer played for a seat whose time ran out (the server's word)
+  if ("clock_plies" in ev) view.clock_plies = ev.clock_plies;
   // the server's word on whether the table offers analysis now (it opens at the end)
   if ("analysis" in ev) view.analysis = ev.analysis;
   if (ev.seats) {
@@ -93,6 +95,21 @@ function handOverAt(seconds, now) {
 export function handOverWait(seat, now = performance.now()) {
   if (seat.handOverAt === null || seat.handOverAt === undefined) return null;
   return Math.max(0, Math.ceil((seat.handOverAt - now) / 1000));
+}
+
+/** Was ply k played by the computer for a seat whose time ran out? (the server says) */
+export function byClock(view, k) {
+  return Boolean(view && Array.isArray(view.clock_plies) && view.clock_plies.includes(k));
+}
+
+/** The seat whose time ran out for the last move played, the computer moving for them;
+ * null when the last move was a player's own (or there is none). */
+export function clockOut(model) {
+  const view = model.view;
+  const st = view && view.state;
+  if (!st || !st.ply || !byClock(view, st.ply)) return null;
+  const last = st.last_move;
+  return last && last.seat !== null && last.seat !== undefined ? last.seat : null;
 }
 
 export const isOver = (model) => Boolean(model.view && model.view.result);

@@ -7,6 +7,7 @@ import { api } from "../shared/api.js";
 import { addSheet, h } from "../shared/dom.js";
 import { loadCatalogs, t } from "../shared/i18n.js";
 import { seatColor, seatSymbol } from "../shared/seats.js";
+import { byClock } from "./model.js";
 
 await Promise.all([
   loadCatalogs("table-moves"),
@@ -76,6 +77,7 @@ export function createMoves(host, deps) {
     items.forEach((b) => {
       const k = Number(b.dataset.movePly);
       if (k === moves.length) b.classList.add("is-last");
+      if (byClock(model.view, k)) markClock(b);
       if (k === mark) b.setAttribute("aria-current", peek === null ? "true" : "step");
     });
     peekBar.hidden = peek === null;
@@ -95,4 +97,17 @@ export function createMoves(host, deps) {
       draw();
     },
   };
+}
+
+/** The computer's move for a seat whose time ran out (the server's clock_plies): said on the
+ * entry, in its accessible name too (`data-by="clock"`). */
+function markClock(b) {
+  b.dataset.by = "clock";
+  b.title = t("table.moves.byClock");
+  b.append(h("span", { class: "moves-by" },
+    h("span", { class: "moves-by-icon", "aria-hidden": "true", text: "⏱" }),
+    t("table.moves.byClockShort"),
+    h("span", { class: "sr-only", text: ` (${t("table.moves.byClock")})` })));
+  const label = b.getAttribute("aria-label"); // a name of its own leaves the span out
+  if (label) b.setAttribute("aria-label", `${label} (${t("table.moves.byClock")})`);
 }

@@ -345,6 +345,13 @@ export function createReplay(host, deps) {
           h("span", { class: "replay-who", text: deps.names(move.seat) }),
           h("code", { class: "replay-code", text: move.move }));
         b.setAttribute("aria-label", `${k}. ${moveText(move)}`);
+        if (move.by === "clock") {
+          // the computer's move for a seat whose time ran out (the record says so)
+          b.dataset.by = "clock";
+          b.title = t("replay.byClock");
+          b.append(h("span", { class: "replay-by", "aria-hidden": "true" }, "⏱ ", t("replay.byClockShort")));
+          b.setAttribute("aria-label", `${k}. ${moveText(move)} (${t("replay.byClock")})`);
+        }
       }
       moveButtons.push(b);
       items.push(h("li", {}, b));
@@ -368,7 +375,7 @@ export function createReplay(host, deps) {
       do {
         recordDirty = false;
         const rec = await api.record(deps.id);
-        moves = rec.moves.map((m) => ({ seat: m.seat, move: m.move }));
+        moves = rec.moves.map((m) => ({ seat: m.seat, move: m.move, by: m.by || null }));
         recordLoaded = true;
       } while (recordDirty);
     } catch {

@@ -5,7 +5,7 @@
 import { announce, h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 import { seatColor, seatSymbol } from "../shared/seats.js";
-import { amPlaying, isMyTurn, isOver, turn } from "./model.js";
+import { amPlaying, clockOut, isMyTurn, isOver, turn } from "./model.js";
 import { nameList, seatName } from "./text.js";
 
 /** deps: {send(msg) -> Promise<ack>, fail(err)}: for answering a take-back request. */
@@ -25,6 +25,7 @@ export function createStatus(host, deps) {
   question.id = "undo-question";
   let noteKey = null; // {key, vars}: what became of my take-back request
   let clockKey = null; // {key, vars}: a move the computer made for a seat out of time
+  let lastOut = null; // that seat, as the server's clock_plies say (model.js clockOut)
   let answering = false;
   async function reply(msg) {
     if (answering) return;
@@ -91,8 +92,19 @@ export function createStatus(host, deps) {
       }
       note.hidden = !noteKey;
       note.textContent = noteKey ? t(noteKey.key, noteKey.vars) : "";
+      // A seat's time ran out and the computer moved for it ([data-clock-out="N"]): said
+      // until a player moves again, from the server's `clock_plies`, so a page opened
+      // afterwards says it too (the live event's words, with the move, when we saw it).
+      const out = clockOut(model);
+      lastOut = out;
+      if (out === null) clockKey = null;
+      else if (!clockKey || clockKey.vars.seat !== out) {
+        clockKey = { key: "table.say.timeOutComputer", vars: { name: seatName(view, out), seat: out } };
+      }
       clockNote.hidden = !clockKey;
       clockNote.textContent = clockKey ? t(clockKey.key, clockKey.vars) : "";
+      if (clockKey) clockNote.dataset.clockOut = String(clockKey.vars.seat);
+      else delete clockNote.dataset.clockOut;
       if (req.end && req.end.length) {
         lines.push(t("table.request.end", { names: nameList(req.end.map((n) => seatName(view, n))) }));
       }
@@ -111,9 +123,11 @@ export function createStatus(host, deps) {
     /** A clock ran out and the move was made for its seat: said at that moment, shown
      *  until the next move made by a player. null clears it. */
     clockNote(key, vars = {}) {
-      clockKey = key ? { key, vars } : null;
+      clockKey = key ? { key, vars: { seat: lastOut, ...vars } } : null;
       clockNote.hidden = !clockKey;
       clockNote.textContent = clockKey ? t(key, vars) : "";
+      if (clockKey && clockKey.vars.seat !== null) clockNote.dataset.clockOut = String(clockKey.vars.seat);
+      else delete clockNote.dataset.clockOut;
       if (clockKey) announce(clockNote.textContent, true);
     },
     /** Show (and announce) a refusal: the words for it (`lead` with `vars`), and where the
