@@ -359,7 +359,8 @@ function clockedOut(ev) {
     const name = seatName(model.view, ev.seat);
     note = ev.aimed || ev.move === null || ev.move === undefined
       ? ["table.say.timeOutAimed", { name }]
-      : ["table.say.timeOut", { name, move: board.describeMove(ev.move) }];
+      // the move in the page's language at each drawing (a switch words it again)
+      : ["table.say.timeOut", { name, seat: ev.seat, get move() { return board.describeMove(ev.move); } }];
   }
   ui.status.get().then((status) => status.clockNote(...note), () => {});
 }

@@ -104,9 +104,7 @@ export function createMoves(host, deps) {
 function markClock(b) {
   b.dataset.by = "clock";
   b.title = t("table.moves.byClock");
-  b.append(h("span", { class: "moves-by" },
-    h("span", { class: "moves-by-icon", "aria-hidden": "true", text: "⏱" }),
-    t("table.moves.byClockShort"),
+  b.append(h("span", { class: "moves-by" }, t("table.moves.byClockShort"),
     h("span", { class: "sr-only", text: ` (${t("table.moves.byClock")})` })));
   const label = b.getAttribute("aria-label"); // a name of its own leaves the span out
   if (label) b.setAttribute("aria-label", `${label} (${t("table.moves.byClock")})`);

@@ -349,7 +349,7 @@ export function createReplay(host, deps) {
           // the computer's move for a seat whose time ran out (the record says so)
           b.dataset.by = "clock";
           b.title = t("replay.byClock");
-          b.append(h("span", { class: "replay-by", "aria-hidden": "true" }, "⏱ ", t("replay.byClockShort")));
+          b.append(h("span", { class: "replay-by", "aria-hidden": "true", text: t("replay.byClockShort") }));
           b.setAttribute("aria-label", `${k}. ${moveText(move)} (${t("replay.byClock")})`);
         }
       }

@@ -123,7 +123,8 @@ export function createStatus(host, deps) {
     /** A clock ran out and the move was made for its seat: said at that moment, shown
      *  until the next move made by a player. null clears it. */
     clockNote(key, vars = {}) {
-      clockKey = key ? { key, vars: { seat: lastOut, ...vars } } : null;
+      if (key && vars.seat === undefined) vars.seat = lastOut; // (vars may word a move lazily)
+      clockKey = key ? { key, vars } : null;
       clockNote.hidden = !clockKey;
       clockNote.textContent = clockKey ? t(key, vars) : "";
       if (clockKey && clockKey.vars.seat !== null) clockNote.dataset.clockOut = String(clockKey.vars.seat);
