@@ -214,3 +214,15 @@ def test_a_clock_that_runs_out_is_said_on_the_board_and_marked_in_the_move_lists
         )
     shot(page, "newcomer-clock-out-ru")
     assert page.errors == []
+
+
+def test_a_clock_that_runs_out_and_loses_is_said_on_the_table(
+    context_factory: Any, server: LiveServer
+) -> None:
+    table = new_table(server, clock={"per_move": 1.5}, on_timeout="lose")
+    bob = sit(server, table, 1, "Bob")
+    page = open_seat(context_factory, server, table, bob, 1)
+    sit(server, table, 0, "Ann")
+    out = page.wait_for_selector('[data-result] [data-clock-out="0"]', timeout=20_000)
+    assert "Ann ran out of time" in out.inner_text()
+    assert page.errors == []

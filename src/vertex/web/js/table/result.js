@@ -70,7 +70,9 @@ export function createResult(host, deps = {}) {
       host.className = `result-banner ${tone}`;
       host.replaceChildren(...[
         h("h2", { text: words.headline || resultHeadline(view) }),
-        h("p", { class: "result-reason", text: resultReason(view) }),
+        // a seat whose time ran out lost the game: said here ([data-clock-out="N"])
+        h("p", { class: "result-reason", text: resultReason(view),
+          "data-clock-out": result.reason === "timeout" ? result.seat : null }),
         words.note,
         scores.length
           ? h("ul", { class: "result-scores", "aria-label": t("table.result.scores") },
