@@ -249,7 +249,7 @@ def test_perfect_play_on_the_empty_2x2_board(context_factory: Any, server: LiveS
     assert out.get_attribute("data-value") == "+2"
     assert out.get_attribute("data-best").split(" ") == BEST_2X2
     assert out.get_attribute("data-estimate") is None
-    assert "Ann to move wins by 2 cells with perfect play" in out.inner_text()
+    assert "Ann to move wins by 2 boxes with perfect play" in out.inner_text()
     for move in BEST_2X2:
         assert move in out.inner_text()
     # in Italian and Russian too
