@@ -76,6 +76,13 @@ def test_the_analysis_button_stays_when_the_game_ends(
     late = open_seat(context_factory, server, table, bob, 1, **PHONE)
     late.locator('[data-action="analysis"]').wait_for(state="visible")
     shot(late, "newcomer-analysis-after-end-phone")
+    switch_lang(late, "it")
+    late.click('[data-action="analysis"]')
+    late.wait_for_selector('[data-analysis][data-ply="0"][data-value]')
+    late.wait_for_function(
+        "() => document.querySelector('[data-analysis]').textContent.includes('di 2 scatole')"
+    )
+    shot(late, "newcomer-analysis-after-end-phone-it")
     assert no_sideways_scroll(late)
     assert page.errors == [] and late.errors == []
 
