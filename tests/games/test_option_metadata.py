@@ -36,7 +36,11 @@ def test_metadata_names_real_options_and_values() -> None:
                     for value in values:
                         assert enum is None or value in enum, (gid, name, key, value)
             for case in schema.get("x-cases", []):
-                assert case["when"] in conditions(schema["x-applies"]), (gid, name)
+                # a field that applies only in some cases has its cases among them
+                if "x-applies" in schema:
+                    assert case["when"] in conditions(schema["x-applies"]), (gid, name)
+                for key in case["when"]:
+                    assert key in fields and key != name, (gid, name, key)
     assert seen >= 12
 
 
@@ -117,3 +121,14 @@ def test_vert3x_start_dot_errors_name_the_option() -> None:
         with pytest.raises(OptionsError) as err:
             vertex.create_game("vert3x", start=start)
         assert err.value.option == "start"
+
+
+def test_verticality_step_clock_default_by_players() -> None:
+    """Solo style waits for nobody: its step clock is off unless set (issue 33, item 19)."""
+    cases = props("verticality")["step_seconds"]["x-cases"]
+    for players in range(1, 7):
+        made = vertex.create_game("verticality", players=players).options_dict()
+        case = next(c for c in cases if players in c["when"]["players"])
+        assert made["step_seconds"] == case["default"] == (0 if players == 1 else 60)
+    assert vertex.create_game("verticality", players=1, step_seconds=30).step_seconds == 30.0
+    assert vertex.create_game("verticality", players=1).step_seconds is None  # untimed

@@ -66,7 +66,8 @@ class Game(ABC, Generic[O]):
     players: ClassVar[str] = "vertex.ai.search:SearchPlayer"
     #: Where the game's exact solver lives ("module:Class", built as `Class(game)`, with
     #: `solve(state) -> Solution` for two seats), or None: the analysis and `vertex solve`
-    #: cover exactly the games that name one.
+    #: cover exactly the games that name one. Declared in the game's `GameInfo.solver`, so
+    #: the listing (`GET /api/games`) can say which games are analysable.
     solver: ClassVar[str | None] = None
     #: Option sets the random-play test (tests/test_random_play.py) plays: small and quick,
     #: covering the variants; empty means the defaults.
@@ -89,6 +90,7 @@ class Game(ABC, Generic[O]):
             cls.can_end_by_agreement = info.can_end_by_agreement
             cls.scored = info.scored
             cls.slow_play = info.slow_play
+            cls.solver = info.solver
 
     def __init__(self, options: O) -> None:
         self.options = options

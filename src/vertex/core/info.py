@@ -16,6 +16,9 @@ from typing import Any
 
 from vertex.core.options import GameOptions, options_schema
 
+#: The seats the analysis (perfect play) is worked out for: a table of two.
+ANALYSIS_SEATS = 2
+
 
 @dataclass(frozen=True)
 class GameInfo:
@@ -47,6 +50,12 @@ class GameInfo:
     #: `<id>-version.js`: "Classic, custom board of 12 triangles, shape bonus"); without
     #: them a table lists its options.
     version_words: bool = False
+    #: Where the game's exact solver lives ("module:Class"; `Game.solver`), or None: the
+    #: analysis covers exactly the games that name one, at tables of `ANALYSIS_SEATS`.
+    solver: str | None = None
+    #: The option that is the game's own clock (Verticality's step clock, `step_seconds`),
+    #: or None: the new-table form offers it as the table's clock, not the table clock too.
+    clock_option: str | None = None
 
     def describe(self) -> dict[str, Any]:
         """The game for `list_games()` and `GET /api/games`."""
@@ -63,6 +72,9 @@ class GameInfo:
                 "symbols_by_lot": self.symbols_by_lot,
                 "scored": self.scored,
                 "version_words": self.version_words,
+                # the seats a table must have for the analysis to cover it (None: never)
+                "analysis_seats": ANALYSIS_SEATS if self.solver is not None else None,
+                "clock_option": self.clock_option,
             },
             "options": options_schema(self.options),
             "defaults": self.options().model_dump(mode="json"),

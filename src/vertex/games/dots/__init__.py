@@ -6,6 +6,9 @@ game is created."""
 from vertex.core.info import GameInfo, lazy_exports
 from vertex.games.dots.options import BoxesOptions, FiguresOptions, TrianglesOptions
 
+#: The family's exact solver (perfect play: the analysis, `vertex solve`).
+SOLVER = "vertex.ai.dots.solver:Solver"
+
 BOXES = GameInfo(
     id="dots-and-boxes",
     name="Dots and Boxes",
@@ -15,6 +18,7 @@ BOXES = GameInfo(
     ),
     options=BoxesOptions,
     game="vertex.games.dots.boxes:DotsAndBoxes",
+    solver=SOLVER,
 )
 TRIANGLES = GameInfo(
     id="dots-and-triangles",
@@ -25,6 +29,7 @@ TRIANGLES = GameInfo(
     ),
     options=TrianglesOptions,
     game="vertex.games.dots.triangles:DotsAndTriangles",
+    solver=SOLVER,
 )
 FIGURES = GameInfo(
     id="figures",
@@ -37,6 +42,7 @@ FIGURES = GameInfo(
     options=FiguresOptions,
     game="vertex.games.dots.figures:Figures",
     symbols_by_lot=True,
+    solver=SOLVER,
 )
 GAMES = (BOXES, TRIANGLES, FIGURES)
 

@@ -27,7 +27,7 @@ class DotsGame(Game[O]):
     #: "wins by 3 boxes"): `box`, `triangle`, `figure`; `cell` where a game names none.
     unit: ClassVar[str] = "cell"
     players = "vertex.ai.dots.player:DotsPlayer"
-    solver = "vertex.ai.dots.solver:Solver"
+    # the exact solver is declared in each game's GameInfo (__init__.py: SOLVER)
 
     @property
     def misere(self) -> bool:

@@ -135,7 +135,8 @@ def check_custom_cells(cells: list[str]) -> None:
                     seen.add(j)
                     todo.append(j)
     if len(seen) < len(parsed):
-        apart = next(cells[i] for i in range(len(parsed)) if i not in seen)
+        stray = [cells[i] for i in range(len(parsed)) if i not in seen]
+        apart = stray[0]
         raise OptionRule(
             f"'cells': the board is in pieces — {apart} does not touch the part that holds "
             f"{cells[0]} (every small triangle must join the others at a dot or a side)",
@@ -143,6 +144,8 @@ def check_custom_cells(cells: list[str]) -> None:
             "cells-apart",
             cell=apart,
             first=cells[0],
+            # every small triangle off the first's piece, for a designer to mark
+            stray=stray,
         )
 
 

@@ -19,6 +19,7 @@ VERTICALITY = GameInfo(
     discrete=False,
     slow_play=True,  # a step resolves by simulating every tower
     simultaneous=True,  # every tower's piece of a step is placed at once
+    clock_option="step_seconds",  # the step clock is the table's clock
 )
 GAMES = (VERTICALITY,)
 

@@ -3,9 +3,14 @@ the physics (MuJoCo)."""
 
 from __future__ import annotations
 
-from pydantic import Field
+from typing import Any
+
+from pydantic import Field, model_validator
 
 from vertex.core.options import GameOptions
+
+#: The step clock with 2+ players, in seconds (Solo style is untimed unless asked).
+STEP_SECONDS = 60
 
 
 class VerticalityOptions(GameOptions):
@@ -20,11 +25,19 @@ class VerticalityOptions(GameOptions):
         default=False, description="Skyscraper style: pyramids need not touch each other"
     )
     step_seconds: int = Field(
-        default=60,
+        default=STEP_SECONDS,
         ge=0,
         le=3600,
-        description="step clock in seconds (0 = untimed); when it runs out the piece drops "
-        "where the player last aimed it, or at the level's centre",
+        description="step clock in seconds (0 = untimed; default 60 with 2+ players, untimed "
+        "in Solo style); when it runs out the piece drops where the player last aimed it, or "
+        "at the level's centre",
+        # For forms: the default in force for each number of players.
+        json_schema_extra={
+            "x-cases": [
+                {"when": {"players": [1]}, "default": 0},
+                {"when": {"players": [2, 3, 4, 5, 6]}, "default": STEP_SECONDS},
+            ]
+        },
     )
     build_on: bool = Field(
         default=False,
@@ -33,3 +46,11 @@ class VerticalityOptions(GameOptions):
         # For forms: only offered with 2+ players (solo play builds on anyway).
         json_schema_extra={"x-applies": {"players": [2, 3, 4, 5, 6]}},
     )
+
+    @model_validator(mode="before")
+    @classmethod
+    def _solo_untimed(cls, data: Any) -> Any:
+        """Solo style has nobody to wait for: its step clock is off unless the table sets it."""
+        if isinstance(data, dict) and data.get("players") == 1 and data.get("step_seconds") is None:
+            return {**data, "step_seconds": 0}
+        return data

@@ -33,6 +33,11 @@ export class NewTableForm {
     // Sizes and choices first, the on/off rules after them (schema order otherwise).
     const all = fieldsOf(game.options);
     this.fields = [...all.filter((f) => f.kind !== "boolean"), ...all.filter((f) => f.kind === "boolean")];
+    // What the server says applies to this game: the seats the analysis covers (none: no
+    // analysis), and an option that is the game's own clock (offered instead of the table's).
+    const caps = game.capabilities || {};
+    this.analysisSeats = Number.isInteger(caps.analysis_seats) ? caps.analysis_seats : null;
+    this.clockOption = this.fields.some((f) => f.name === caps.clock_option) ? caps.clock_option : null;
     this.touched = new Set(); // options the person has set
     this.raw = new Map(); // what their controls hold (kept across re-renders)
     this.server = { ...(game.defaults || {}) }; // the options the table would have
@@ -132,7 +137,7 @@ export class NewTableForm {
         else w.control.value = raw;
       }
       this.widgets[desc.name] = w;
-      grid.append(w.el);
+      if (desc.name !== this.clockOption) grid.append(w.el); // that one is the clock group's
     }
     this.optionsError = h("p", { class: "field-error", "data-options-error": "" });
     this.sharedBox = h("div", { class: "shared-note", role: "status", "data-shared-note": "" });
@@ -140,6 +145,9 @@ export class NewTableForm {
     this.seatHint = h("p", { class: "hint", "aria-live": "polite" });
     this.submitButton = h("button", { type: "submit", class: "primary submit", text: t("lobby.submit") });
     this.status = h("p", { class: "status hint", "aria-live": "polite", "data-form-status": "" });
+    // beside the disabled submit: takes the person to the option that stops it
+    this.gotoProblem = h("button", { type: "button", class: "goto-problem", "data-goto-problem": "",
+      hidden: true, text: t("lobby.invalid.show"), onclick: () => this.showProblem() });
     this.errorBox = h("div", { class: "form-error", role: "alert", "data-form-error": "" });
     if (this.formError) this.errorBox.textContent = t(this.formError.key, this.formError.vars);
     this.heading = h("h2", { id: "new-table-heading", tabindex: "-1",
@@ -167,11 +175,11 @@ export class NewTableForm {
     this.clockGroup(),
     h("div", { class: "group settings" },
       switchField("undo", t("lobby.undo"), t("lobby.undo.help"), this.undo, (on) => { this.undo = on; }),
-      switchField("analysis", t("lobby.analysis"), t("lobby.analysis.help"), this.analysis,
-        (on) => { this.analysis = on; }),
+      this.analysisField = switchField("analysis", t("lobby.analysis"), t("lobby.analysis.help"),
+        this.analysis, (on) => { this.analysis = on; }),
       switchField("listed", t("lobby.listed"), t("lobby.listed.help"), this.listed, (on) => { this.listed = on; }),
       this.nameField()),
-    h("div", { class: "submit-row" }, this.submitButton, this.status),
+    h("div", { class: "submit-row" }, this.submitButton, this.status, this.gotoProblem),
     this.errorBox);
 
     this.host.replaceChildren(
@@ -209,6 +217,12 @@ export class NewTableForm {
         h("label", { for: "on-timeout", text: t("lobby.clock.on-timeout") }), timeout),
       error: h("p", { class: "field-error", id: "clock-error", "data-clock-error": "" }),
     };
+    if (this.clockOption) {
+      // the game's own clock is the table's clock: its option, and no second clock
+      this.clock.kind = "none";
+      return h("fieldset", { class: "group clock", "data-clock-option": this.clockOption },
+        h("legend", { text: t("lobby.clock") }), this.widgets[this.clockOption].el);
+    }
     const group = h("fieldset", { class: "group clock" },
       h("legend", { text: t("lobby.clock") }),
       h("div", { class: "choices" },
@@ -353,7 +367,8 @@ export class NewTableForm {
   apply() {
     const values = this.values();
     const shown = applicable(this.fields, values);
-    let loose = this.problem ? this.problem.message : "";
+    const pending = this.pending(shown);
+    let loose = this.problem && !pending ? this.problem.message : "";
     for (const f of this.fields) {
       const w = this.widgets[f.name];
       const on = shown.has(f.name);
@@ -364,13 +379,16 @@ export class NewTableForm {
       if (!this.touched.has(f.name)) w.show(this.server[f.name]);
       let message = this.local.get(f.name) || null;
       if (!message && on && this.problem && this.problem.option === f.name) {
-        message = this.problem.message;
+        // an option still to fill in, not yet touched, is no mistake: the status asks for it
+        message = pending ? null : this.problem.message;
         loose = "";
       }
       w.setError(message);
     }
     this.optionsError.textContent = loose;
     this.renderShared();
+    // analysis only where the server says it covers a table of this many seats
+    this.analysisField.hidden = this.analysisSeats === null || this.seats !== this.analysisSeats;
     if (this.designer) this.designer.update(values, shown);
     this.renderSeats();
     this.updateStatus();
@@ -404,6 +422,33 @@ export class NewTableForm {
     this.sharedBox.classList.toggle("bad", !fine || Boolean(this.problem));
   }
 
+  /** The server's refusal is only that an applicable option nobody has touched is empty (a
+   *  custom board before anything is painted): true, and it is asked for, not marked wrong. */
+  pending(shown = applicable(this.fields, this.values())) {
+    const p = this.problem;
+    if (!p || !p.option || this.touched.has(p.option) || !shown.has(p.option)) return false;
+    const w = this.widgets[p.option];
+    return Boolean(w && w.read().empty);
+  }
+
+  /** The label of option `name` in players' words. */
+  label(name) {
+    const desc = this.fields.find((f) => f.name === name);
+    return desc ? optionWords(this.game.id, desc).label : name;
+  }
+
+  /** Scroll to the option that stops the form and put the focus on it. */
+  showProblem() {
+    const name = this.local.size ? [...this.local.keys()][0] : this.problem && this.problem.option;
+    const w = name && this.widgets[name];
+    if (w && !w.el.hidden) {
+      w.el.scrollIntoView({ block: "center" });
+      w.control.focus({ preventScroll: true });
+    } else {
+      this.optionsError.scrollIntoView({ block: "center" });
+    }
+  }
+
   invalid() {
     return this.local.size > 0 || this.problem !== null || this.sharedNote?.key === "share.broken";
   }
@@ -419,9 +464,20 @@ export class NewTableForm {
     this.submitButton.disabled = this.busy || invalid;
     this.submitButton.textContent = t(this.busy ? "lobby.submitting" : "lobby.submit");
     let text = "";
-    if (invalid) text = t("lobby.invalid");
-    else if (this.checking && !this.busy) text = t("lobby.checking");
+    let where = false; // an option to go to
+    if (invalid) {
+      // said here, beside the disabled button, not only at the option far above it
+      const [name, message] = this.local.size ? [...this.local.entries()][0]
+        : [this.problem && this.problem.option, this.problem && this.problem.message];
+      const shown = name && this.widgets[name] && !this.widgets[name].el.hidden;
+      if (shown && this.pending()) text = t("lobby.needed", { option: this.label(name) });
+      else if (shown) text = t("lobby.invalid.at", { option: this.label(name), message });
+      else if (message) text = t("lobby.invalid.why", { message });
+      else text = t("lobby.invalid");
+      where = Boolean(shown);
+    } else if (this.checking && !this.busy) text = t("lobby.checking");
     if (this.status.textContent !== text) this.status.textContent = text;
+    this.gotoProblem.hidden = !where || this.busy;
   }
 
   // ---- seats ----
@@ -507,7 +563,8 @@ export class NewTableForm {
     const seats = this.seatValues.slice(0, this.seats).map((v) =>
       (v === "human" ? { kind: "human" } : { kind: "ai", level: Number(v.slice(3)) }));
     const body = { game: this.game.id, options, seats, undo: this.undo,
-      on_timeout: this.clock.onTimeout, listed: this.listed, analysis: this.analysis };
+      on_timeout: this.clock.onTimeout, listed: this.listed,
+      analysis: this.analysis && !this.analysisField.hidden };
     if (clock.clock) body.clock = clock.clock;
     const typed = this.name.trim();
     if (typed) remembered.setName(typed);
@@ -585,7 +642,9 @@ function problemOf(err, form) {
     const desc = form.fields.find((f) => f.name === name);
     return desc ? optionWords(form.game.id, desc).label : name;
   };
-  return { option: err.option, get message() { return errorText(err, label); } };
+  // params: what the refusal names (a designer marks the stray triangles it lists)
+  return { option: err.option, params: err.params || {},
+    get message() { return errorText(err, label); } };
 }
 
 function levelName(level) {

@@ -114,37 +114,66 @@ export function mountDesigner(form) {
   const cursorNote = h("p", { class: "sr-only", "aria-live": "polite" });
   const shapeSel = h("select", { id: "designer-shape" },
     ["hexagon", "triangle", "parallelogram"].map((k) => h("option", { value: k, text: t(`designer.${k}`) })));
+  // every fixed word of the panels, set again on each update: a language switch redraws the
+  // form, and the panels with it, in the new language
+  const worded = []; // [element, key, attribute or null]
+  const word = (el, key, attr = null) => { worded.push([el, key, attr]); return el; };
+  for (const opt of shapeSel.options) word(opt, `designer.${opt.value}`);
   const sizeA = h("input", { type: "number", id: "designer-a", min: 1, max: 8, value: 2, inputmode: "numeric" });
   const sizeB = h("input", { type: "number", id: "designer-b", min: 1, max: 12, value: 2, inputmode: "numeric" });
-  const bRow = h("span", { class: "designer-b" }, h("label", { for: "designer-b", text: t("designer.height") }), sizeB);
+  const bRow = h("span", { class: "designer-b" }, word(h("label", { for: "designer-b", text: t("designer.height") }), "designer.height"), sizeB);
   shapeSel.addEventListener("change", () => { bRow.hidden = shapeSel.value !== "parallelogram"; });
   bRow.hidden = true;
-  const fromShape = h("button", { type: "button", "data-designer-from": "", text: t("designer.from"), onclick: () => {
+  const fromShape = word(h("button", { type: "button", "data-designer-from": "", text: t("designer.from"), onclick: () => {
     const a = Math.max(1, Math.min(16, Number(sizeA.value) || 1));
     const b = Math.max(1, Math.min(16, Number(sizeB.value) || 1));
     keys = presetCells(shapeSel.value, a, b);
     changed();
-  } });
-  const clear = h("button", { type: "button", text: t("designer.clear"), onclick: () => { keys = new Set(); changed(); } });
+  } }), "designer.from");
+  const clear = word(h("button", { type: "button", text: t("designer.clear"), onclick: () => { keys = new Set(); changed(); } }), "designer.clear");
+  // the triangles the server says are cut off from the rest (a board in pieces), in words
+  const strayNote = h("p", { class: "designer-stray-note", "data-designer-stray": "", hidden: true });
   const designer = h("div", { class: "designer", "data-designer-panel": "" },
-    h("p", { class: "hint", id: "designer-help", text: t("designer.help") }),
+    word(h("p", { class: "hint", id: "designer-help", text: t("designer.help") }), "designer.help"),
     h("div", { class: "designer-tools" },
-      h("label", { for: "designer-shape", text: t("designer.start-shape") }), shapeSel,
-      h("label", { for: "designer-a", text: t("designer.size") }), sizeA, bRow, fromShape, clear),
-    h("div", { class: "designer-stage" }, svg), counts, cursorNote);
+      word(h("label", { for: "designer-shape", text: t("designer.start-shape") }), "designer.start-shape"), shapeSel,
+      word(h("label", { for: "designer-a", text: t("designer.size") }), "designer.size"), sizeA, bRow, fromShape, clear),
+    h("div", { class: "designer-stage" }, svg), counts, strayNote, cursorNote);
   svg.setAttribute("aria-describedby", "designer-help");
   svg.setAttribute("aria-label", t("designer.label"));
 
   // ---- the start-dot picker ----
   const pickSvg = s("svg", { class: "designer-dots", role: "group", "data-start-picker": "" });
   const seatRow = h("div", { class: "designer-seats", role: "radiogroup" });
-  const auto = h("button", { type: "button", "data-start-auto": "", text: t("designer.auto"), onclick: () => {
+  const auto = word(h("button", { type: "button", "data-start-auto": "", text: t("designer.auto"), onclick: () => {
     start = null;
     form.setOption("start", []);
-  } });
+  } }), "designer.auto");
   const picker = h("div", { class: "designer start-picker", "data-start-panel": "" },
-    h("p", { class: "hint", text: t("designer.start-help") }), seatRow,
+    word(h("p", { class: "hint", text: t("designer.start-help") }), "designer.start-help"), seatRow,
     h("div", { class: "designer-stage" }, pickSvg), auto);
+
+  function reword() {
+    for (const [el, key, attr] of worded) {
+      const text = t(key);
+      if (attr) el.setAttribute(attr, text);
+      else if (el.textContent !== text) el.textContent = text;
+    }
+  }
+
+  /** Mark the painted triangles the server's refusal lists as cut off (its `stray` cells, in
+   *  the board's names): drawn apart (a hatch and a dashed outline, not colour alone) and
+   *  counted in words. */
+  function markStray() {
+    const p = form.problem;
+    const names = p && p.option === "cells" && Array.isArray(p.params && p.params.stray) ? p.params.stray : [];
+    const d = describe(keys);
+    const byName = new Map(d.names.map((name, i) => [name, [...keys][i]]));
+    const stray = new Set(names.map((n) => byName.get(n)).filter(Boolean));
+    for (const [k, el] of cellEls) el.toggleAttribute("data-stray", stray.has(k));
+    strayNote.hidden = !stray.size;
+    strayNote.textContent = stray.size ? t("designer.stray", { n: stray.size }) : "";
+  }
 
   function paint(cell, on) {
     if (on) keys.add(cell.key); else keys.delete(cell.key);
@@ -259,6 +288,7 @@ export function mountDesigner(form) {
   return {
     /** The form's options changed (or it was drawn again): place and fill the panels. */
     update(values, shown) {
+      reword();
       const cellsW = form.widgets.cells;
       const startW = form.widgets.start;
       const custom = values.rules === "classic" && values.shape === "custom" && shown.has("cells");
@@ -271,6 +301,7 @@ export function mountDesigner(form) {
           if (back) { keys = back; lastWritten = typed; }
         }
         draw();
+        markStray();
       }
       const classic = values.rules === "classic" && values.connected && shown.has("start");
       if (startW) {
