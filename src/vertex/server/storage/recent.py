@@ -54,7 +54,7 @@ def _unpacked(data: bytes) -> dict[str, Any]:
 #: Fields every event message carries that a socket taking deltas keeps from the message
 #: before when its patch form leaves them out, unchanged (the page: js/table/model.js
 #: `applyEvent` folds each only when present).
-KEPT = ("requests", "rematch", "analysis")
+KEPT = ("requests", "rematch", "analysis", "clock_plies")
 
 
 class Sent:
