@@ -14,6 +14,12 @@ await Promise.all([
   addSheet(new URL("../../css/table-moves.css", import.meta.url).href),
 ]);
 
+/** A move in the board's own words for the list, or null (the board has none for it). */
+function readable(board, move) {
+  if (!board || typeof board.moveWords !== "function" || move === null || move === undefined) return null;
+  return board.moveWords(move) || null;
+}
+
 /**
  * deps: {id, board() -> board, names(seat), peek(ply), live(), peeking() -> ply | null}.
  * Returns {render(model)}.
@@ -55,10 +61,19 @@ export function createMoves(host, deps) {
     if (mv.seat !== null && mv.seat !== undefined) {
       const sw = h("span", { class: "swatch", "aria-hidden": "true", text: seatSymbol(mv.seat, model.view.state.board) });
       sw.style.background = seatColor(mv.seat);
-      b.append(h("span", { class: "moves-num", text: `${k}.` }), sw, h("code", { text: said }));
+      // a board that words its moves for reading (Verticality's aims) shows the words, the
+      // notation in the tooltip; the others show the notation, which reads well enough
+      let shown = null;
+      try { shown = readable(deps.board(), mv.move); } catch { /* the notation reads too */ }
       let words = said;
       try { words = deps.board().describeMove(mv.move); } catch { /* the notation reads too */ }
-      b.setAttribute("aria-label", t("table.moves.entry", { k, name: deps.names(mv.seat), move: words }));
+      // named by what it shows, the player and the move in words around it for screen
+      // readers (WCAG 2.5.3: the accessible name contains the visible text)
+      const after = words === (shown || said) ? "" : `, ${words}`;
+      b.append(h("span", { class: "moves-num", text: `${k}.` }), sw,
+        h("span", { class: "sr-only", text: ` ${deps.names(mv.seat)}: ` }),
+        shown ? h("span", { class: "moves-words", title: said, text: shown }) : h("code", { text: said }),
+        h("span", { class: "sr-only", text: `${after}. ${t("table.moves.show")}` }));
     } else {
       b.append(h("span", { class: "moves-num", text: `${k}.` }), h("code", { text: said }));
     }

@@ -46,7 +46,7 @@ function ownLine() {
 }
 
 function siteTable(towers) {
-  const caption = h("caption", { text: t("bests.site.caption") });
+  const caption = h("caption", { id: "bests-site-caption", text: t("bests.site.caption") });
   if (!towers.length) {
     return h("div", { class: "bests-site" }, h("p", { class: "bests-empty", text: t("bests.site.empty") }));
   }
@@ -59,12 +59,12 @@ function siteTable(towers) {
     h("td", { class: "num", text: mm(tower.height_mm) }),
     h("td", {}, h("time", { datetime: new Date(tower.at * 1000).toISOString(), text: day(tower.at) })),
     h("td", {}, replayLink(tower.replay, tower.levels, tower.name))));
-  return h("div", { class: "bests-scroll" },
+  return scroller(caption,
     h("table", { class: "bests bests-site" }, caption, h("thead", {}, head), h("tbody", {}, rows)));
 }
 
 function computerTable(board) {
-  const caption = h("caption", { text: t("bests.computer.caption") });
+  const caption = h("caption", { id: "bests-computer-caption", text: t("bests.computer.caption") });
   const head = h("tr", {}, ["level", "best", "mean", "towers"].map((c) =>
     h("th", { scope: "col", text: t(`bests.computer.${c}`) })));
   const rows = board.computer.map((c) => h("tr", {},
@@ -73,9 +73,16 @@ function computerTable(board) {
     h("td", { class: "num", text: num(c.mean, { maximumFractionDigits: 1 }) }),
     h("td", { class: "num", text: num(c.towers) })));
   const tremor = board.computer.length ? board.computer[0].tremor_mm : 0;
-  return h("div", { class: "bests-scroll" },
+  return scroller(caption,
     h("table", { class: "bests bests-computer" }, caption, h("thead", {}, head), h("tbody", {}, rows)),
     h("p", { class: "rules-note", text: t("bests.computer.note", { tremor: num(tremor) }) }));
+}
+
+/** A table wider than a phone scrolls sideways: a region named by its caption that takes the
+ * keyboard's focus, so the arrow keys scroll it too (WCAG 2.1.1). */
+function scroller(caption, ...children) {
+  return h("div", { class: "bests-scroll", role: "region", tabindex: "0",
+    "aria-labelledby": caption.id }, ...children);
 }
 
 function replayLink(href, levels, name) {
