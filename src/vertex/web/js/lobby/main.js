@@ -27,17 +27,32 @@ const mineHost = h("div");
 const seatingHost = h("div");
 const placeHost = h("div");
 const alertsHost = h("div");
+const startHeading = h("h2", { class: "start-heading" });
 let place = null;
 let mine = null;
 let seating = null;
+let arranged = false;
+
+/** Once, on the lobby's first list: tables listed now come before the games. Decided once,
+ * so later changes never move the cards from under a finger. */
+function arrange() {
+  if (arranged || !place.model) return;
+  arranged = true;
+  if (!place.quiet) main.insertBefore(placeHost, startHeading);
+}
 const socket = new LobbySocket({
-  list: (model, change) => place && place.update(model, change),
+  list: (model, change) => {
+    if (!place) return;
+    place.update(model, change);
+    arrange();
+  },
   mine: (entries, missing) => mine && mine.update(entries, missing),
   status: () => {},
 });
 
 function renderIntro() {
   document.title = t("lobby.title");
+  startHeading.textContent = t("place.start");
   intro.replaceChildren(
     h("h1", { text: t("lobby.heading") }),
     h("p", { class: "lead", text: t("lobby.intro") }));
@@ -101,8 +116,10 @@ async function load() {
         t("lobby.load-failed", { message: err.message }), " ", retry));
     return;
   }
-  main.replaceChildren(intro, mineHost, seatingHost, placeHost,
-    h("h2", { class: "start-heading", text: t("place.start") }), layout, alertsHost);
+  // The games first, the tables listed after them until the first list says there are some
+  // (arrange()): a newcomer on a quiet evening sees the games, not three empty sections.
+  main.replaceChildren(intro, mineHost, seatingHost, startHeading, layout, placeHost, alertsHost);
+  arranged = false;
   mine = new MyTables(mineHost, games, socket);
   seating = new Seating(seatingHost, games, mine);
   place = new LobbyPlace(placeHost, games, {
@@ -126,7 +143,6 @@ renderIntro();
 onLangChange(() => {
   renderIntro();
   if (!games.length) return;
-  main.querySelector(".start-heading").textContent = t("place.start");
   renderGames();
   if (form) form.render();
   if (place) place.render();

@@ -6,9 +6,10 @@ import { remembered } from "../shared/store.js";
 // 40 characters as the server counts them; `maxlength` counts UTF-16 units (lobby/form.js).
 const NAME_MOST = 40 * 8;
 
-/** The remembered name, or one asked for in a small form placed after `anchor`
- * (resolves null when cancelled). */
-export function askName(anchor) {
+/** The remembered name, or one asked for in a small form placed after `place` (the row that
+ * holds `anchor`, what was clicked: the form takes a row of its own, never squeezed beside
+ * the button); focus goes back to `anchor` when cancelled (resolves null). */
+export function askName(anchor, place = anchor) {
   const known = remembered.name().trim();
   if (known) return Promise.resolve(known);
   document.querySelector("[data-name-ask]")?.remove();
@@ -29,7 +30,7 @@ export function askName(anchor) {
     h("label", { for: "ask-name", text: t("place.name") }), input,
     h("button", { type: "submit", class: "primary", text: t("place.name.ok") }),
     h("button", { type: "button", onclick: () => done(null), text: t("place.name.cancel") }));
-    anchor.after(form);
+    place.after(form);
     input.focus();
   });
 }

@@ -68,9 +68,19 @@ export class LobbyPlace {
     }, wait);
   }
 
+  /** Nothing listed at all (the list is in, no game filter chosen): the place says so in one
+   * line, and the lobby shows the games first (js/lobby/main.js). */
+  get quiet() {
+    const m = this.model;
+    return Boolean(m) && this.game === null
+      && ["open", "live", "finished"].every((name) => !m.counts[name]);
+  }
+
   render() {
     const m = this.model;
+    const quiet = this.quiet;
     this.root.dataset.version = m ? String(m.v) : "";
+    this.root.classList.toggle("is-quiet", quiet);
     const filter = h("select", { id: "place-filter", name: "lobby-game",
       onchange: (ev) => { this.game = ev.target.value || null; this.onFilter(this.game); } },
       h("option", { value: "", text: t("place.filter.all"), selected: this.game === null }),
@@ -80,21 +90,25 @@ export class LobbyPlace {
         h("h2", { id: "place-heading", text: t("place.heading") }),
         h("label", { class: "place-filter", for: "place-filter" }, t("place.filter"), " ", filter)),
       m ? null : h("p", { class: "hint", text: t("place.connecting") }),
-      this.section("open", "data-lobby-open", t("place.open"), t("place.open.none")),
-      this.section("live", "data-lobby-live", t("place.live"), t("place.live.none")),
-      this.section("finished", "data-lobby-finished", t("place.finished"), t("place.finished.none"))));
+      quiet ? h("p", { class: "hint", "data-lobby-quiet": "", text: t("place.quiet") }) : null,
+      this.section("open", "data-lobby-open", t("place.open"), quiet),
+      this.section("live", "data-lobby-live", t("place.live"), quiet),
+      this.section("finished", "data-lobby-finished", t("place.finished"), quiet)));
   }
 
-  section(name, hook, title, none) {
+  /** A section: its heading (with the count) and entries; an empty one is its heading line
+   * alone, and when nothing at all is listed the sections fold away behind one line. */
+  section(name, hook, title, folded) {
     const entries = this.model ? this.model.section(name) : [];
     const total = this.model ? this.model.counts[name] : 0;
     const rest = total - entries.length;
     const id = `place-${name}`;
-    return h("section", { class: `place-section place-${name}`, [hook]: "", "aria-labelledby": id },
+    return h("section", { class: `place-section place-${name}`, [hook]: "", "aria-labelledby": id,
+      hidden: folded },
       h("h3", { id }, title, " ", h("span", { class: "count", text: `(${num(total)})` })),
       entries.length
         ? h("ul", { class: "entries", role: "list" }, entries.map((e) => this.entry(name, e)))
-        : h("p", { class: "hint", text: none }),
+        : null,
       rest > 0 ? h("p", { class: "hint more", text: t("place.more", { n: rest }) }) : null);
   }
 

@@ -65,7 +65,8 @@ export class Seating {
 
   async playNow(game, button) {
     if (this.busy) return;
-    const name = await askName(button);
+    // asked below the card's foot (its rules link and Play now), across the whole card
+    const name = await askName(button, button.closest(".game-foot") || button);
     if (!name) return;
     this.busy = true;
     this.showError(null);
