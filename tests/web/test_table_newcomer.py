@@ -209,6 +209,10 @@ def test_a_clock_that_runs_out_is_said_on_the_board_and_marked_in_the_move_lists
     watcher.click('[data-action="replay"]')
     watcher.wait_for_selector('.replay-item[data-ply="1"][data-by="clock"]')
     assert watcher.get_attribute('.replay-item[data-ply="2"]', "data-by") is None
+    watcher.click('.replay-item[data-ply="1"]')
+    watcher.wait_for_function(
+        "() => document.querySelector('[data-replay-move]')?.textContent.includes('time ran out')"
+    )
     shot(watcher, "newcomer-clock-out-replay-phone")
     # in Italian and Russian
     for lang, words in (("it", "è scaduto"), ("ru", "вышло")):

@@ -287,7 +287,13 @@ export function createReplay(host, deps) {
   function positionText(k, got) {
     const n = plies();
     const where = k ? t("replay.at", { k, n }) : t("replay.atStart", { n });
-    return k ? `${where}. ${moveText(got.move)}` : where;
+    return k ? `${where}. ${moveText(got.move)}${byClockText(k)}` : where;
+  }
+
+  /** " (played by the computer: time ran out)" for such a move (the record says), else "". */
+  function byClockText(k) {
+    const m = k ? moves[k - 1] : null;
+    return m && m.by === "clock" ? ` (${t("replay.byClock")})` : "";
   }
 
   function drawPanel() {
@@ -306,7 +312,7 @@ export function createReplay(host, deps) {
     if (got) {
       const move = got.move;
       if (move && move.seat !== null && move.seat !== undefined) moveLine.append(swatch(move.seat), " ");
-      moveLine.append(h("span", { text: ply ? `${ply}. ${moveText(move)}` : moveText(null) }));
+      moveLine.append(h("span", { text: ply ? `${ply}. ${moveText(move)}${byClockText(ply)}` : moveText(null) }));
       const st = got.state;
       // a game without points (view.scored false: Juxtapose) lists none
       scores.replaceChildren(...(deps.model.view.scored === false ? [] : st.scores || []).map((score, seat) => {
