@@ -2,6 +2,7 @@
 // the theme (light, dark, or the system's).
 import { h } from "./dom.js";
 import { LANGS, lang, loadCatalogs, onLangChange, setLang, t, translate } from "./i18n.js";
+import { wireSkipLink } from "./skip.js";
 import { setTheme, THEMES, themeChoice } from "./theme.js";
 
 await loadCatalogs("common");
@@ -9,6 +10,7 @@ await loadCatalogs("common");
 export function mountHeader() {
   // The page's own markup (the skip link) is written in English: word it in the language in use.
   translate(document);
+  wireSkipLink();
   const host = document.querySelector("[data-site-header]");
   if (!host) return;
   const buttons = LANGS.map((code) =>
