@@ -13,7 +13,7 @@ from tests.web.conftest import PHONE, no_sideways_scroll, shot, switch_lang
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "vertex" / "web"
 
-#: The heading of each game's page in en, it, ru (the names in js/i18n/rules.js).
+#: The heading of each game's page in en, it, ru (`rules.name.*` in i18n/<lang>/rules.json).
 NAMES = {
     "dots-and-boxes": ("Dots and Boxes", "Punti e Scatole", "Точки и квадраты"),
     "dots-and-triangles": ("Dots and Triangles", "Punti e Triangoli", "Точки и треугольники"),
@@ -131,9 +131,12 @@ def test_pictures_are_drawn_by_the_board_modules(
     expected = drawable(page, game)
     assert drawn == expected
     assert page.locator("figure[data-drawn] svg").count() == expected
-    module = {"dots-and-boxes": "dots", "dots-and-triangles": "dots", "figures": "dots"}
-    if (WEB / "js" / "boards" / f"{module.get(game, game)}.js").exists():
-        assert expected == len(server.get(f"/api/rules/{game}/diagrams"))
+    # Each board family has its folder and its board module named after it
+    # (js/boards/<renderer>/<renderer>.js), which draws every one of the game's pictures.
+    renderer = {"dots-and-boxes": "dots", "dots-and-triangles": "dots", "figures": "dots"}
+    family = renderer.get(game, game)
+    assert (WEB / "js" / "boards" / family / f"{family}.js").exists(), family
+    assert expected == len(server.get(f"/api/rules/{game}/diagrams"))
     # A picture that is shown has a caption saying in words what it shows; the drawing
     # itself is left to the eyes (a screen reader reads the caption once).
     for fig in page.query_selector_all("figure[data-drawn]"):
