@@ -134,15 +134,16 @@ export class LobbyPlace {
     if (name === "live") {
       attrs["data-watching"] = String(e.watching || 0);
       return h("li", attrs,
-        h("a", { class: "entry-link", href, "data-action": "watch",
-          "aria-label": t("place.watch-at", { game: title }) },
+        h("a", { class: "entry-link", href, "data-action": "watch" },
+        // named by what it shows, the verb first for screen readers (WCAG 2.5.3)
+        h("span", { class: "sr-only", text: t("place.watch") }), " ",
         h("span", { class: "entry-text" }, ...info, seatList(e),
           h("span", { class: "entry-meta", text: t("place.watching", { n: e.watching || 0 }) }))));
     }
     // a finished table opens straight into its replay (the table page opens it on #replay)
     return h("li", attrs,
-      h("a", { class: "entry-link", href: `${href}#replay`, "data-action": "replay-table",
-        "aria-label": t("place.replay-of", { game: title }) },
+      h("a", { class: "entry-link", href: `${href}#replay`, "data-action": "replay-table" },
+      h("span", { class: "sr-only", text: t("place.replay") }), " ",
       h("span", { class: "entry-text" }, ...info, seatList(e),
         h("span", { class: "entry-meta", text: resultInWords(e) }))));
   }

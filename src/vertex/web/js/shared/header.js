@@ -21,8 +21,9 @@ export function mountHeader() {
       lang: code,
       "aria-pressed": String(code === lang()),
       onclick: () => setLang(code),
-      // a narrow phone shows the short code (EN, IT, RU), the name stays its accessible name
-      "aria-label": t(`common.lang.${code}`),
+      // a narrow phone shows the short code (EN, IT, RU), a wider screen the name: the
+      // accessible name holds both, so it contains the words shown (WCAG 2.5.3)
+      "aria-label": `${t(`common.lang.${code}`)}, ${code.toUpperCase()}`,
     },
     h("span", { class: "lang-name", "aria-hidden": "true", text: t(`common.lang.${code}`) }),
     h("span", { class: "lang-code", "aria-hidden": "true", text: code.toUpperCase() })),
