@@ -53,7 +53,7 @@ PRESS = """() => { const e = document.activeElement;
   return { tag: e.tagName, skip: e.matches('a.skip[href^="#"]'), text: e.textContent.trim() }; }"""
 LANDED = """() => { const e = document.activeElement;
   return { id: e.id, main: Boolean(e.closest('main')), board: Boolean(e.closest('#board')),
-    hash: location.hash }; }"""
+    cell: e.getAttribute('data-cell'), hash: location.hash }; }"""
 
 
 def tab_and_enter(page: Any) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -69,7 +69,9 @@ def test_the_first_tab_of_every_page_is_its_skip_link(tmp_path: Path, context_fa
         tid = live.post("/api/tables", {"game": "dots-and-boxes", "options": {"rows": 3}})["id"]
         token = sit(live, tid, 0, "Ann")
         sit(live, tid, 1, "Bo")
-        pages = [  # (address, what shows it is drawn, where the skip link lands: id)
+        # (address, what shows it is drawn, where the skip link lands: an id, or at a table
+        # the board's own keyboard cursor: a cell of the Dots board, `[data-cell]`)
+        pages = [
             ("/", "[data-lobby-place]:not([data-version=''])", "main"),
             ("/rules/figures", "[data-rules][data-pictures]", "main"),
             ("/rules/chess", "h1[data-missing]", "main"),
@@ -90,10 +92,11 @@ def test_the_first_tab_of_every_page_is_its_skip_link(tmp_path: Path, context_fa
             first, landed = tab_and_enter(page)
             assert first["skip"], f"{url}: the first Tab focuses {first}"
             assert first["text"] == "Skip to content"
-            assert landed["id"] == target, f"{url}: the skip link lands on {landed}"
-            assert landed["main"]
+            assert landed["main"], f"{url}: the skip link lands on {landed}"
             if target == "board":
-                assert landed["board"]
+                assert landed["board"] and landed["cell"] is not None, f"{url}: {landed}"
+            else:
+                assert landed["id"] == target, f"{url}: the skip link lands on {landed}"
             # the address keeps its own fragment (no "#board" replacing a table's); Swagger UI
             # writes its own (its deep links)
             assert landed["hash"] in ("", f"#token={token}") or url == "/docs"
@@ -110,4 +113,4 @@ def test_the_skip_link_speaks_the_pages_language_at_a_table(
         page.wait_for_function(READY)
         first, landed = tab_and_enter(page)
         assert first["skip"] and first["text"] == words
-        assert landed["id"] == "board"
+        assert landed["board"] and landed["id"] != "board"  # the board's own cursor

@@ -122,6 +122,10 @@ async function build(view) {
   const statusHost = h("div", { class: "table-status" });
   const resultHost = h("section", { class: "result-banner", "aria-live": "off" });
   const boardHost = h("div", { class: "board-host", id: "board", tabindex: "-1" });
+  // The skip link lands here (js/shared/skip.js): on the board itself, where the keys play.
+  boardHost.addEventListener("focus", (ev) => {
+    if (ev.relatedTarget?.matches("a.skip")) board?.focus();
+  });
   const touchHost = h("div", { class: "board-settings" });
   const refusalHost = h("div", { class: "refusal-host" });
   const seatsHost = h("section", { class: "panel seats" });
