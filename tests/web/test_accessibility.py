@@ -1,7 +1,7 @@
 """axe-core (WCAG 2.1 A and AA) on the pages a newcomer meets, at desktop (1280×800) and phone
-(360×740) size: the lobby, the new-table form, a table of every game while it is played and
-once it is over (the result banner shown), and every game's rules page. Every violation fails
-the test, printed with its rule, the elements and axe's help.
+(360×740) size: the lobby (en, it, ru), the new-table form, a table of every game while it is
+played and once it is over (the result banner shown, then its replay), and every game's rules
+page. Every violation fails the test, printed with its rule, the elements and axe's help.
 
 axe-core is a pinned devDependency (package.json; `npm ci` installs it): it is read from
 node_modules and evaluated in the page (Playwright's evaluate is not subject to the page's
@@ -178,6 +178,13 @@ def test_a_table_playing_and_finished(
     page.wait_for_selector("[data-result]")
     found += audit(page, f"{game} finished")
     shot(page, f"a11y-{game}-finished-{device}")
+    # its replay: the moves named by what they show too
+    page.click('[data-action="replay"]')
+    page.wait_for_selector('[data-replay]:not([hidden]) .replay-item[data-ply="2"]')
+    step = page.locator('.replay-item[data-ply="1"]')
+    code = step.locator("code").inner_text()
+    expect(step).to_have_accessible_name(re.compile(rf"^1 (Ann|Bob) {re.escape(code)}"))
+    found += audit(page, f"{game} replay")
     assert not found, verdict(found)
     assert page.errors == []
 

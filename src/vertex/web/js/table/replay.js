@@ -276,12 +276,16 @@ export function createReplay(host, deps) {
   function moveText(move) {
     if (!move) return t("replay.startPosition");
     if (move.seat === null || move.seat === undefined) return t("replay.agreed");
+    return t("replay.moveBy", { name: deps.names(move.seat), symbol: symbolOf(move.seat), move: moveWords(move) });
+  }
+
+  /** A move in the board's words (its notation where the board has none). */
+  function moveWords(move) {
     const board = deps.board();
-    let said = move.move;
     try {
-      if (board && typeof board.describeMove === "function") said = board.describeMove(move.move);
+      if (board && typeof board.describeMove === "function") return board.describeMove(move.move) || move.move;
     } catch { /* the move string is still readable */ }
-    return t("replay.moveBy", { name: deps.names(move.seat), symbol: symbolOf(move.seat), move: said });
+    return move.move;
   }
 
   function positionText(k, got) {
@@ -347,16 +351,19 @@ export function createReplay(host, deps) {
       } else if (move.seat === null || move.seat === undefined) {
         b.append(h("span", { class: "replay-num", text: String(k) }), h("span", { text: t("replay.agreed") }));
       } else {
+        // named by what it shows (WCAG 2.5.3): the number, the name and the move, with the
+        // move's words hidden for screen readers only where the board has other words for it
+        const words = moveWords(move);
         b.append(h("span", { class: "replay-num", text: String(k) }), swatch(move.seat),
           h("span", { class: "replay-who", text: deps.names(move.seat) }),
-          h("code", { class: "replay-code", text: move.move }));
-        b.setAttribute("aria-label", `${k}. ${moveText(move)}`);
+          h("code", { class: "replay-code", text: move.move }),
+          words === move.move ? null : h("span", { class: "sr-only", text: `, ${words}` }));
         if (move.by === "clock") {
           // the computer's move for a seat whose time ran out (the record says so)
           b.dataset.by = "clock";
           b.title = t("replay.byClock");
-          b.append(h("span", { class: "replay-by", "aria-hidden": "true", text: t("replay.byClockShort") }));
-          b.setAttribute("aria-label", `${k}. ${moveText(move)} (${t("replay.byClock")})`);
+          b.append(h("span", { class: "replay-by", text: t("replay.byClockShort") }),
+            h("span", { class: "sr-only", text: ` (${t("replay.byClock")})` }));
         }
       }
       moveButtons.push(b);
