@@ -48,6 +48,8 @@ MARKED: dict[str, tuple[str, ...]] = {
         "ai/test_tower.py",
         "server/table/test_verticality.py",
         "server/table/test_verticality_view.py",
+        "server/table/test_verticality_first_tower.py",
+        "web/test_verticality_first_tower.py",
         "server/pages/test_bests.py::test_the_board_lists_solo_towers",
     ),
     "long": (

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import json
+import math
 import re
 import secrets
 import types
@@ -225,11 +226,13 @@ def test_two_players_build_by_dragging_see_a_slide_a_fall_build_on_and_stop(
     shot(bob, "verticality-two-phone")
     assert no_sideways_scroll(bob)
 
-    # The card: Ann's over the tips; Bob's far off-centre slides off (his mulligan).
+    # The card: Ann's over the tips; Bob's far off-centre is refused by the page (it would not
+    # rest on his pyramids, issue 33), and dropped there anyway by a script it slides off (his
+    # mulligan).
     cx, cy = table.card_aim()
     place_by_drag(ann, cx, cy)
     v = version(bob)
-    tap(bob, cx + 30, cy)
+    drop_off(table, bob, 1, cx + 30, cy)
     wait_version(bob, v + 1)
     wait_version(ann, v + 1)
     board = table.board()
@@ -241,7 +244,7 @@ def test_two_players_build_by_dragging_see_a_slide_a_fall_build_on_and_stop(
     # Again off-centre: a second slide is a fall, played back; Ann has won and builds on.
     played = int(canvas_data(ann, "animations") or 0)
     v = version(bob)
-    tap(bob, cx + 30, cy)
+    drop_off(table, bob, 1, cx + 30, cy)
     wait_version(ann, v + 1)
     ann.wait_for_function(
         "n => Number(document.querySelector('canvas[data-view3d]').dataset.animations) > n",
@@ -282,6 +285,19 @@ def test_two_players_build_by_dragging_see_a_slide_a_fall_build_on_and_stop(
     assert not ann.errors and not bob.errors
 
 
+def drop_off(table: Towers, page: Any, seat: int, x: float, y: float) -> None:
+    """A card tapped at (x, y), off its pyramids: the page refuses it in words and sends
+    nothing; a script drops it there anyway (square to the base), and it slides off."""
+    v = version(page)
+    tap(page, x, y)
+    page.wait_for_selector("[data-aim-reason]:has-text('Not resting on the pyramids')")
+    assert version(page) == v
+    table.server.post(
+        f"/api/tables/{table.id}/moves",
+        {"token": table.tokens[seat], "move": f"card x={x:.2f} y={y:.2f} rot=0"},
+    )
+
+
 def tap(page: Any, x: float, y: float) -> None:
     """A finger on the view (the ghost rides just above it) lifted at once: it places."""
     page.touchscreen.tap(*aim_point(page, x, y, "touch"))
@@ -296,25 +312,37 @@ def test_solo_by_keys_and_drags_until_the_tower_falls_and_the_best_is_kept(
     assert page.is_visible("[data-towers-help]")
     assert "Enter" in (page.text_content("[data-towers-help]") or "")
 
-    # Keys alone: the ghost starts at the base's centre; 3 mm right, 10 mm away; Q/E turn it.
+    # Keys alone: the ghost starts on the spot the game suggests (issue 33); 3 mm right,
+    # 10 mm away; Q/E turn it.
+    page.wait_for_function("() => document.querySelector('.towers')?.dataset.suggested")
+
+    def aim_now() -> dict[str, float]:
+        return {
+            k: float(v) for k, v in (w.split("=") for w in canvas_data(page, "aim").split()[1:])
+        }
+
+    start = aim_now()
     page.focus(CANVAS)
     for key in ("ArrowRight", "ArrowRight", "ArrowRight", "Shift+ArrowUp", "q"):
         page.keyboard.press(key)
-    assert canvas_data(page, "aim") == "pyramid x=3 y=10 rot=5"
+    moved = aim_now()
+    assert moved["x"] == pytest.approx(start["x"] + 3, abs=0.06)
+    assert moved["y"] == pytest.approx(start["y"] + 10, abs=0.06) and moved["rot"] == 5
+    sx, sy = moved["x"], moved["y"]
     page.keyboard.press("e")  # back square to the base, as the next two will be
-    assert canvas_data(page, "aim") == "pyramid x=3 y=10 rot=0"
+    assert aim_now() == {"x": sx, "y": sy, "rot": 0}
     v = version(page)
     page.keyboard.press("Enter")
     wait_version(page, v + 1)
     piece = last_piece(table, 0)
-    assert piece["position_mm"][:2] == [3.0, 10.0]
+    assert piece["position_mm"][:2] == [sx, sy]
 
     # The rest of the level by dragging, round the first pyramid.
     d = SIZES[table.board()["die"]["size"]] + GAP
-    place_by_drag(page, 3 + d, 10)
-    place_by_drag(page, 3 + d / 2, 10 + d)
+    place_by_drag(page, sx + d, sy)
+    place_by_drag(page, sx + d / 2, sy + d)
     wait_still(page)
-    place_by_drag(page, 3 + d / 2, 10 + d / 3)
+    place_by_drag(page, sx + d / 2, sy + d / 3)
     board = table.board()
     assert board["towers"][0]["levels"] == 1 and board["level"] == 2
     page.wait_for_selector("[data-towers-events] [data-event='level']")
@@ -324,8 +352,17 @@ def test_solo_by_keys_and_drags_until_the_tower_falls_and_the_best_is_kept(
     # A pyramid at the card's corner tips the card: the tower falls, the game is over.
     card = next(p for p in board["towers"][0]["pieces"] if p["kind"] == "card")
     b2 = SIZES[board["die"]["size"]]
-    x = card["position_mm"][0] + CARD_HALF[0] - b2 / 2 - 1
-    y = card["position_mm"][1] + CARD_HALF[1] - b2 / 2 - 1
+    w, qx, qy, qz = card["quaternion"]  # the card's turn: the suggested card may be turned
+    yaw = math.atan2(2 * (w * qz + qx * qy), 1 - 2 * (qy * qy + qz * qz))
+    dx, dy = CARD_HALF[0] - b2 / 2 - 1, CARD_HALF[1] - b2 / 2 - 1
+    x = card["position_mm"][0] + dx * math.cos(yaw) - dy * math.sin(yaw)
+    y = card["position_mm"][1] + dx * math.sin(yaw) + dy * math.cos(yaw)
+    page.focus(CANVAS)
+    for _ in range(18):  # the pyramid square to the card (its turn, to the nearest 5°)
+        off = (float(canvas_data(page, "aim").split("rot=")[1]) - math.degrees(yaw)) % 90
+        if min(off, 90 - off) < 2.6:
+            break
+        page.keyboard.press("e")
     place_by_drag(page, x, y)
     page.wait_for_selector("[data-result]")
     page.wait_for_selector("[data-towers-events] [data-event='fell']")

@@ -48,7 +48,9 @@ def test_the_aim_check_refuses_a_card_off_its_pyramids_and_accepts_one_on_them(
     assert refused.status_code == 422
     reason = refused.json()["error"]["reason"]
     assert reason["rule"] == "card-unsupported" and reason["tips"] == 3 and reason["under"] < 3
-    assert reason["x"] == pytest.approx(good.x, abs=6) and reason["y"] == pytest.approx(good.y, abs=6)
+    assert reason["x"] == pytest.approx(good.x, abs=6) and reason["y"] == pytest.approx(
+        good.y, abs=6
+    )
     # The centre beside the tips' triangle, every tip under the card: still not resting.
     beside = f"card x={good.x + 15:.2f} y={good.y:.2f} rot={good.rot:.2f}"
     answer = post(client, tid, "aims", {"token": token, "move": beside}).json()
@@ -84,9 +86,10 @@ def test_the_suggestion_is_for_the_seat_due_only(client: TestClient) -> None:
     assert early.status_code == 409 and early.json()["error"]["code"] == "not-started"
     bob = take(client, tid, 1, "Bob")
     first = post(client, tid, "suggestion", {"token": ann}).json()
-    assert first["aim"].startswith("pyramid ") and first == post(
-        client, tid, "suggestion", {"token": ann}
-    ).json()  # the same position: the same answer (kept, not searched again)
+    assert (
+        first["aim"].startswith("pyramid ")
+        and first == post(client, tid, "suggestion", {"token": ann}).json()
+    )  # the same position: the same answer (kept, not searched again)
     assert post(client, tid, "suggestion", {"token": "nope"}).status_code == 403
     assert post(client, tid, "moves", {"token": ann, "move": first["aim"]}).status_code == 200
     placed = post(client, tid, "suggestion", {"token": ann})

@@ -7,7 +7,8 @@ import { remembered } from "../shared/store.js";
 
 /**
  * Fill `host` with the board for `state`. opts: {onMove(move), names(seat), sendAim(move),
- * refuse(code, text): a refusal the board explains}.
+ * suggestAim() -> {aim}: the game's suggested aim for my piece now, refuse(code, text): a
+ * refusal the board explains}.
  * Returns {board, text: bool, confirms: bool (the board offers "confirm moves" on touch)}.
  */
 export async function mountBoard(host, state, opts) {
@@ -23,6 +24,7 @@ export async function mountBoard(host, state, opts) {
   const make = text ? await import("./textboard.js") : mod;
   const board = make.createBoard(host, {
     onMove: opts.onMove, announce, names: opts.names, sendAim: opts.sendAim, refuse: opts.refuse,
+    suggestAim: opts.suggestAim,
   });
   return { board, text, confirms: Boolean(!text && mod.CONFIRMS_TOUCH) };
 }

@@ -56,12 +56,14 @@ export function createAimer({ send, changed }) {
     changed(me);
   };
 
-  /** Aim at (x, y) with rotation rot (mm, degrees), and tell the server soon. */
-  me.aim = (x, y, rot = me.rot) => {
+  /** Aim at (x, y) with rotation rot (mm, degrees), and tell the server soon. Pointer and
+   * keys aim to 0.1; `exact` keeps what was typed or suggested (the notation keeps 0.01). */
+  me.aim = (x, y, rot = me.rot, exact = false) => {
     if (me.status === "pending" || me.status === "placed") return;
-    me.x = round1(clampAim(x));
-    me.y = round1(clampAim(y));
-    me.rot = round1(normRot(rot));
+    const r = exact ? round2 : round1;
+    me.x = r(clampAim(x));
+    me.y = r(clampAim(y));
+    me.rot = r(normRot(rot));
     const known = me.checked.get(me.text());
     me.status = known ? (known.ok ? "ok" : "refused") : "aiming";
     me.refusal = known && !known.ok ? known.refusal : null;
@@ -130,6 +132,10 @@ export function createAimer({ send, changed }) {
   };
 
   return me;
+}
+
+function round2(v) {
+  return Math.round(v * 100) / 100 + 0;
 }
 
 /** Where the server moved an accepted aim (snapped against its neighbour), or null. */

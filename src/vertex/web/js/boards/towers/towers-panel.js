@@ -21,9 +21,28 @@ export function stepWords(board) {
   return t("towers.step.pyramid", { k: board.step + 1, size: t(`towers.size.${board.die.size}`) });
 }
 
-export function createPanel({ onStop }) {
+/** A piece's aim in words, for the move list: "pyramid at (12.5, −3) mm, turned 30°". */
+export function moveWords(aim) {
+  if (!aim) return t("towers.move.sealed");
+  if (aim.piece === "stop") return t("towers.move.stop");
+  const where = t(aim.piece === "card" ? "towers.moveWords.card" : "towers.moveWords.pyramid",
+    { x: mm(aim.x), y: mm(aim.y), rot: mm(aim.rot) });
+  return aim.haste > 0 ? t("towers.moveWords.hasty", { where, haste: num(Math.round(aim.haste * 100)) }) : where;
+}
+
+/** The die's face in words: "small + medium" (a two-size face means the third size). */
+export function faceWords(face) {
+  return face.split("+").map((s) => t(`towers.size.${s}`)).join(" + ");
+}
+
+export function createPanel({ onStop, onSuggested, onPlace }) {
   const turn = h("p", { class: "towers-turn", "data-towers-turn": true });
   const feedback = h("p", { class: "towers-feedback", "data-aim-feedback": true, hidden: true });
+  const suggest = h("button", { type: "button", class: "towers-suggest", "data-aim-suggest": true, hidden: true,
+    onclick: () => onSuggested() });
+  const placeHere = h("button", { type: "button", class: "primary towers-place", "data-aim-place": true, hidden: true,
+    onclick: () => onPlace() });
+  const aimButtons = h("div", { class: "towers-aim-buttons" }, placeHere, suggest);
   const facts = h("dl", { class: "towers-facts" });
   const stop = h("button", { type: "button", class: "towers-stop", "data-towers-stop": true, hidden: true,
     onclick: () => onStop() });
@@ -36,7 +55,7 @@ export function createPanel({ onStop }) {
   const eventsBox = h("section", { class: "towers-events-box", hidden: true }, eventsHeading, eventsList);
   const bests = h("section", { class: "towers-bests", "data-towers-bests": true, hidden: true });
   const el = h("div", { class: "towers-info", "data-towers-info": true },
-    turn, feedback, stop, facts,
+    turn, feedback, aimButtons, stop, facts,
     h("section", { class: "towers-desc" }, towersHeading, towersList),
     eventsBox, bests);
   let recent = [];
@@ -60,7 +79,7 @@ export function createPanel({ onStop }) {
     const die = board.die;
     const rolls = die.rolls.length > 1 ? t("towers.die.rerolled", { rolls: die.rolls.join(", ") }) : "";
     const face = die.face && die.face.includes("+")
-      ? t("towers.die.pair", { face: die.face, size: t(`towers.sizes.${die.size}`) })
+      ? t("towers.die.pair", { face: faceWords(die.face), size: t(`towers.sizes.${die.size}`) })
       : t("towers.die.single", { size: t(`towers.sizes.${die.size}`) });
     const supply = ["S", "M", "L"]
       .map((s) => t("towers.supply.item", { size: t(`towers.size.${s}`), n: board.supply[s] })).join(", ");
@@ -178,8 +197,14 @@ export function createPanel({ onStop }) {
   }
 
   /** The aim's state in words: where it is, and the server's reason when it refused. */
-  function setFeedback(aimer, visible, sizeWord) {
+  function setFeedback(aimer, visible, sizeWord, suggestion) {
     feedback.hidden = !visible;
+    const there = suggestion && suggestion.x === aimer.x && suggestion.y === aimer.y && suggestion.rot === aimer.rot;
+    suggest.hidden = !visible || !suggestion || there;
+    suggest.textContent = t("towers.aim.toSuggested");
+    placeHere.textContent = t("towers.aim.placeHere");
+    placeHere.hidden = !visible || !["aiming", "ok", "refused"].includes(aimer.status);
+    aimButtons.hidden = placeHere.hidden && suggest.hidden;
     if (!visible) return;
     const where = t("towers.aim.where", { x: mm(aimer.x), y: mm(aimer.y), rot: mm(aimer.rot) });
     feedback.dataset.state = aimer.status;
@@ -187,12 +212,14 @@ export function createPanel({ onStop }) {
     if (aimer.status === "refused") {
       feedback.append(h("strong", { text: t("towers.aim.refused") }), " ",
         h("span", { "data-aim-reason": true, text: aimer.reason }), h("br"), where);
+      if (suggestion) feedback.append(h("br"), t("towers.aim.orSuggested"));
     } else if (aimer.status === "pending") {
       feedback.append(h("strong", { text: t("towers.aim.placing") }), " ", where);
     } else if (aimer.status === "placed") {
       feedback.append(h("strong", { text: t("towers.aim.placed") }), " ", where);
     } else {
       feedback.append(t("towers.aim.now", { piece: sizeWord }), " ", where,
+        there ? h("span", { "data-aim-suggested": "", text: ` (${t("towers.aim.suggested")})` }) : "",
         aimer.status === "ok" ? h("span", { class: "ok", text: ` — ${t("towers.aim.ok")}` }) : "",
         aimer.status === "ok" && aimer.snap ? h("span", { class: "ok", "data-aim-snap": "",
           text: ` (${t("towers.aim.snapped")}: ${t("towers.aim.where",

@@ -10,7 +10,9 @@ import {
 import { BASE_HALF, CARD, PYRAMIDS, layout } from "./towers-geom.js";
 
 const FOV = 45;
-const HOME = { azimuth: 0, elevation: 0.5, distance: 210 };
+// Home: from the front and a little to the left, high enough that the pieces of a level
+// stand apart on screen instead of hiding behind each other.
+const HOME = { azimuth: -0.35, elevation: 0.75, distance: 210 };
 const LIMITS = { minElevation: 0.08, maxElevation: 1.45, minDistance: 120, maxDistance: 2600 };
 const TABLE_COLOR = "#e4ddd0";
 const SKY = "#d9e2ea";

@@ -11,11 +11,11 @@ import { createAimer } from "./towers-aim.js";
 import { happenings } from "./towers-events.js";
 import { createForm } from "./towers-form.js";
 import {
-  STEPS_PER_LEVEL, apexOf, cardBelow, parseAim, pyramidsOf, startAim, useSizes,
+  STEPS_PER_LEVEL, aimText, apexOf, cardBelow, parseAim, pyramidsOf, startAim, useSizes,
 } from "./towers-geom.js";
 import { attachInput, LIFT_MM, TOUCH_LIFT_PX } from "./towers-input.js";
 import { rememberTower } from "./towers-own.js";
-import { createPanel, stepWords } from "./towers-panel.js";
+import { createPanel, moveWords, stepWords } from "./towers-panel.js";
 import { createScene, webglAvailable } from "./towers-scene.js";
 
 // Only pages that show this board fetch its sheet, and the scene is sized once it applies.
@@ -60,9 +60,15 @@ export function createBoard(host, options) {
   }
 
   const aimer = createAimer({ send: (move) => sendAim(move), changed: () => drawAim() });
-  const panel = createPanel({ onStop: () => stopBuilding() });
+  const panel = createPanel({ onStop: () => stopBuilding(), onSuggested: () => toSuggestion(),
+    onPlace: () => place("form") });
   const form = createForm({
-    aim: (piece, x, y, rot) => { lastInput = "form"; aimer.piece = piece; aimer.aim(x, y, rot); },
+    aim: (piece, x, y, rot) => {
+      lastInput = "form";
+      if (piece !== aimer.piece || x !== aimer.x || y !== aimer.y || rot !== aimer.rot) moved = true;
+      aimer.piece = piece;
+      aimer.aim(x, y, rot, true);
+    },
     check: () => { lastInput = "form"; checkAndSay(); },
     place: () => place("form"),
   }, { open: !scene });
@@ -88,6 +94,13 @@ export function createBoard(host, options) {
   let hasteTimer = 0;
   let clockTimer = 0;
   let falls = 0;
+  // The game's suggested aim for my piece of this step ({key, x, y, rot}), and whether I
+  // moved the aim since the step began (then a late suggestion does not take it away).
+  let suggestion = null;
+  let asked = null;
+  let moved = false;
+  let myBests = null; // my personal-best rows (best first), once loaded
+  const bestNote = h("p", { class: "result-best", "data-result-best": true, hidden: true });
 
   // ---- the camera buttons --------------------------------------------------------------------
   const button = (action, text, fn) => {
@@ -116,12 +129,13 @@ export function createBoard(host, options) {
     attachInput(canvas, {
       scene,
       canAim: () => canAim,
-      aimAt: (x, y) => aimer.aim(x, y),
-      turn: (deg) => aimer.aim(aimer.x, aimer.y, aimer.rot + deg),
+      aimAt: (x, y) => { moved = true; aimer.aim(x, y); },
+      turn: (deg) => { moved = true; aimer.aim(aimer.x, aimer.y, aimer.rot + deg); },
       nudge: (right, away) => {
         // The arrows follow the screen: turn them by the camera's quarter turn.
         const q = scene.quarter();
         const [c, s] = [[1, 0], [0, 1], [-1, 0], [0, -1]][q];
+        moved = true;
         aimer.aim(aimer.x + right * c - away * s, aimer.y + right * s + away * c);
       },
       place: (source) => place(source),
@@ -183,7 +197,9 @@ export function createBoard(host, options) {
     const showing = seat !== null && (canAim || aimer.status === "pending" || aimer.status === "placed");
     const sizeWord = board.step === STEPS_PER_LEVEL - 1 ? t("towers.piece.card")
       : t("towers.piece.sized", { size: t(`towers.size.${board.die.size}`) });
-    panel.setFeedback(aimer, showing, sizeWord);
+    const mine = suggestion && suggestion.key === aimer.key ? suggestion : null;
+    panel.setFeedback(aimer, showing, sizeWord, canAim ? mine : null);
+    root.dataset.suggested = mine && canAim ? aimText({ piece: aimer.piece, ...mine }) : "";
     form.show(aimer, canAim);
     canvas.dataset.aim = showing ? aimer.text() : "";
     canvas.dataset.aimState = showing ? aimer.status : "idle";
@@ -240,6 +256,29 @@ export function createBoard(host, options) {
     announce(text, false);
   }
 
+  // ---- the game's suggestion ---------------------------------------------------------------
+  /** Ask the server where the game would put my piece now; the aim starts there unless I
+   * have moved it already. */
+  function askSuggestion() {
+    if (!options.suggestAim || !canAim || asked === aimer.key) return;
+    const key = aimer.key;
+    const piece = aimer.piece;
+    asked = key;
+    Promise.resolve().then(() => options.suggestAim()).then((answer) => {
+      const p = parseAim(answer && answer.aim);
+      if (!p || p.piece !== piece || key !== aimer.key) return;
+      suggestion = { key, x: p.x, y: p.y, rot: p.rot };
+      if (!moved && canAim) aimer.aim(p.x, p.y, p.rot, true);
+      else drawAim();
+    }, () => { if (asked === key) asked = null; });
+  }
+
+  function toSuggestion() {
+    if (!suggestion || suggestion.key !== aimer.key || !canAim) return;
+    lastInput = "form";
+    aimer.aim(suggestion.x, suggestion.y, suggestion.rot, true);
+  }
+
   function stopBuilding() {
     if (ctx && ctx.canMove) options.onMove("stop");
   }
@@ -264,7 +303,7 @@ export function createBoard(host, options) {
     }
     const piece = board.step === STEPS_PER_LEVEL - 1 ? "card" : "pyramid";
     if (seat !== null && myTower) {
-      aimer.begin(`${key}:${seat}`, piece, startAim(myTower, board.level, board.step));
+      if (aimer.begin(`${key}:${seat}`, piece, startAim(myTower, board.level, board.step))) moved = false;
     }
     if (ctx.pending) {
       const p = parseAim(ctx.pending);
@@ -293,6 +332,7 @@ export function createBoard(host, options) {
     }
     renderPanel();
     drawAim();
+    askSuggestion();
     canvas.dataset.level = String(board.level);
     canvas.dataset.step = String(board.step);
     canvas.dataset.falls = String(falls);
@@ -351,7 +391,11 @@ export function createBoard(host, options) {
     const fetchBoth = () => Promise.all([
       api.get("/api/verticality/bests"),
       me ? api.get(`/api/verticality/bests?name=${encodeURIComponent(me)}`) : Promise.resolve(null),
-    ]).then(([top, mine]) => panel.setBests(top.bests, mine ? mine.bests : null), () => {});
+    ]).then(([top, mine]) => {
+      panel.setBests(top.bests, mine ? mine.bests : null);
+      myBests = mine ? mine.bests : null;
+      sayBest();
+    }, () => {});
     fetchBoth();
     // The result is kept just after the last event goes out: ask again a moment later.
     if (over) setTimeout(fetchBoth, 1500);
@@ -373,9 +417,19 @@ export function createBoard(host, options) {
       table, at: Date.now() / 1000 });
   }
 
+  /** Under a finished solo game's result: my personal best, or that this tower is it. */
+  function sayBest() {
+    const table = decodeURIComponent(location.pathname.replace(/^\/tables\//, "").split("/")[0]);
+    const best = myBests && myBests[0];
+    bestNote.hidden = !best;
+    if (!best) return;
+    const words = { n: best.levels, height: num(best.height_mm, { maximumFractionDigits: 1 }) };
+    bestNote.textContent = best.table === table ? t("towers.best.new", words) : t("towers.best.yours", words);
+  }
+
   function relabel() {
     helpSummary.textContent = t("towers.help.summary");
-    helpList.replaceChildren(...["pointer", "touch", "keys", "camera", "tremor", "server"]
+    helpList.replaceChildren(...["first", "pointer", "touch", "keys", "camera", "tremor", "server"]
       .map((k) => h("li", { class: k === "keys" || k === "pointer" ? "keys-help" : null,
         text: t(`towers.help.${k}`) })));
     notice.textContent = t("towers.noWebgl");
@@ -395,6 +449,23 @@ export function createBoard(host, options) {
 
   return {
     update,
+    /** The result banner's words for a solo game, which has no winner (js/table/result.js):
+     * the height reached, and my personal best under it. */
+    resultWords(view, mySeat) {
+      const b = view.state && view.state.board;
+      if (!b || !b.result || view.seats.length !== 1) return null;
+      const height = num(b.result.height_mm[0], { maximumFractionDigits: 1 });
+      sayBest();
+      return {
+        headline: t(mySeat === 0 ? "towers.result.soloMine" : "towers.result.solo",
+          { name: name(0), n: b.result.levels[0], height }),
+        note: mySeat === 0 ? bestNote : null,
+      };
+    },
+    /** A move in words for the move list: "card at (0, −10.4) mm, turned 0°". */
+    moveWords(move) {
+      return moveWords(parseAim(move));
+    },
     describeMove(move) {
       const aim = parseAim(move);
       if (!aim) return t("towers.move.sealed");
