@@ -77,7 +77,7 @@ export function createPanel({ onStop, onSuggested, onPlace }) {
 
     // The step stays in the facts, the die with what was rolled.
     const die = board.die;
-    const rolls = die.rolls.length > 1 ? t("towers.die.rerolled", { rolls: die.rolls.join(", ") }) : "";
+    const rolls = die.rolls.length > 1 ? t("towers.die.rerolled", { rolls: die.rolls.map(faceWords).join(", ") }) : "";
     const face = die.face && die.face.includes("+")
       ? t("towers.die.pair", { face: faceWords(die.face), size: t(`towers.sizes.${die.size}`) })
       : t("towers.die.single", { size: t(`towers.sizes.${die.size}`) });
