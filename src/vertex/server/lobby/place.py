@@ -28,7 +28,7 @@ from vertex.server.lobby.index import LobbyIndex
 from vertex.server.lobby.rows import LobbyRows
 from vertex.server.lobby.saving import Saving
 from vertex.server.lobby.shared import LocalShared, RedisShared
-from vertex.server.lobby.summary import OPEN, quick, summary
+from vertex.server.lobby.summary import LIVE, OPEN, quick, summary
 from vertex.server.lobby.watchers import Watchers
 from vertex.server.table.table import Table
 
@@ -87,13 +87,26 @@ class Lobby:
 
     # ---- lifecycle --------------------------------------------------------------------------
     async def start(self) -> None:
-        await self.shared.start(self._on_shared)
+        await self.reload()
+        await self.shared.start(self._on_shared, self.reload)
+        self.saving.start()
+
+    async def reload(self) -> None:
+        """The list from the rows: at the start, and after every (re)subscribe to the lobby's
+        channel (what it carried while this process was cut off from Redis is in the rows:
+        tables listed or changed elsewhere come in, ones that left the list go)."""
         filters = self._filters()
         now = time.time()
-        for entry in await self.rows.load():
-            self.index.put(entry, filters)
-            self.present_at[entry["id"]] = now
-        self.saving.start()
+        before = set(self.index.where)  # a table listed here during the load stays
+        entries = await self.rows.load()
+        for entry in entries:
+            self.present_at.setdefault(entry["id"], now)
+            self._send(self.index.put(entry, filters))  # an older summary changes nothing
+        listed = {e["id"] for e in entries}
+        for section in (OPEN, LIVE):
+            for tid in [t for t in self.index.sections[section] if t in before - listed]:
+                self.present_at.pop(tid, None)
+                self._send(self.index.remove(tid, filters))
 
     async def stop(self) -> None:
         await self.saving.stop()
