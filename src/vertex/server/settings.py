@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from dataclasses import dataclass, field
@@ -123,6 +124,10 @@ class Settings:
     #: fine on one's own machine, but behind a proxy or on a public site set it, or a forged
     #: `Host` header puts another site's address in the code. `VERTEX_PUBLIC_URL`.
     public_url: str | None = None
+    #: The site's own proxies (addresses or networks): only a request whose peer is one of
+    #: them has its client address read from `X-Forwarded-For` (site/addresses.py). None by
+    #: default. `VERTEX_TRUSTED_PROXIES`, e.g. `127.0.0.1` behind a local nginx.
+    trusted_proxies: str | None = None
 
     def thinkers(self) -> tuple[int, int]:
         """(workers, per address) for the computer seats' pool, sized to the machine."""
@@ -174,6 +179,11 @@ class Settings:
         public_url = os.environ.get("VERTEX_PUBLIC_URL")
         if public_url:
             values["public_url"] = check_public_url(public_url)
+        proxies = os.environ.get("VERTEX_TRUSTED_PROXIES")
+        if proxies:
+            for part in filter(None, (p.strip() for p in proxies.split(","))):
+                ipaddress.ip_network(part, strict=False)  # ValueError: say so at the start
+            values["trusted_proxies"] = proxies
         site = os.environ.get("VERTEX_SITE")
         if site:
             values["site"] = check_site(site)

@@ -24,6 +24,7 @@ from vertex.server.errors import ApiError
 from vertex.server.live.sockets import dumps
 from vertex.server.lobby import play
 from vertex.server.lobby.conns import FOLLOW_MOST, LobbyConn
+from vertex.server.site.addresses import address_of
 from vertex.server.site.rates import TokenBucket
 from vertex.server.table.messages import StrictBody
 from vertex.server.table.nesting import check_depth
@@ -143,7 +144,7 @@ def add_lobby_routes(app: FastAPI, hub: Hub) -> None:
     async def play_now(body: PlayNow, request: Request) -> Seated:
         """Sit at the oldest listed table of this game waiting for one more player (default
         options, no clock), or open one, listed, and wait there (`waiting`)."""
-        creator = request.client.host if request.client else "unknown"
+        creator = address_of(request.scope, hub.settings.trusted_proxies)
         name = check_text(body.name, hub.limits.name_chars, "name")
         out = await play.play_now(lobby, body.game, name, creator)
         tid, token = out["id"], out["token"]

@@ -18,6 +18,7 @@ from vertex.server.errors import ApiError
 from vertex.server.hub import Hub, dumps
 from vertex.server.live.conn import Conn
 from vertex.server.live.protocol import error, parse
+from vertex.server.site.addresses import address_of
 from vertex.server.site.faults import unavailable
 from vertex.server.site.rates import TokenBucket
 from vertex.server.table.messages import Ping, SpectatorLine
@@ -62,7 +63,7 @@ async def serve_table_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
         await hub.attach(conn, since)
         # a page's own id for its browser: its tabs count once among the spectators
         await hub.joined(conn, ws.query_params.get("viewer"))
-        address = ws.client.host if ws.client else "unknown"
+        address = address_of(ws.scope, hub.settings.trusted_proxies)
         while not conn.closed:
             raw = await reader.next()
             if raw is None or raw["type"] == "websocket.disconnect":
