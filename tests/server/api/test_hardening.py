@@ -219,3 +219,17 @@ def test_a_dot_name_with_thousands_of_digits_is_not_a_dot(client: TestClient) ->
         r = client.post("/api/tables", json={"game": "vert3x", "options": {"start": start}})
         assert r.status_code == 422, r.text
         assert r.json()["error"]["code"] == "bad-options"
+
+
+def test_a_trailing_slash_redirect_never_names_the_clients_host(client: TestClient) -> None:
+    """Issue 37: the trailing-slash redirect wrote the request's `Host` into `Location`."""
+    for path, target in (
+        ("/api/games/", "/api/games"),
+        ("/rules/vert3x/", "/rules/vert3x"),
+        ("/api/lobby/?game=vert3x", "/api/lobby?game=vert3x"),
+    ):
+        r = client.get(path, headers={"host": "evil.example"}, follow_redirects=False)
+        assert r.status_code == 308 and r.headers["location"] == target, (path, r.headers)
+        assert r.headers["referrer-policy"] == "no-referrer"  # the site's headers too
+    assert client.get("/nothing/", follow_redirects=False).status_code == 404
+    assert client.get("/api/games/").status_code == 200  # followed, it lands
