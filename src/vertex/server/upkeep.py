@@ -23,6 +23,7 @@ from vertex.server.lobby import Lobby
 from vertex.server.parts import Parts
 from vertex.server.settings import Settings
 from vertex.server.site.bus import RedisBus
+from vertex.server.site.faults import log_failure
 from vertex.server.storage.repository import Repository
 from vertex.server.table.events import Kind
 from vertex.server.tasks import stop_task
@@ -77,15 +78,15 @@ class Upkeep:
         for tid in await self.store.tables.ended_open(kinds):
             try:
                 await self.repo.get(tid)
-            except Exception:
-                log.exception("table %s could not be repaired", tid)
+            except Exception as exc:
+                log_failure(log, exc, "table %s could not be repaired", tid)
 
     async def reconcile(self) -> None:
         """Catch every table held here up to its log (after a (re)subscribe; periodically)."""
         try:
             behind = await self.repo.reconcile()
-        except Exception:  # the database is away too: the next round tries again
-            log.warning("reconciliation failed", exc_info=True)
+        except Exception as exc:  # the database is away too: the next round tries again
+            log_failure(log, exc, "reconciliation failed")
             return
         if behind:
             self.reconciled += behind
@@ -114,8 +115,8 @@ class Upkeep:
             await asyncio.sleep(self.settings.sweep_interval_s)
             try:
                 await self.sweep(time.time())
-            except Exception:
-                log.exception("sweep failed")
+            except Exception as exc:
+                log_failure(log, exc, "sweep failed")
             self.sweeps += 1
 
     async def sweep(self, now: float) -> None:

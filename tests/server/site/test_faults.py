@@ -283,6 +283,14 @@ def test_a_process_cut_off_from_redis_loses_no_event_and_no_move(
     # or resumed, its owner's copy caught up)
     print("computer after recovery (s):", waits)
     assert max(waits.values()) < 5, waits
+    # an outage is one line a failure, not a traceback (issue 37: 476 in one run)
+    _no_tracebacks(a)
+
+
+def _no_tracebacks(p: ServeProcess) -> None:
+    log = p.log.read_text(errors="replace")
+    assert "Traceback" not in log, log[log.index("Traceback") - 300 :][:3000]
+    assert '"event": "outage"' in log  # the failures were said, in one line each
 
 
 def _forget_lobby(ids: list[str]) -> None:
@@ -322,9 +330,15 @@ def test_the_lobby_hears_again_after_a_redis_cut(
             proxy.drop(seconds)
             during = listed_on_b()  # published while a cannot hear
             eventually(
-                lambda: during in lobby_of_a(), timeout=seconds + 20, interval=0.2, what="caught up"
+                lambda tid=during: tid in lobby_of_a(),
+                timeout=seconds + 20,
+                interval=0.2,
+                what="caught up",
             )
             after = listed_on_b()  # and the channel itself is heard again
-            eventually(lambda: after in lobby_of_a(), timeout=10, interval=0.2, what="heard again")
+            eventually(
+                lambda tid=after: tid in lobby_of_a(), timeout=10, interval=0.2, what="heard again"
+            )
+        _no_tracebacks(a)
     finally:
         _forget_lobby(made)

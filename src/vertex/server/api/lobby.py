@@ -25,6 +25,7 @@ from vertex.server.live.sockets import dumps
 from vertex.server.lobby import play
 from vertex.server.lobby.conns import FOLLOW_MOST, LobbyConn
 from vertex.server.site.addresses import address_of
+from vertex.server.site.faults import log_failure
 from vertex.server.site.rates import TokenBucket
 from vertex.server.table.messages import StrictBody
 from vertex.server.table.nesting import check_depth
@@ -191,8 +192,8 @@ async def _serve(hub: Hub, ws: WebSocket) -> None:
             conn.send(dumps(reply))
     except WebSocketDisconnect:
         pass
-    except Exception:
-        log.exception("lobby socket failed")
+    except Exception as exc:
+        log_failure(log, exc, "lobby socket failed")
     finally:
         ending.cancel()
         lobby.detach(conn)

@@ -19,7 +19,7 @@ from vertex.server.hub import Hub, dumps
 from vertex.server.live.conn import Conn
 from vertex.server.live.protocol import error, parse
 from vertex.server.site.addresses import address_of
-from vertex.server.site.faults import unavailable
+from vertex.server.site.faults import log_failure, unavailable
 from vertex.server.site.rates import TokenBucket
 from vertex.server.table.messages import Ping, SpectatorLine
 from vertex.server.table.table import token_hash
@@ -78,8 +78,8 @@ async def serve_table_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
         pass
     except ApiError as exc:  # the table could not be loaded
         conn.send(dumps(error(exc)))
-    except Exception:
-        log.exception("socket for table %s failed", table_id)
+    except Exception as exc:
+        log_failure(log, exc, "socket for table %s failed", table_id)
     finally:
         reader.close()
         hub.detach(conn)

@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from vertex.server.site.bus import redis_client
+from vertex.server.site.faults import log_failure
 from vertex.server.tasks import stop_task
 
 log = logging.getLogger("vertex.server")
@@ -149,8 +150,8 @@ class LocalLeases:
         self.owned.add(tid)
         try:
             await self._gained(tid)
-        except Exception:
-            log.exception("table %s could not be taken up", tid)
+        except Exception as exc:
+            log_failure(log, exc, "table %s could not be taken up", tid)
             await self.release(tid, final=False, wake=time.time() + RETRY_S)
 
     async def close(self) -> None:
@@ -254,8 +255,8 @@ class RedisLeases:
                 await self._take_over()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("lease renewal failed")
+            except Exception as exc:
+                log_failure(log, exc, "lease renewal failed")
 
     async def _renew_all(self) -> None:
         mine = sorted(self.owned)
@@ -283,8 +284,8 @@ class RedisLeases:
                 self._lapsed.discard(tid)
                 try:
                     await self._gained(tid)
-                except Exception:
-                    log.exception("table %s could not be resumed", tid)
+                except Exception as exc:
+                    log_failure(log, exc, "table %s could not be resumed", tid)
                     await self._retry_later(tid)
 
     async def _retry_later(self, tid: str) -> None:
@@ -305,8 +306,8 @@ class RedisLeases:
             if self._gained is not None:
                 try:
                     await self._gained(tid)
-                except Exception:
-                    log.exception("table %s could not be taken over", tid)
+                except Exception as exc:
+                    log_failure(log, exc, "table %s could not be taken over", tid)
                     await self._retry_later(tid)
 
     async def stop_renewing(self) -> None:
