@@ -27,6 +27,7 @@ from typing import Any
 
 from vertex.server.compute.autoplay import Autoplay, needs_owner
 from vertex.server.live.conn import Conn
+from vertex.server.live.slots import Slots
 from vertex.server.live.sockets import Sockets, dumps
 from vertex.server.live.spectators import SpectatorChat
 from vertex.server.live.watching import TICK_S, LocalCounts, RedisCounts, Watching
@@ -59,6 +60,7 @@ class Hub:
     def __init__(self, settings: Settings, parts: Parts) -> None:
         self.settings = settings
         self.limits = settings.limits
+        self.slots = Slots(self.limits.sockets_per_address)  # sockets per address, here
         self.parts = parts
         self.store = parts.store
         self.worker = parts.worker

@@ -55,6 +55,9 @@ class Limits:
     spectator_chat_burst: int = 3
     table_spectator_chat_per_minute: float = 40.0
     table_spectator_chat_burst: int = 10
+    #: Sockets (table and lobby) one client address may hold open on one process
+    #: (live/slots.py). `VERTEX_SOCKETS_PER_ADDRESS`.
+    sockets_per_address: int = 64
     #: What may wait to be sent to one table socket (conn.py): past it, resync and let go.
     send_buffer_bytes: int = 4 << 20
     tables_per_hour: int = 100  # created per client address
@@ -149,10 +152,17 @@ class Settings:
             ("messages_per_second", "VERTEX_MESSAGES_PER_SECOND"),
             ("listed_per_address", "VERTEX_LISTED_PER_ADDRESS"),
             ("send_buffer_bytes", "VERTEX_SEND_BUFFER_BYTES"),
+            ("sockets_per_address", "VERTEX_SOCKETS_PER_ADDRESS"),
         ):
             if os.environ.get(var):
                 tuning[name] = float(os.environ[var])
-        for whole in ("tables_per_hour", "listed_per_address", "send_buffer_bytes"):
+        wholes = (
+            "tables_per_hour",
+            "listed_per_address",
+            "send_buffer_bytes",
+            "sockets_per_address",
+        )
+        for whole in wholes:
             if whole in tuning:
                 tuning[whole] = int(tuning[whole])
         limits = Limits(**tuning)  # type: ignore[arg-type]

@@ -20,6 +20,7 @@ from fastapi import FastAPI, Query, Request, Response, WebSocket, WebSocketDisco
 from pydantic import BaseModel, Field
 
 from vertex.core import game_ids
+from vertex.server.api.socket import take_slot
 from vertex.server.errors import ApiError
 from vertex.server.live.sockets import dumps
 from vertex.server.lobby import play
@@ -158,11 +159,17 @@ def add_lobby_routes(app: FastAPI, hub: Hub) -> None:
 
     @app.websocket("/ws/lobby")
     async def lobby_socket(ws: WebSocket) -> None:
-        await _serve(hub, ws)
+        await ws.accept()
+        address = address_of(ws.scope, hub.settings.trusted_proxies)
+        if not await take_slot(hub, ws, address):
+            return
+        try:
+            await _serve(hub, ws)
+        finally:
+            hub.slots.give_back(address)
 
 
 async def _serve(hub: Hub, ws: WebSocket) -> None:
-    await ws.accept()
     lobby = hub.lobby
     try:
         game = _game(ws.query_params.get("game") or None)
