@@ -39,6 +39,7 @@ from vertex.server.play.ports import TablesPort
 from vertex.server.settings import Settings
 from vertex.server.site.allowances import Allowances
 from vertex.server.site.faults import unavailable
+from vertex.server.site.leases import RedisLeases
 from vertex.server.storage.recent import Sent
 from vertex.server.storage.repository import Repository
 from vertex.server.table import absence, views
@@ -85,6 +86,8 @@ class Hub:
         self.watching = Watching(self.sockets, counts, TICK_S, self.lobby.watchers)
         self.upkeep = Upkeep(settings, parts, self.repo, self.sockets, self.autoplay, self.lobby)
         self.allowances = Allowances(self.limits, self.quotas, self.upkeep.redis_up)
+        if isinstance(self.leases, RedisLeases):
+            self.leases.store_up = self.upkeep.database_up
         self.spectators = SpectatorChat(
             self.store, self.sockets, self.bus, self.allowances, self.repo.tables
         )
