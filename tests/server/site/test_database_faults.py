@@ -28,7 +28,7 @@ from tests.server.site.test_scaleout import PG, REDIS, _reachable
 
 pytestmark = pytest.mark.skipif(bool(_reachable()), reason=_reachable() or "")
 
-HUNG_S = 15.0
+HUNG_S = 20.0
 
 
 @pytest.fixture
@@ -87,7 +87,9 @@ def test_a_process_without_its_database_hands_its_tables_on(
         unknown = httpx.get(a.url + "/api/tables/" + "x" * 16, timeout=HUNG_S)
         waited = time.monotonic() - began
     print("computer answered after", answered, "s; a's request answered after", waited, "s")
-    assert answered < 8, answered  # during the outage, not after it (15 s)
+    # during the outage, not after it (about 6 s on a quiet box: 2 s of silence, a round
+    # of the leases, the other's take-over round, its think)
+    assert answered < HUNG_S - 5, answered
     assert unknown.status_code == 503 and unknown.json()["error"]["code"] == "unavailable"
-    assert waited < 5, waited
+    assert waited < 6, waited  # READ_S, 3 s
     assert "hand-on" in a.log.read_text()
