@@ -30,6 +30,8 @@ MARKED: dict[str, tuple[str, ...]] = {
         "server/pages/test_web_build.py::test_the_build_",
         "server/storage/test_restart.py",
         "server/site/test_faults.py",
+        "server/site/test_database_faults.py",
+        "server/site/test_addresses.py::test_a_local_client_cannot_choose_its_address",
         "server/compute/test_orphans.py",
         "server/lobby/test_lobby_processes.py",
         "server/test_unload_processes.py",

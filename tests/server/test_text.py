@@ -4,13 +4,14 @@ character counts as one; the joiners writing needs pass, control characters do n
 from __future__ import annotations
 
 import json
+import unicodedata
 
 import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.conftest import new_table, recv_until, take
 from vertex.server.errors import ApiError
-from vertex.server.text import check_text, graphemes
+from vertex.server.text import MARKS, check_text, graphemes
 
 FAMILY = "👨\u200d👩\u200d👧"  # one character: three people joined by ZWJ
 PERSIAN = "می\u200cخواهم"  # "I want", with the ZWNJ Persian spelling needs
@@ -59,6 +60,35 @@ def test_control_and_invisible_characters_are_refused(bad: str) -> None:
         with pytest.raises(ApiError) as refused:
             check_text(bad, 40, what)  # type: ignore[arg-type]
         assert refused.value.code == code and refused.value.params == {"why": "control"}
+
+
+@pytest.mark.parametrize(
+    "blank",
+    [
+        "".join(map(chr, range(0xE0061, 0xE0068))),  # emoji tag letters without their flag
+        "\u200d\u200d",  # joiners alone
+        "\u0301\u0302",  # combining marks with nothing under them
+        "\u200c \u200d",
+    ],
+)
+def test_text_one_cannot_see_is_refused(blank: str) -> None:
+    """Issue 37: a name of emoji tag characters alone showed blank."""
+    for what, code in (("name", "bad-name"), ("chat", "bad-chat")):
+        with pytest.raises(ApiError) as refused:
+            check_text(blank, 40, what)  # type: ignore[arg-type]
+        assert refused.value.code == code and refused.value.params == {"why": "invisible"}
+
+
+def test_a_character_may_carry_a_few_marks_not_hundreds() -> None:
+    """Issue 37: 300 combining marks on one letter passed (and drew over the lines around)."""
+    for fine in ("Tiếng Việt", "क्षत्रिय", "བསྒྲུབས", "a" + "\u0301" * MARKS):
+        assert check_text(fine, 40, "name") == unicodedata.normalize("NFC", fine)
+    with pytest.raises(ApiError) as refused:
+        check_text("Z" + "\u0336\u0301" * 150, 40, "name")
+    assert refused.value.params == {"why": "marks", "limit": MARKS}
+    # a flag with its tags is still a flag (England)
+    england = "\U0001f3f4" + "".join(map(chr, (0xE0067, 0xE0062, 0xE0065, 0xE006E, 0xE0067)))
+    assert check_text(england + "\U000e007f", 40, "name")
 
 
 def test_a_seat_taken_and_a_chat_line_with_joiners(client: TestClient) -> None:

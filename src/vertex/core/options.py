@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, ConfigDict, ValidationError
@@ -12,7 +13,7 @@ from vertex.core.errors import OptionRule, OptionsError
 class GameOptions(BaseModel):
     """Base of every game's options. Unknown keys are refused; values are never coerced."""
 
-    model_config = ConfigDict(extra="forbid", frozen=True, strict=True)
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
 
 O = TypeVar("O", bound=GameOptions)
@@ -21,11 +22,32 @@ O = TypeVar("O", bound=GameOptions)
 def validate_options(model: type[O], game_id: str, values: dict[str, Any]) -> O:
     """Build `model` from `values`, turning pydantic's errors into one readable OptionsError
     that names the option, the problem and its params (the first problem's)."""
+    for name, value in values.items():
+        if (bad := _non_finite(value)) is not None:
+            raise OptionsError(
+                f"bad options for {game_id}: option '{name}' must be a finite number (got {bad})",
+                name,
+                "finite",
+                {"got": bad},
+            )
     try:
         return model.model_validate(values)
     except ValidationError as exc:
         option, problem, params = _problem_of(exc.errors()[0], model)
         raise OptionsError(_describe(exc, model, game_id), option, problem, params) from None
+
+
+def _non_finite(value: Any, depth: int = 0) -> str | None:
+    """`NaN`, `Infinity`, `-Infinity` (or `1e999`, read as infinity) anywhere in an option's
+    value, as text; None where every number is finite. No option is a number that is not
+    one, and such a value cannot even be sent back in JSON."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if depth < 4 and isinstance(value, (list, tuple, dict)):
+        for item in value.values() if isinstance(value, dict) else value:
+            if (bad := _non_finite(item, depth + 1)) is not None:
+                return bad
+    return None
 
 
 #: pydantic's error types, as the problems a page words, and the bound each carries.
@@ -61,7 +83,10 @@ def _problem_of(err: Any, model: type[GameOptions]) -> tuple[str | None, str, di
     got = err.get("input")
     params: dict[str, Any] = {}
     if not isinstance(got, (dict, list)):
-        params["got"] = got if got is None or isinstance(got, (bool, int, float)) else str(got)
+        plain = got is None or isinstance(got, (bool, int, float))
+        params["got"] = (
+            got if plain and (not isinstance(got, float) or math.isfinite(got)) else str(got)
+        )
     if kind == "extra_forbidden":
         return option, "unknown", {"known": list(model.model_fields)}
     rule = ctx.get("error")

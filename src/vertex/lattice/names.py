@@ -10,7 +10,7 @@ import re
 
 from vertex.core.errors import NotationError
 
-_DOT = re.compile(r"^([a-z]+)([1-9][0-9]*)$")
+_DOT = re.compile(r"^([a-z]{1,4})([1-9][0-9]{0,5})$")  # no board is wider or taller
 
 
 def column_name(col: int) -> str:

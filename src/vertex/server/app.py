@@ -12,7 +12,7 @@ from contextlib import asynccontextmanager
 
 from fastapi import FastAPI, WebSocket
 
-from vertex.server.api.guards import BodyLimit, PathCheck, add_error_handlers
+from vertex.server.api.guards import BodyLimit, PathCheck, SlashRedirect, add_error_handlers
 from vertex.server.api.health import add_health_routes
 from vertex.server.api.lobby import add_lobby_routes
 from vertex.server.api.socket import serve_table_socket
@@ -52,10 +52,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         redoc_url=None,
     )
     app.state.hub = hub
+    app.router.redirect_slashes = False  # SlashRedirect answers, never with the client's Host
     add_error_handlers(app)
     app.add_middleware(
         BodyLimit, limit=settings.limits.body_bytes, timeout_s=settings.body_timeout_s
     )
+    app.add_middleware(SlashRedirect, router=app.router)
     app.add_middleware(SecurityHeaders)
     app.add_middleware(PathCheck)  # outermost: a bad path reaches nothing else
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from vertex.server.compute.autoplay import Autoplay, needs_owner
 from vertex.server.live.conn import Conn
+from vertex.server.live.slots import Slots
 from vertex.server.live.sockets import Sockets, dumps
 from vertex.server.live.spectators import SpectatorChat
 from vertex.server.live.watching import TICK_S, LocalCounts, RedisCounts, Watching
@@ -38,6 +39,7 @@ from vertex.server.play.ports import TablesPort
 from vertex.server.settings import Settings
 from vertex.server.site.allowances import Allowances
 from vertex.server.site.faults import unavailable
+from vertex.server.site.leases import RedisLeases
 from vertex.server.storage.recent import Sent
 from vertex.server.storage.repository import Repository
 from vertex.server.table import absence, views
@@ -59,6 +61,7 @@ class Hub:
     def __init__(self, settings: Settings, parts: Parts) -> None:
         self.settings = settings
         self.limits = settings.limits
+        self.slots = Slots(self.limits.sockets_per_address)  # sockets per address, here
         self.parts = parts
         self.store = parts.store
         self.worker = parts.worker
@@ -83,6 +86,8 @@ class Hub:
         self.watching = Watching(self.sockets, counts, TICK_S, self.lobby.watchers)
         self.upkeep = Upkeep(settings, parts, self.repo, self.sockets, self.autoplay, self.lobby)
         self.allowances = Allowances(self.limits, self.quotas, self.upkeep.redis_up)
+        if isinstance(self.leases, RedisLeases):
+            self.leases.store_up = self.upkeep.database_up
         self.spectators = SpectatorChat(
             self.store, self.sockets, self.bus, self.allowances, self.repo.tables
         )

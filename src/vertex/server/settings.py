@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ipaddress
 import os
 import re
 from dataclasses import dataclass, field
@@ -54,6 +55,9 @@ class Limits:
     spectator_chat_burst: int = 3
     table_spectator_chat_per_minute: float = 40.0
     table_spectator_chat_burst: int = 10
+    #: Sockets (table and lobby) one client address may hold open on one process
+    #: (live/slots.py). `VERTEX_SOCKETS_PER_ADDRESS`.
+    sockets_per_address: int = 64
     #: What may wait to be sent to one table socket (conn.py): past it, resync and let go.
     send_buffer_bytes: int = 4 << 20
     tables_per_hour: int = 100  # created per client address
@@ -123,6 +127,10 @@ class Settings:
     #: fine on one's own machine, but behind a proxy or on a public site set it, or a forged
     #: `Host` header puts another site's address in the code. `VERTEX_PUBLIC_URL`.
     public_url: str | None = None
+    #: The site's own proxies (addresses or networks): only a request whose peer is one of
+    #: them has its client address read from `X-Forwarded-For` (site/addresses.py). None by
+    #: default. `VERTEX_TRUSTED_PROXIES`, e.g. `127.0.0.1` behind a local nginx.
+    trusted_proxies: str | None = None
 
     def thinkers(self) -> tuple[int, int]:
         """(workers, per address) for the computer seats' pool, sized to the machine."""
@@ -144,10 +152,17 @@ class Settings:
             ("messages_per_second", "VERTEX_MESSAGES_PER_SECOND"),
             ("listed_per_address", "VERTEX_LISTED_PER_ADDRESS"),
             ("send_buffer_bytes", "VERTEX_SEND_BUFFER_BYTES"),
+            ("sockets_per_address", "VERTEX_SOCKETS_PER_ADDRESS"),
         ):
             if os.environ.get(var):
                 tuning[name] = float(os.environ[var])
-        for whole in ("tables_per_hour", "listed_per_address", "send_buffer_bytes"):
+        wholes = (
+            "tables_per_hour",
+            "listed_per_address",
+            "send_buffer_bytes",
+            "sockets_per_address",
+        )
+        for whole in wholes:
             if whole in tuning:
                 tuning[whole] = int(tuning[whole])
         limits = Limits(**tuning)  # type: ignore[arg-type]
@@ -174,6 +189,11 @@ class Settings:
         public_url = os.environ.get("VERTEX_PUBLIC_URL")
         if public_url:
             values["public_url"] = check_public_url(public_url)
+        proxies = os.environ.get("VERTEX_TRUSTED_PROXIES")
+        if proxies:
+            for part in filter(None, (p.strip() for p in proxies.split(","))):
+                ipaddress.ip_network(part, strict=False)  # ValueError: say so at the start
+            values["trusted_proxies"] = proxies
         site = os.environ.get("VERTEX_SITE")
         if site:
             values["site"] = check_site(site)

@@ -23,6 +23,7 @@ from vertex.server.lobby import Lobby
 from vertex.server.parts import Parts
 from vertex.server.settings import Settings
 from vertex.server.site.bus import RedisBus
+from vertex.server.site.faults import log_failure
 from vertex.server.storage.repository import Repository
 from vertex.server.table.events import Kind
 from vertex.server.tasks import stop_task
@@ -57,6 +58,7 @@ class Upkeep:
         self.reconciled = 0  # tables found behind their log and caught up (not by the bus)
         self.sweeps = 0  # sweeps done (tests wait for a few)
         self._redis_seen = time.monotonic()  # when Redis last answered a ping
+        self._database_seen = time.monotonic()  # when the database last answered one
         self._tasks: list[asyncio.Task[None]] = []
 
     def start(self) -> None:
@@ -64,6 +66,8 @@ class Upkeep:
         if self.scaled:
             self._tasks.append(asyncio.create_task(self._reconcile_loop(), name="vertex-reconcile"))
             self._tasks.append(asyncio.create_task(self._redis_watch(), name="vertex-redis-watch"))
+            watch = self._database_watch()
+            self._tasks.append(asyncio.create_task(watch, name="vertex-database-watch"))
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -77,15 +81,15 @@ class Upkeep:
         for tid in await self.store.tables.ended_open(kinds):
             try:
                 await self.repo.get(tid)
-            except Exception:
-                log.exception("table %s could not be repaired", tid)
+            except Exception as exc:
+                log_failure(log, exc, "table %s could not be repaired", tid)
 
     async def reconcile(self) -> None:
         """Catch every table held here up to its log (after a (re)subscribe; periodically)."""
         try:
             behind = await self.repo.reconcile()
-        except Exception:  # the database is away too: the next round tries again
-            log.warning("reconciliation failed", exc_info=True)
+        except Exception as exc:  # the database is away too: the next round tries again
+            log_failure(log, exc, "reconciliation failed")
             return
         if behind:
             self.reconciled += behind
@@ -109,13 +113,34 @@ class Upkeep:
                 pass
             await asyncio.sleep(REDIS_SILENT_S / 4)
 
+    async def _database_watch(self) -> None:
+        """Ping the database twice a second (several processes: leases.py hands the tables
+        on while it is away). One ping at a time: a hung link holds one thread, not all."""
+        pending: asyncio.Future[None] | None = None
+        while True:
+            if pending is None or pending.done():
+                pending = asyncio.ensure_future(self.store.ping())
+                pending.add_done_callback(lambda f: f.cancelled() or f.exception())
+            try:
+                await asyncio.wait_for(asyncio.shield(pending), PROBE_S)
+                self._database_seen = time.monotonic()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                pass
+            await asyncio.sleep(DATABASE_PING_S)
+
+    def database_up(self) -> bool:
+        """Whether the database answered lately (always, for one process on its own)."""
+        return not self.scaled or time.monotonic() - self._database_seen < DATABASE_SILENT_S
+
     async def _sweep_loop(self) -> None:
         while True:
             await asyncio.sleep(self.settings.sweep_interval_s)
             try:
                 await self.sweep(time.time())
-            except Exception:
-                log.exception("sweep failed")
+            except Exception as exc:
+                log_failure(log, exc, "sweep failed")
             self.sweeps += 1
 
     async def sweep(self, now: float) -> None:
@@ -192,6 +217,10 @@ PROBE_S = 1.0
 
 #: Redis counts as away when no ping has been answered for this long.
 REDIS_SILENT_S = 1.5
+#: The database is pinged this often (several processes), and counts as away (its tables
+#: handed on) when no ping has been answered for this long.
+DATABASE_PING_S = 0.5
+DATABASE_SILENT_S = 2.0
 
 
 async def _probe(call: Awaitable[Any]) -> bool:

@@ -191,3 +191,45 @@ def test_a_site_of_several_processes_without_a_public_url_gives_no_code() -> Non
     add_page_routes(app, Site(), exists, public_url=None, local=False)
     r = TestClient(app).get("/tables/AAAAAAAAAAAAAAAA/qr.svg", headers={"Host": "evil.example"})
     assert r.status_code == 404 and r.json()["error"]["code"] == "no-public-url"
+
+
+def test_non_finite_numbers_in_any_option_are_refused_with_a_code(client: TestClient) -> None:
+    """Issue 37: `NaN`, `±Infinity` and `1e999` (read as infinity) in any option of any game
+    were a 500 with two tracebacks (the refusal quoted the value, which JSON cannot carry)."""
+    cases = 0
+    for game in client.get("/api/games").json():
+        for option in game["options"]["properties"]:
+            for raw in ("NaN", "Infinity", "-Infinity", "1e999"):
+                body = f'{{"game": "{game["id"]}", "options": {{"{option}": {raw}}}}}'
+                for path in ("/api/tables", "/api/options/check"):
+                    r = client.post(
+                        path, content=body, headers={"content-type": "application/json"}
+                    )
+                    assert r.status_code == 422, (game["id"], option, raw, path, r.text)
+                    error = r.json()["error"]
+                    assert error["code"] == "bad-options" and error["option"] == option
+                    assert error["params"]["problem"] == "finite", error
+                    cases += 1
+    assert cases >= 300  # every option of every game, four numbers, two routes
+
+
+def test_a_dot_name_with_thousands_of_digits_is_not_a_dot(client: TestClient) -> None:
+    """Issue 37: a Vert3x start dot of 4,300+ digits was a 500 (Python's int() limit)."""
+    for start in (["a" + "9" * 4400, "b1"], ["a1", "9" * 5000]):
+        r = client.post("/api/tables", json={"game": "vert3x", "options": {"start": start}})
+        assert r.status_code == 422, r.text
+        assert r.json()["error"]["code"] == "bad-options"
+
+
+def test_a_trailing_slash_redirect_never_names_the_clients_host(client: TestClient) -> None:
+    """Issue 37: the trailing-slash redirect wrote the request's `Host` into `Location`."""
+    for path, target in (
+        ("/api/games/", "/api/games"),
+        ("/rules/vert3x/", "/rules/vert3x"),
+        ("/api/lobby/?game=vert3x", "/api/lobby?game=vert3x"),
+    ):
+        r = client.get(path, headers={"host": "evil.example"}, follow_redirects=False)
+        assert r.status_code == 308 and r.headers["location"] == target, (path, r.headers)
+        assert r.headers["referrer-policy"] == "no-referrer"  # the site's headers too
+    assert client.get("/nothing/", follow_redirects=False).status_code == 404
+    assert client.get("/api/games/").status_code == 200  # followed, it lands

@@ -2,14 +2,19 @@
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
+import pytest
 from fastapi.testclient import TestClient
 
 from tests.server.conftest import Limits, make_settings, recv_until, two_player_table
 from vertex.server import create_app
+from vertex.server.errors import ApiError
 from vertex.server.live.spectators import KEPT
+from vertex.server.site.allowances import Allowances
+from vertex.server.site.quotas import LocalQuotas
 
 
 def _url(tid: str, viewer: str | None = None, token: str | None = None) -> str:
@@ -189,3 +194,28 @@ def test_the_kept_lines_are_bounded_and_survive_a_restart(tmp_path: Path) -> Non
         client.websocket_connect(_url(tid, "viewer-cccc")) as ws,
     ):
         assert _joined(ws) == lines
+
+
+def test_a_few_addresses_cannot_use_up_a_tables_chat_for_everyone() -> None:
+    """Issue 37: four addresses used up a table's spectators' chat allowance for everyone.
+    The table's allowance still slows those who write there often, but another address's
+    first line a minute passes it (its own allowance holds)."""
+    limits = Limits(
+        spectator_chat_per_minute=600,
+        spectator_chat_burst=100,
+        table_spectator_chat_per_minute=0.001,
+        table_spectator_chat_burst=4,
+    )
+    asyncio.run(_a_few_addresses(Allowances(limits, LocalQuotas(), lambda: False)))
+
+
+async def _a_few_addresses(allow: Allowances) -> None:
+    for address in ("10.0.0.1", "10.0.0.2", "10.0.0.3", "10.0.0.4"):
+        await allow.spectator_line(address, "t1")  # the table's burst, used up
+    with pytest.raises(ApiError) as refused:
+        await allow.spectator_line("10.0.0.1", "t1")  # writing again: the table says wait
+    assert refused.value.params["why"] == "spectator-chat-table"
+    await allow.spectator_line("10.0.0.5", "t1")  # a newcomer is heard
+    with pytest.raises(ApiError):
+        await allow.spectator_line("10.0.0.5", "t1")  # once; then the table's pace
+    await allow.spectator_line("10.0.0.1", "t2")  # and another table is another allowance

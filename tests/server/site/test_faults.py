@@ -283,3 +283,62 @@ def test_a_process_cut_off_from_redis_loses_no_event_and_no_move(
     # or resumed, its owner's copy caught up)
     print("computer after recovery (s):", waits)
     assert max(waits.values()) < 5, waits
+    # an outage is one line a failure, not a traceback (issue 37: 476 in one run)
+    _no_tracebacks(a)
+
+
+def _no_tracebacks(p: ServeProcess) -> None:
+    log = p.log.read_text(errors="replace")
+    assert "Traceback" not in log, log[log.index("Traceback") - 300 :][:3000]
+    assert '"event": "outage"' in log  # the failures were said, in one line each
+
+
+def _forget_lobby(ids: list[str]) -> None:
+    from sqlalchemy import create_engine, delete
+
+    from vertex.server.lobby.rows import lobby_t
+
+    engine = create_engine(PG)
+    with engine.begin() as conn:
+        conn.execute(delete(lobby_t).where(lobby_t.c.table_id.in_(ids)))
+    engine.dispose()
+
+
+def test_the_lobby_hears_again_after_a_redis_cut(
+    site: tuple[ServeProcess, ServeProcess, FaultyProxy],
+) -> None:
+    """Issue 37: the lobby's listener went deaf for good after a 1 s cut (the table bus came
+    back, the lobby did not). Now both are the site's one listener: a table listed on the
+    other process while this one was cut off (1 s, then 30 s) shows in its lobby once the
+    link is back, from the rows, and what is listed afterwards arrives over the channel."""
+    a, b, proxy = site
+    body = {"game": "dots-and-boxes", "options": {"rows": 3, "cols": 3}, "listed": True}
+    made: list[str] = []
+
+    def listed_on_b() -> str:
+        r = httpx.post(b.url + "/api/tables", json=body, timeout=10)
+        assert r.status_code == 201, r.text
+        made.append(r.json()["id"])
+        return made[-1]
+
+    def lobby_of_a() -> set[str]:
+        view = httpx.get(a.url + "/api/lobby", timeout=10).json()
+        return {e["id"] for e in view["open"]}
+
+    try:
+        for seconds in (1.0, 30.0):
+            proxy.drop(seconds)
+            during = listed_on_b()  # published while a cannot hear
+            eventually(
+                lambda tid=during: tid in lobby_of_a(),
+                timeout=seconds + 20,
+                interval=0.2,
+                what="caught up",
+            )
+            after = listed_on_b()  # and the channel itself is heard again
+            eventually(
+                lambda tid=after: tid in lobby_of_a(), timeout=10, interval=0.2, what="heard again"
+            )
+        _no_tracebacks(a)
+    finally:
+        _forget_lobby(made)

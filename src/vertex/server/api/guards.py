@@ -17,6 +17,7 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import Match
 
 from vertex.server.errors import ApiError
 from vertex.server.site.faults import unavailable
@@ -85,6 +86,41 @@ class PathCheck:
             body = {"error": {"code": "not-found", "message": "there is no such page"}}
             await JSONResponse(body, status_code=404)(scope, _no_receive, send)
             return
+        await self.app(scope, receive, send)
+
+
+class SlashRedirect:
+    """`/api/games/` -> `/api/games`, redirected with a relative `Location` (the path alone).
+
+    Starlette's own redirect writes the absolute URL from the request's `Host` header, so a
+    forged Host came back in `Location` (issue 37); it is switched off (app.py) and this one
+    answers instead, only where the path without its slash is a route of ours.
+    """
+
+    def __init__(self, app: ASGIApp, router: Any) -> None:
+        self.app = app
+        self.router = router
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] == "http" and len(path) > 1 and path.endswith("/"):
+            # never `//host`: a Location with two slashes would lead to another site
+            bare = {**scope, "path": "/" + path.strip("/")}
+            if any(route.matches(bare)[0] != Match.NONE for route in self.router.routes):
+                query = scope.get("query_string", b"").decode("latin-1")
+                target = bare["path"] + (f"?{query}" if query else "")
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 308,
+                        "headers": [
+                            (b"location", target.encode("latin-1")),
+                            (b"content-length", b"0"),
+                        ],
+                    }
+                )
+                await send({"type": "http.response.body", "body": b""})
+                return
         await self.app(scope, receive, send)
 
 

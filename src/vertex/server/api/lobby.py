@@ -20,10 +20,13 @@ from fastapi import FastAPI, Query, Request, Response, WebSocket, WebSocketDisco
 from pydantic import BaseModel, Field
 
 from vertex.core import game_ids
+from vertex.server.api.socket import take_slot
 from vertex.server.errors import ApiError
 from vertex.server.live.sockets import dumps
 from vertex.server.lobby import play
 from vertex.server.lobby.conns import FOLLOW_MOST, LobbyConn
+from vertex.server.site.addresses import address_of
+from vertex.server.site.faults import log_failure
 from vertex.server.site.rates import TokenBucket
 from vertex.server.table.messages import StrictBody
 from vertex.server.table.nesting import check_depth
@@ -143,7 +146,7 @@ def add_lobby_routes(app: FastAPI, hub: Hub) -> None:
     async def play_now(body: PlayNow, request: Request) -> Seated:
         """Sit at the oldest listed table of this game waiting for one more player (default
         options, no clock), or open one, listed, and wait there (`waiting`)."""
-        creator = request.client.host if request.client else "unknown"
+        creator = address_of(request.scope, hub.settings.trusted_proxies)
         name = check_text(body.name, hub.limits.name_chars, "name")
         out = await play.play_now(lobby, body.game, name, creator)
         tid, token = out["id"], out["token"]
@@ -156,11 +159,17 @@ def add_lobby_routes(app: FastAPI, hub: Hub) -> None:
 
     @app.websocket("/ws/lobby")
     async def lobby_socket(ws: WebSocket) -> None:
-        await _serve(hub, ws)
+        await ws.accept()
+        address = address_of(ws.scope, hub.settings.trusted_proxies)
+        if not await take_slot(hub, ws, address):
+            return
+        try:
+            await _serve(hub, ws)
+        finally:
+            hub.slots.give_back(address)
 
 
 async def _serve(hub: Hub, ws: WebSocket) -> None:
-    await ws.accept()
     lobby = hub.lobby
     try:
         game = _game(ws.query_params.get("game") or None)
@@ -190,8 +199,8 @@ async def _serve(hub: Hub, ws: WebSocket) -> None:
             conn.send(dumps(reply))
     except WebSocketDisconnect:
         pass
-    except Exception:
-        log.exception("lobby socket failed")
+    except Exception as exc:
+        log_failure(log, exc, "lobby socket failed")
     finally:
         ending.cancel()
         lobby.detach(conn)

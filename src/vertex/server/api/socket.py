@@ -1,5 +1,12 @@
 """The table socket `/ws/tables/{id}` (DESIGN.md §5): its handshake and its read loop.
 
+A player proves the seat in the socket's first frame, `{"t": "hello", "token": …}`, having
+opened it with `?hello=1` (so the server waits for that frame; a spectator sends none and
+hears the table at once). The token never rides in the URL, where a proxy's access log
+would keep it. (Clients of the release before still put `?token=` in the URL: accepted for
+this one release, then refused.) One address holds at most `sockets_per_address` sockets on
+a process (live/slots.py).
+
 Each message is parsed by the socket's models (messages.py) and handed to the hub; replies and
 events go out through the connection's pump (conn.py).
 """
@@ -8,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from typing import Any
 
@@ -18,7 +26,8 @@ from vertex.server.errors import ApiError
 from vertex.server.hub import Hub, dumps
 from vertex.server.live.conn import Conn
 from vertex.server.live.protocol import error, parse
-from vertex.server.site.faults import unavailable
+from vertex.server.site.addresses import address_of
+from vertex.server.site.faults import log_failure, unavailable
 from vertex.server.site.rates import TokenBucket
 from vertex.server.table.messages import Ping, SpectatorLine
 from vertex.server.table.table import token_hash
@@ -26,12 +35,72 @@ from vertex.server.table.table import token_hash
 log = logging.getLogger("vertex.server")
 
 
+#: Seconds a socket opened with `?hello=1` has to send its first frame.
+HELLO_S = 10.0
+#: The longest first frame read (a token is 43 characters).
+HELLO_BYTES = 512
+
+
 async def serve_table_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
     await ws.accept()
+    address = address_of(ws.scope, hub.settings.trusted_proxies)
+    if not await take_slot(hub, ws, address):
+        return
+    try:
+        await _serve(hub, ws, table_id, address)
+    finally:
+        hub.slots.give_back(address)
+
+
+async def take_slot(hub: Hub, ws: WebSocket, address: str) -> bool:
+    """A socket slot for this address, or the socket refused and closed (4429)."""
+    if hub.slots.take(address):
+        return True
+    most = hub.limits.sockets_per_address
+    refusal = ApiError(
+        "too-many-sockets",
+        f"at most {most} open connections from one address; close some tabs",
+        429,
+        params={"limit": most},
+    )
+    with contextlib.suppress(Exception):
+        await ws.send_text(dumps(error(refusal)))
+        await ws.close(code=4429)
+    return False
+
+
+async def _hello(ws: WebSocket) -> str:
+    """The seat token from the first frame, `{"t": "hello", "token": …}`."""
+    bad = ApiError(
+        "bad-message",
+        'the first frame of a socket opened with ?hello=1 is {"t": "hello", "token": …}',
+        params={"problem": "hello"},
+    )
+    try:
+        async with asyncio.timeout(HELLO_S):
+            raw = await ws.receive()
+    except TimeoutError:
+        raise bad from None
+    text = raw.get("text") or ""
+    if raw["type"] != "websocket.receive" or not text or len(text) > HELLO_BYTES:
+        raise bad
+    try:
+        msg = json.loads(text)
+    except ValueError:
+        raise bad from None
+    token = msg.get("token") if isinstance(msg, dict) and msg.get("t") == "hello" else None
+    if not isinstance(token, str) or not token:
+        raise bad
+    return token
+
+
+async def _serve(hub: Hub, ws: WebSocket, table_id: str, address: str) -> None:
     limits = hub.limits
     try:
         table = await hub.get(table_id)
-        seat, token = None, ws.query_params.get("token")
+        seat, token = None, ws.query_params.get("token")  # the release before's way
+        if token is None and ws.query_params.get("hello") == "1":
+            token = await _hello(ws)
         if token is not None:
             seat = table.seat_of(token)
             if seat is None:
@@ -62,7 +131,6 @@ async def serve_table_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
         await hub.attach(conn, since)
         # a page's own id for its browser: its tabs count once among the spectators
         await hub.joined(conn, ws.query_params.get("viewer"))
-        address = ws.client.host if ws.client else "unknown"
         while not conn.closed:
             raw = await reader.next()
             if raw is None or raw["type"] == "websocket.disconnect":
@@ -77,8 +145,8 @@ async def serve_table_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
         pass
     except ApiError as exc:  # the table could not be loaded
         conn.send(dumps(error(exc)))
-    except Exception:
-        log.exception("socket for table %s failed", table_id)
+    except Exception as exc:
+        log_failure(log, exc, "socket for table %s failed", table_id)
     finally:
         reader.close()
         hub.detach(conn)

@@ -26,6 +26,7 @@ from vertex.server.api.bodies import (
 from vertex.server.errors import ApiError, illegal_move
 from vertex.server.hub import Hub, checked_game
 from vertex.server.pages.web import preview
+from vertex.server.site.addresses import address_of
 from vertex.server.table import turns, views
 from vertex.server.table.messages import command
 from vertex.server.table.table import Table, token_hash
@@ -53,7 +54,7 @@ def add_table_routes(app: FastAPI, hub: Hub) -> None:
     @app.post("/api/tables", status_code=201)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         """Open a table. Share `url`; each player then takes a seat."""
-        creator = request.client.host if request.client else "unknown"
+        creator = address_of(request.scope, hub.settings.trusted_proxies)
         game = checked_game(body.game, body.options)  # the one time options are checked
         seats = None if body.seats is None else [s.spec() for s in body.seats]
         settings_ = {

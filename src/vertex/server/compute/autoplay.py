@@ -23,6 +23,7 @@ from typing import Any
 from vertex.server.compute.ai_runner import Thinker, random_move
 from vertex.server.errors import ApiError
 from vertex.server.settings import Settings
+from vertex.server.site.faults import log_failure
 from vertex.server.site.leases import LocalLeases, RedisLeases
 from vertex.server.storage.repository import Repository
 from vertex.server.table import clocks, turns
@@ -103,8 +104,8 @@ class Autoplay:
             try:
                 await self.claim(table)
                 return
-            except Exception:
-                log.warning("table %s could not be claimed", table.id, exc_info=True)
+            except Exception as exc:
+                log_failure(log, exc, "table %s could not be claimed", table.id)
             await asyncio.sleep(RETRY_S * 2**attempt)
             if self.repo.tables.get(table.id) is not table or self.leases.owns(table.id):
                 return
@@ -182,10 +183,10 @@ class Autoplay:
         failed = False
         try:
             await self._think_and_move(tid, seat)
-        except Exception:
+        except Exception as exc:
             # the store or Redis failed for a moment (a loaded box): the move is not in, and
             # no event will come to start the seat again — try again shortly, never stall
-            log.exception("computer move at table %s failed; trying again", tid)
+            log_failure(log, exc, "computer move at table %s failed; trying again", tid)
             failed = True
         finally:
             self._thinking.discard((tid, seat))
@@ -211,8 +212,8 @@ class Autoplay:
         _line(event="think", table=tid, seat=seat, v=v, worker=self.worker)
         try:
             move = await self.thinker.choose(state, seat, level, budget, table.creator, tid)
-        except Exception:
-            log.exception("computer player failed at table %s; playing a random move", tid)
+        except Exception as exc:
+            log_failure(log, exc, "computer player failed at table %s; playing a random move", tid)
             move = random_move(state, seat)
         if not self.leases.owns(tid):  # another process took the table over meanwhile
             return
@@ -297,8 +298,8 @@ class Autoplay:
         except ApiError as exc:
             self._refused(tid, exc)
             _line(event="timeout-dropped", table=tid, why=exc.code)
-        except Exception:
-            log.exception("timeout at table %s failed; trying again", tid)
+        except Exception as exc:
+            log_failure(log, exc, "timeout at table %s failed; trying again", tid)
             await asyncio.sleep(RETRY_S)
             again = self.repo.tables.get(tid)
             if again is not None:

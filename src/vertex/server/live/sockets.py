@@ -19,6 +19,7 @@ from typing import Any, NamedTuple
 
 from vertex.server.live.conn import Conn, text_frame
 from vertex.server.site.bus import LocalBus, RedisBus
+from vertex.server.site.faults import log_failure
 from vertex.server.site.presence import LocalPresence, RedisPresence
 from vertex.server.storage.recent import Sent
 from vertex.server.table import views
@@ -227,5 +228,5 @@ class Sockets:
                         self._push(tid, [s in union for s in range(n)])
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("presence heartbeat failed")
+            except Exception as exc:
+                log_failure(log, exc, "presence heartbeat failed")

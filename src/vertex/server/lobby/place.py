@@ -28,7 +28,7 @@ from vertex.server.lobby.index import LobbyIndex
 from vertex.server.lobby.rows import LobbyRows
 from vertex.server.lobby.saving import Saving
 from vertex.server.lobby.shared import LocalShared, RedisShared
-from vertex.server.lobby.summary import OPEN, quick, summary
+from vertex.server.lobby.summary import LIVE, OPEN, quick, summary
 from vertex.server.lobby.watchers import Watchers
 from vertex.server.table.table import Table
 
@@ -83,25 +83,37 @@ class Lobby:
         self.v = 0  # bumps with every change this process sends its lobby sockets
         self.present_at: dict[str, float] = {}  # a seat holder was last seen here then
         self.saving = Saving(self.rows)  # the summaries, saved in batches
-        self.counts = Watchers(self.index, self.shared, hub, self._send, self._filters)
+        #: The views a lobby socket may ask for: every game, or one.
+        self.filters: list[str | None] = [None, *game_ids()]
+        self.counts = Watchers(self.index, self.shared, hub, self._send, lambda: self.filters)
 
     # ---- lifecycle --------------------------------------------------------------------------
     async def start(self) -> None:
-        await self.shared.start(self._on_shared)
-        filters = self._filters()
-        now = time.time()
-        for entry in await self.rows.load():
-            self.index.put(entry, filters)
-            self.present_at[entry["id"]] = now
+        await self.reload()
+        await self.shared.start(self._on_shared, self.reload)
         self.saving.start()
+
+    async def reload(self) -> None:
+        """The list from the rows: at the start, and after every (re)subscribe to the lobby's
+        channel (what it carried while this process was cut off from Redis is in the rows:
+        tables listed or changed elsewhere come in, ones that left the list go)."""
+        filters = self.filters
+        now = time.time()
+        before = set(self.index.where)  # a table listed here during the load stays
+        entries = await self.rows.load()
+        for entry in entries:
+            self.present_at.setdefault(entry["id"], now)
+            self._send(self.index.put(entry, filters))  # an older summary changes nothing
+        listed = {e["id"] for e in entries}
+        for section in (OPEN, LIVE):
+            for tid in [t for t in self.index.sections[section] if t in before - listed]:
+                self.present_at.pop(tid, None)
+                self._send(self.index.remove(tid, filters))
 
     async def stop(self) -> None:
         await self.saving.stop()
         self.conns.close()
         await self.shared.close()
-
-    def _filters(self) -> list[str | None]:
-        return [None, *game_ids()]
 
     # ---- the hub's seams --------------------------------------------------------------------
     @contextlib.asynccontextmanager
@@ -153,12 +165,12 @@ class Lobby:
 
     # ---- changes in, changes out ------------------------------------------------------------
     async def _put(self, entry: dict[str, Any], publish: bool) -> None:
-        self._send(self.index.put(entry, self._filters()))
+        self._send(self.index.put(entry, self.filters))
         if publish:
             await self.shared.publish({"put": entry})
 
     async def _on_shared(self, msg: dict[str, Any]) -> None:
-        filters = self._filters()
+        filters = self.filters
         if "put" in msg:
             entry = msg["put"]
             if entry["id"] not in self.present_at:
@@ -182,7 +194,7 @@ class Lobby:
         self.saving.drop(tid)
         left = await self.rows.leave(tid, now)
         self.present_at.pop(tid, None)
-        self._send(self.index.remove(tid, self._filters()))
+        self._send(self.index.remove(tid, self.filters))
         if left:
             await self.shared.publish({"gone": tid})
         return left

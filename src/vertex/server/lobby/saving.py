@@ -14,6 +14,7 @@ import time
 from typing import Any
 
 from vertex.server.lobby.rows import LobbyRows
+from vertex.server.site.faults import log_failure
 from vertex.server.tasks import stop_task
 
 log = logging.getLogger("vertex.server")
@@ -58,5 +59,5 @@ class Saving:
             await asyncio.sleep(0.05)  # a burst of moves makes one write
             try:
                 await self.flush()
-            except Exception:
-                log.exception("lobby rows not saved")
+            except Exception as exc:
+                log_failure(log, exc, "lobby rows not saved")

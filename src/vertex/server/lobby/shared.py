@@ -1,8 +1,11 @@
 """What the lobby shares between processes: its change channel and its locks.
 
 One process: callbacks in memory and asyncio locks. Several: a Redis pub/sub channel (every
-process applies every change to its own list) and locks that are Redis keys set with NX and
-an expiry (a process that dies mid-lock frees it within seconds). The names start with a
+process applies every change to its own list), heard by the site's one listener
+(site/listener.py: it reconnects after a dropped or hung link, and after each (re)subscribe
+the lobby reloads its list from its rows, so a process that was cut off from Redis does not
+stay deaf), and locks that are Redis keys set with NX and an expiry (a process that dies
+mid-lock frees it within seconds). The names start with a
 prefix (settings), so test runs that share one Redis do not hear each other.
 """
 
@@ -19,7 +22,7 @@ from typing import Any
 
 from vertex.server.errors import ApiError
 from vertex.server.site.bus import redis_client
-from vertex.server.tasks import stop_task
+from vertex.server.site.listener import Listener, Subscribed
 
 log = logging.getLogger("vertex.server")
 
@@ -44,7 +47,7 @@ class LocalShared:
     def __init__(self) -> None:
         self._locks: dict[str, tuple[asyncio.Lock, int]] = {}
 
-    async def start(self, handler: Handler) -> None:
+    async def start(self, handler: Handler, on_subscribed: Subscribed | None = None) -> None:
         return None
 
     async def publish(self, msg: dict[str, Any]) -> None:
@@ -85,23 +88,14 @@ class RedisShared:
         self.origin = origin
         self.redis: Any = redis_client(url)
         self._release = self.redis.register_script(_RELEASE)
-        self._task: asyncio.Task[None] | None = None
+        self.listener = Listener(self.redis, self.channel, "lobby", origin)
 
-    async def start(self, handler: Handler) -> None:
-        pubsub = self.redis.pubsub()
-        await pubsub.subscribe(self.channel)
-        self._task = asyncio.create_task(self._listen(pubsub, handler), name="vertex-lobby-bus")
+    async def start(self, handler: Handler, on_subscribed: Subscribed | None = None) -> None:
+        async def heard(msg: dict[str, Any]) -> None:
+            if msg.pop("origin", None) != self.origin:
+                await handler(msg)
 
-    async def _listen(self, pubsub: Any, handler: Handler) -> None:
-        async for item in pubsub.listen():
-            if item.get("type") != "message":
-                continue
-            try:
-                msg = json.loads(item["data"])
-                if msg.pop("origin", None) != self.origin:
-                    await handler(msg)
-            except Exception:
-                log.exception("lobby message dropped")
+        self.listener.start(heard, on_subscribed)
 
     async def publish(self, msg: dict[str, Any]) -> None:
         text = json.dumps({**msg, "origin": self.origin}, separators=(",", ":"))
@@ -123,5 +117,5 @@ class RedisShared:
             await self._release(keys=[key], args=[mine])
 
     async def close(self) -> None:
-        await stop_task(self._task)
+        await self.listener.close()
         await self.redis.aclose()

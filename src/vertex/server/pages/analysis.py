@@ -38,6 +38,7 @@ from vertex.server.compute.analyst import Analyst, ClientGone
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub
 from vertex.server.pages.replay import check_ply, position, shown
+from vertex.server.site.addresses import address_of
 from vertex.server.table.analysable import gate, refusal
 from vertex.server.table.messages import StrictBody
 
@@ -158,7 +159,7 @@ def add_analysis_routes(app: FastAPI, hub: Hub) -> None:
                 f"the game is over at ply {ply}: nothing is left to play there",
                 409,
             )
-        address = request.client.host if request.client else "unknown"
+        address = address_of(request.scope, hub.settings.trusted_proxies)
         await analyst.check_rate(address)
         try:
             out = await analyst.analyse(state, table.id, request.is_disconnected, address)

@@ -3,8 +3,10 @@ shared quotas (quotas.py).
 
 A seat's commands (over all its sockets and HTTP, on every process), a seat's chat lines
 (each is a permanent log row shown to everyone), and the spectators' chat per address and
-per table. While Redis is away they are drawn on this process's own quotas instead: a Redis
-outage must not stop play, the limits then hold per process.
+per table — where the table's allowance is not everyone's to lose: a few addresses that
+use it up cannot silence the others, whose first line a minute at a table always passes it
+(their own allowance still holds). While Redis is away they are drawn on this process's
+own quotas instead: a Redis outage must not stop play, the limits then hold per process.
 """
 
 from __future__ import annotations
@@ -62,6 +64,11 @@ class Allowances:
             {"why": "spectator-chat", "per_minute": rate},
         )
         rate = lim.table_spectator_chat_per_minute
+        if await self._rate("spectator-chat-fresh", f"{tid}:{address}", 1 / 60, 1):
+            # this address has not written here for a minute: the table's allowance, which
+            # others may have used up, does not stop it (it still counts there)
+            await self._rate("spectator-chat-table", tid, rate / 60, lim.table_spectator_chat_burst)
+            return
         await self._per_minute(
             "spectator-chat-table",
             tid,

@@ -4,23 +4,22 @@ One process needs no bus (its sockets hear events directly). Several workers sha
 pub/sub: a worker publishes each event it wrote; the others fold it into their copy of the
 table and pass it to their sockets.
 
-The bus is only a fast path: the log is the truth. The listener reconnects (with backoff)
-whenever its connection drops or goes silent, and after every (re)subscribe the hub checks
-the tables it holds against the log (`on_subscribed`), as it also does every few seconds; an
-event whose publishing failed is caught up that way by the others.
+The bus is only a fast path: the log is the truth. Its listener (listener.py, as every
+listener of the site) reconnects with backoff whenever its connection drops or goes silent,
+and after every (re)subscribe the hub checks the tables it holds against the log
+(`on_subscribed`), as it also does every few seconds; an event whose publishing failed is
+caught up that way by the others.
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
-import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from vertex.server.tasks import stop_task
+from vertex.server.site.listener import BACKOFF_S, Listener
 
 log = logging.getLogger("vertex.server")
 
@@ -33,12 +32,6 @@ REDIS_CONNECTIONS = 32
 #: A Redis command that has not answered in this long has failed (a hung connection must not
 #: hold a caller, or a lease renewal, for minutes).
 REDIS_TIMEOUT_S = 2.0
-#: The listener pings when it has heard nothing for this long, and reconnects when it has
-#: heard nothing for `SILENT_S` (a connection that hangs without closing).
-PING_S = 1.0
-SILENT_S = 3.0
-#: Reconnection waits: from the first to the longest, doubling.
-BACKOFF_S = (0.05, 2.0)
 #: Tries of one publish before it is left to the others' reconciliation.
 PUBLISH_TRIES = 3
 
@@ -85,66 +78,25 @@ class RedisBus:
         self.origin = origin
         self.channel = f"{site}:events"
         self.redis = redis_client(url)
-        self.connected = False  # subscribed and hearing the channel now
-        self.subscribes = 0  # (re)subscriptions since the start
+        self.listener = Listener(self.redis, self.channel, "bus", origin)
         self.publish_failures = 0
-        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def connected(self) -> bool:
+        """Subscribed and hearing the channel now."""
+        return self.listener.connected
+
+    @property
+    def subscribes(self) -> int:
+        """(Re)subscriptions since the start."""
+        return self.listener.subscribes
 
     async def start(self, handler: Handler, on_subscribed: Subscribed | None = None) -> None:
-        self._task = asyncio.create_task(self._run(handler, on_subscribed), name="vertex-bus")
-
-    async def _run(self, handler: Handler, on_subscribed: Subscribed | None) -> None:
-        wait = BACKOFF_S[0]
-        while True:
-            pubsub = self.redis.pubsub()
-            try:
-                await pubsub.subscribe(self.channel)
-                self.connected = True
-                self.subscribes += 1
-                wait = BACKOFF_S[0]
-                if self.subscribes > 1:
-                    log.info(json.dumps({"event": "bus-resubscribed", "worker": self.origin}))
-                if on_subscribed is not None:
-                    # what was published while we were away is in the log: catch up from it
-                    await on_subscribed()
-                await self._listen(pubsub, handler)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                if self.connected:
-                    log.warning(
-                        json.dumps({"event": "bus-lost", "worker": self.origin, "why": repr(exc)})
-                    )
-            finally:
-                self.connected = False
-                with contextlib.suppress(Exception):
-                    await pubsub.aclose()
-            await asyncio.sleep(wait)
-            wait = min(wait * 2, BACKOFF_S[1])
-
-    async def _listen(self, pubsub: Any, handler: Handler) -> None:
-        heard = time.monotonic()
-        pinged = heard
-        while True:
-            item = await pubsub.get_message(timeout=PING_S / 2)
-            now = time.monotonic()
-            if item is None:
-                if now - heard > SILENT_S:
-                    raise ConnectionError("the bus went silent")
-                if now - max(heard, pinged) > PING_S:
-                    pinged = now
-                    await pubsub.ping()
-                continue
-            heard = now
-            if item.get("type") != "message":
-                continue  # a pong or a subscription's confirmation: the line is alive
-            try:
-                msg = json.loads(item["data"])
-                if msg.get("origin") == self.origin:
-                    continue
+        async def heard(msg: dict[str, Any]) -> None:
+            if msg.get("origin") != self.origin:
                 await handler(msg["table"], msg["event"])
-            except Exception:
-                log.exception("bus message dropped")
+
+        self.listener.start(heard, on_subscribed)
 
     async def publish(self, table_id: str, event: dict[str, Any]) -> bool:
         """Publish with a few tries; False if Redis would not take it (the others catch the
@@ -171,5 +123,5 @@ class RedisBus:
         return False
 
     async def close(self) -> None:
-        await stop_task(self._task)
+        await self.listener.close()
         await self.redis.aclose()

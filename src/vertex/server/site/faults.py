@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import logging
+
 from vertex.server.errors import ApiError
 
 
@@ -24,3 +27,14 @@ def unavailable(exc: BaseException) -> ApiError | None:
             "unavailable", "the server cannot reach its storage just now; try again shortly", 503
         )
     return None
+
+
+def log_failure(logger: logging.Logger, exc: BaseException, msg: str, *args: object) -> None:
+    """Log a failure of a background round or a request: one JSON line, no traceback, when it
+    is an outage of Redis or the database (expected, said by `/healthz`, and hundreds of
+    tracebacks would bury everything else); the traceback for anything else."""
+    if unavailable(exc) is None:
+        logger.error(msg, *args, exc_info=exc)
+        return
+    why = f"{type(exc).__name__}: {str(exc)[:200]}"
+    logger.warning(json.dumps({"event": "outage", "what": msg % args, "why": why}))

@@ -12,6 +12,11 @@ taken carries an epoch, higher than any before it for that table, that the owner
 carry into the store (store.py refuses a write with an older epoch than it has seen): an
 owner that hung past its lease cannot write over its successor.
 
+An owner that cannot reach the database cannot run its tables either (a computer move or a
+timeout is a write): when `store_up` says the database has been away for a while
+(upkeep.py: 2 s without an answer), it hands its tables on at once and takes none over
+until it is back, so another process runs them meanwhile.
+
 Over 300 lines because it keeps both kinds of one contract side by side, as bus.py,
 presence.py and quotas.py do: the in-process leases and the Redis ones with their scripts.
 """
@@ -26,6 +31,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from vertex.server.site.bus import redis_client
+from vertex.server.site.faults import log_failure
 from vertex.server.tasks import stop_task
 
 log = logging.getLogger("vertex.server")
@@ -149,8 +155,8 @@ class LocalLeases:
         self.owned.add(tid)
         try:
             await self._gained(tid)
-        except Exception:
-            log.exception("table %s could not be taken up", tid)
+        except Exception as exc:
+            log_failure(log, exc, "table %s could not be taken up", tid)
             await self.release(tid, final=False, wake=time.time() + RETRY_S)
 
     async def close(self) -> None:
@@ -181,6 +187,9 @@ class RedisLeases:
         #: not act (a computer's move dropped, a timer not set), so whoever resumes the
         #: lease must run them again (`gained`), or their turn is nobody's.
         self._lapsed: set[str] = set()
+        #: Whether the database answers (the hub sets it from upkeep.py): while not, this
+        #: process hands its tables on and takes none.
+        self.store_up: Callable[[], bool] = lambda: True
         self._acquire = self.redis.register_script(_ACQUIRE)
         self._renew = self.redis.register_script(_RENEW)
         self._release = self.redis.register_script(_RELEASE)
@@ -221,6 +230,8 @@ class RedisLeases:
     async def acquire(self, tid: str) -> bool:
         if self.owns(tid):
             return True
+        if not self.store_up():
+            return False  # it could not run the table: leave it to a process that can
         began = time.monotonic()
         got = int(
             await self._acquire(
@@ -250,12 +261,15 @@ class RedisLeases:
         while True:
             await asyncio.sleep(every)
             try:
+                if not self.store_up():
+                    await self._hand_on()
+                    continue
                 await self._renew_all()
                 await self._take_over()
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("lease renewal failed")
+            except Exception as exc:
+                log_failure(log, exc, "lease renewal failed")
 
     async def _renew_all(self) -> None:
         mine = sorted(self.owned)
@@ -283,9 +297,17 @@ class RedisLeases:
                 self._lapsed.discard(tid)
                 try:
                     await self._gained(tid)
-                except Exception:
-                    log.exception("table %s could not be resumed", tid)
+                except Exception as exc:
+                    log_failure(log, exc, "table %s could not be resumed", tid)
                     await self._retry_later(tid)
+
+    async def _hand_on(self) -> None:
+        """The database is away: give every table we own to the others, at once."""
+        for tid in sorted(self.owned):
+            log.warning('{"event":"hand-on","table":"%s","worker":"%s"}', tid, self.me)
+            await self.release(tid, final=False)
+            if self._lost is not None:
+                self._lost(tid)
 
     async def _retry_later(self, tid: str) -> None:
         """A table we could not take up: let any process (us too) try again shortly, rather
@@ -305,8 +327,8 @@ class RedisLeases:
             if self._gained is not None:
                 try:
                     await self._gained(tid)
-                except Exception:
-                    log.exception("table %s could not be taken over", tid)
+                except Exception as exc:
+                    log_failure(log, exc, "table %s could not be taken over", tid)
                     await self._retry_later(tid)
 
     async def stop_renewing(self) -> None:

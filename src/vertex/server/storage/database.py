@@ -19,6 +19,9 @@ from vertex.server.storage.schema import make_engine, metadata
 
 T = TypeVar("T")
 
+#: Seconds a read may take before its caller gives up on it (the database is away).
+READ_S = 3.0
+
 
 class Database:
     """The engine, its writer thread and its readers."""
@@ -36,8 +39,15 @@ class Database:
         return await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
 
     async def reading(self, fn: Callable[..., T], *args: Any) -> T:
-        """`fn(*args)` on a reader's thread."""
-        return await self.run(self.reader, fn, *args)
+        """`fn(*args)` on a reader's thread; TimeoutError (a 503 to a client) when it has
+        not answered in `READ_S` (the query goes on in its thread; the driver's own
+        deadlines end it). Writes have no such deadline here: a write given up while it may
+        still commit would be an answer that lies. (SQLite is a file here: no link to lose,
+        and its one thread serves the writes too.)"""
+        if self.sqlite:
+            return await self.run(self.reader, fn, *args)
+        async with asyncio.timeout(READ_S):
+            return await self.run(self.reader, fn, *args)
 
     async def writing(self, fn: Callable[..., T], *args: Any) -> T:
         """`fn(*args)` on the writer's thread."""

@@ -80,9 +80,35 @@ def stored_json(value: Any) -> str:
     return json.dumps(value, separators=(",", ":"), sort_keys=True)
 
 
+#: PostgreSQL's deadlines: a connection made, a pooled one handed out, a statement run,
+#: bytes sent acknowledged by the other end.
+CONNECT_TIMEOUT_S = 2
+POOL_TIMEOUT_S = 2.0
+STATEMENT_TIMEOUT_MS = 10_000
+TCP_USER_TIMEOUT_MS = 3_000
+
+
 def make_engine(url: str) -> Engine:
     if not url.startswith("sqlite"):
-        return create_engine(url, pool_size=5, max_overflow=5, pool_pre_ping=True)
+        # A stalled or lost link must fail within seconds, not hang a request or a lease's
+        # owner for minutes: connect, checkout, statement and TCP deadlines (PostgreSQL's
+        # libpq parameters through psycopg).
+        return create_engine(
+            url,
+            pool_size=5,
+            max_overflow=5,
+            pool_pre_ping=True,
+            pool_timeout=POOL_TIMEOUT_S,
+            connect_args={
+                "connect_timeout": CONNECT_TIMEOUT_S,
+                "options": f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
+                "keepalives": 1,
+                "keepalives_idle": 5,
+                "keepalives_interval": 2,
+                "keepalives_count": 2,
+                "tcp_user_timeout": TCP_USER_TIMEOUT_MS,
+            },
+        )
     memory = url in ("sqlite://", "sqlite:///:memory:")
     kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False}}
     if memory:

@@ -120,8 +120,10 @@ function findSeat(id) {
   const found = new Promise((resolve) => {
     if (!token) { resolve(null); return; }
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}/ws/tables/${encodeURIComponent(id)}` +
-      `?token=${encodeURIComponent(token)}`);
+    // the token in the first frame, never in the URL (DESIGN §5c)
+    const ws = new WebSocket(
+      `${proto}//${location.host}/ws/tables/${encodeURIComponent(id)}?hello=1`);
+    ws.onopen = () => ws.send(JSON.stringify({ t: "hello", token }));
     ws.onmessage = (ev) => {
       try {
         const msg = JSON.parse(ev.data);

@@ -125,9 +125,9 @@ export class TableSocket {
   _url() {
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
     const params = new URLSearchParams();
-    // The one place a token may ride in a query string (DESIGN §5): the socket URL, which
-    // no page shows and the server does not log.
-    if (this.token) params.set("token", this.token);
+    // A seat's token goes in the first frame, never in the URL (a proxy's log would keep
+    // it): `hello=1` tells the server to wait for that frame (DESIGN §5c).
+    if (this.token) params.set("hello", "1");
     if (this.v !== null) params.set("since", String(this.v));
     // this browser's id: its tabs count once among the spectators
     params.set("viewer", remembered.viewer());
@@ -151,6 +151,10 @@ export class TableSocket {
       return;
     }
     this.ws = ws;
+    const token = this.token;
+    ws.onopen = () => {
+      if (token && this.ws === ws) ws.send(JSON.stringify({ t: "hello", token }));
+    };
     ws.onmessage = (e) => this._message(e.data);
     ws.onclose = (e) => { if (this.ws === ws) this._closed(e.code); };
     ws.onerror = () => { /* onclose follows and decides */ };
@@ -174,7 +178,7 @@ export class TableSocket {
     clearTimeout(this.pongTimer);
     clearTimeout(this.timer);
     if (ws) {
-      ws.onmessage = ws.onclose = ws.onerror = null;
+      ws.onopen = ws.onmessage = ws.onclose = ws.onerror = null;
       try { ws.close(); } catch { /* already closed */ }
     }
   }
