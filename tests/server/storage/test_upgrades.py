@@ -19,6 +19,8 @@ from sqlalchemy import Engine, create_engine, select, text
 import vertex.server.app  # noqa: F401  (every module's tables on the metadata)
 from tests.server.pg import another_database, drop_database
 from tests.server.storage.shipped import RELEASES, build
+from vertex.server.parts import parts_for
+from vertex.server.settings import Settings
 from vertex.server.storage import upgrades
 from vertex.server.storage.schema import make_engine, metadata
 from vertex.server.storage.store import Store
@@ -198,3 +200,13 @@ def test_durable_syncs_every_commit(tmp_path: Path, durable: bool, level: int) -
     with engine.connect() as conn:  # 1 NORMAL, 2 FULL
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar_one() == level
     engine.dispose()
+
+
+def test_durable_reaches_the_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("VERTEX_DURABLE", "1")  # what `vertex serve --durable` sets
+    monkeypatch.delenv("VERTEX_REDIS_URL", raising=False)
+    settings = Settings.from_env(f"sqlite:///{tmp_path / 'v.db'}")
+    store = parts_for(settings).store
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("PRAGMA synchronous").scalar_one() == 2
+    store.engine.dispose()
