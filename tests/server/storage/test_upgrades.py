@@ -164,9 +164,7 @@ def test_an_upgrade_leaves_tables_it_does_not_recognise_alone(tmp_path: Path) ->
     engine.dispose()
 
 
-@needs_pg
-def test_processes_starting_at_once_on_postgresql_do_not_race() -> None:
-    url = another_database()
+def test_processes_starting_at_once_do_not_race(url: str) -> None:
     engines = [make_engine(url) for _ in range(4)]
     errors: list[BaseException] = []
     gate = threading.Barrier(len(engines))
@@ -191,7 +189,6 @@ def test_processes_starting_at_once_on_postgresql_do_not_race() -> None:
     finally:
         for e in engines:
             e.dispose()
-        drop_database(url)
 
 
 @pytest.mark.parametrize(("durable", "level"), [(False, 1), (True, 2)])

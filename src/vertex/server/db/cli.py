@@ -119,6 +119,8 @@ def _export(url: str, file: str) -> None:
             try:
                 with partial.open("w", encoding="utf-8", newline="\n") as out:
                     rows = _write(lines, out)
+                    out.flush()
+                    os.fsync(out.fileno())  # on disk before it takes the backup's name
                 os.replace(partial, file)
             finally:
                 partial.unlink(missing_ok=True)

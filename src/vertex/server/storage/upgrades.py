@@ -16,6 +16,8 @@ it and find it current.
 from __future__ import annotations
 
 import functools
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -118,10 +120,15 @@ def _locked(engine: Engine) -> Iterator[Connection]:
         yield conn
 
 
+#: Alembic keeps the running migration's context in module globals: one at a time here.
+_alembic = threading.Lock()
+
+
 def _migrate(conn: Connection) -> None:
     cfg = _config()
     cfg.attributes["connection"] = conn
-    command.upgrade(cfg, "head")
+    with _alembic:
+        command.upgrade(cfg, "head")
 
 
 def refusal(url: str, found: Found) -> str:
@@ -132,6 +139,8 @@ def refusal(url: str, found: Found) -> str:
             f"the database {shown_url(url)} has the schema of a Vertex from before schema "
             f"migrations: {run}"
         )
+    if found.kind == "empty":  # another process was to create it, and did not
+        return f"the database {shown_url(url)} has no schema yet: start again"
     if found.kind == "behind":
         return (
             f"the database {shown_url(url)} is at schema revision {found.revision}, this "
@@ -146,12 +155,36 @@ def refusal(url: str, found: Found) -> str:
 def prepare(engine: Engine, url: str) -> None:
     """Before a server starts: an empty database gets the schema at the head; a current one
     passes; any other raises SchemaError."""
-    with _locked(engine) as conn:
-        found = look(conn)
-        if found.kind == "empty":
-            _migrate(conn)
-        elif found.kind != "current":
-            raise SchemaError(refusal(url, found))
+    try:
+        with _locked(engine) as conn:
+            found = look(conn)
+            if found.kind == "empty":
+                _migrate(conn)
+                return
+    except SQLAlchemyError:
+        if engine.dialect.name != "sqlite":
+            raise
+        found = _after_another(engine)
+    if found.kind != "current":
+        raise SchemaError(refusal(url, found))
+
+
+def _after_another(engine: Engine) -> Found:
+    """SQLite has no lock to wait on: another process on the same new file was creating the
+    schema at the same moment (a table already there, or the file busy). It is done within
+    seconds; what it left is what we find."""
+    deadline = time.monotonic() + 5.0
+    while True:
+        time.sleep(0.2)
+        try:
+            with engine.connect() as conn:
+                found = look(conn)
+        except SQLAlchemyError:
+            if time.monotonic() > deadline:
+                raise
+            continue
+        if found.kind == "current" or time.monotonic() > deadline:
+            return found
 
 
 def upgrade(engine: Engine, url: str) -> tuple[Found, str]:
