@@ -238,3 +238,16 @@ def test_an_export_holds_a_batch_of_rows_at_a_time(tmp_path: Path) -> None:
     assert written > 20_000_000
     # a batch is 500 rows of 2 kB: 1 MB (and 20 MB if the export held the table)
     assert peak < 5_000_000, f"the export held {peak / 1e6:.1f} MB at once"
+
+
+@needs_pg
+def test_vertex_db_s_statements_have_no_server_deadline(pg: str) -> None:
+    from vertex.server.db.cli import _engine
+
+    with _engine(pg, must_exist=True) as engine, engine.connect() as conn:
+        # a migration or an import of a big site may take longer than a request may
+        assert conn.exec_driver_sql("SHOW statement_timeout").scalar_one() == "0"
+    served = make_engine(pg)
+    with served.connect() as conn:
+        assert conn.exec_driver_sql("SHOW statement_timeout").scalar_one() == "10s"
+    served.dispose()

@@ -85,7 +85,7 @@ def _engine(url: str, must_exist: bool) -> Iterator[Engine]:
     local = parsed.get_backend_name() == "sqlite" and path and path != ":memory:"
     if must_exist and local and not Path(str(path)).is_file():
         raise _Refused(f"no database file at {path}")
-    engine = make_engine(url)
+    engine = make_engine(url, statement_deadline=False)
     try:
         yield engine
     finally:

@@ -98,9 +98,12 @@ def shown_url(url: str) -> str:
         return url
 
 
-def make_engine(url: str, durable: bool = False) -> Engine:
-    """`durable` (SQLite): every commit survives a power cut too (synchronous=FULL)."""
+def make_engine(url: str, durable: bool = False, statement_deadline: bool = True) -> Engine:
+    """`durable` (SQLite): every commit survives a power cut too (synchronous=FULL).
+    `statement_deadline` False (PostgreSQL): no statement timeout, for `vertex db`, whose
+    migrations and imports may rightly take longer than a server's queries."""
     if not url.startswith("sqlite"):
+        deadline_ms = STATEMENT_TIMEOUT_MS if statement_deadline else 0  # 0: none
         # A stalled or lost link must fail within seconds, not hang a request or a lease's
         # owner for minutes: connect, checkout, statement and TCP deadlines (PostgreSQL's
         # libpq parameters through psycopg).
@@ -112,7 +115,7 @@ def make_engine(url: str, durable: bool = False) -> Engine:
             pool_timeout=POOL_TIMEOUT_S,
             connect_args={
                 "connect_timeout": CONNECT_TIMEOUT_S,
-                "options": f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
+                "options": f"-c statement_timeout={deadline_ms}",
                 "keepalives": 1,
                 "keepalives_idle": 5,
                 "keepalives_interval": 2,
