@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
-from sqlalchemy import Engine, create_engine, select, text
+from sqlalchemy import Engine, create_engine, inspect, select, text
 
 import vertex.server.app  # noqa: F401  (every module's tables on the metadata)
 from tests.server.pg import another_database, drop_database
@@ -207,3 +207,24 @@ def test_durable_reaches_the_store(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     with store.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA synchronous").scalar_one() == 2
     store.engine.dispose()
+
+
+def test_a_step_that_fails_leaves_nothing_half_done(
+    url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    migrate = upgrades._migrate
+
+    def fails_at_the_end(conn: Any) -> None:
+        migrate(conn)
+        raise RuntimeError("the last migration failed")
+
+    monkeypatch.setattr(upgrades, "_migrate", fails_at_the_end)
+    engine = make_engine(url)
+    try:
+        with pytest.raises(RuntimeError):
+            upgrades.prepare(engine, url)
+        with engine.connect() as conn:  # DDL too was rolled back, on SQLite as well
+            assert upgrades.look(conn).kind == "empty"
+            assert "vertex_tables" not in inspect(conn).get_table_names()
+    finally:
+        engine.dispose()

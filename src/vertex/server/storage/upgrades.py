@@ -8,9 +8,9 @@ did not have yet, and stamps it), behind (an older revision), current, or of a n
 (a revision these migrations do not know). `vertex serve` runs only on a current one (or an
 empty one it creates) and otherwise refuses with the command to run.
 
-On PostgreSQL each step holds a transaction-scoped advisory lock, so processes starting at
-once do not race: one creates the schema (DDL is transactional there), the others wait for
-it and find it current.
+Each step is one transaction (DDL included) that holds a lock — PostgreSQL's advisory lock,
+SQLite's write lock — so a failed step leaves nothing half done and processes starting at
+once do not race: one creates the schema, the others wait for it and find it current.
 """
 
 from __future__ import annotations
@@ -113,10 +113,14 @@ def look(conn: Connection) -> Found:
 
 @contextmanager
 def _locked(engine: Engine) -> Iterator[Connection]:
-    """One transaction; on PostgreSQL under the schema lock (released when it ends)."""
+    """One transaction, DDL included, that other processes wait for: on PostgreSQL under
+    the schema lock, on SQLite holding the write lock from its start (pysqlite would leave
+    DDL outside any transaction)."""
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
             conn.execute(text("SELECT pg_advisory_xact_lock(:k)"), {"k": LOCK_KEY})
+        elif conn.dialect.name == "sqlite":
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
         yield conn
 
 
@@ -170,9 +174,9 @@ def prepare(engine: Engine, url: str) -> None:
 
 
 def _after_another(engine: Engine) -> Found:
-    """SQLite has no lock to wait on: another process on the same new file was creating the
-    schema at the same moment (a table already there, or the file busy). It is done within
-    seconds; what it left is what we find."""
+    """SQLite: another process on the same new file held the write lock past the busy
+    timeout (5 s) while it created the schema. It is done within seconds more; what it left
+    is what we find."""
     deadline = time.monotonic() + 5.0
     while True:
         time.sleep(0.2)
