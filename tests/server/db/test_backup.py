@@ -146,6 +146,12 @@ def _bad(lines: list[str], how: str) -> list[str]:
         out[at] = json.dumps(row) + "\n"
     elif how == "an unknown table":
         out[-2] = json.dumps({"table": "vertex_fences", "row": {"table_id": "t", "epoch": 1}})
+    elif how == "a repeated row":
+        at = next(i for i, x in enumerate(out) if x.startswith('{"table":"vertex_events"'))
+        out.insert(at, out[at])
+        end = json.loads(out[-1])
+        end["rows"]["vertex_events"] += 1
+        out[-1] = json.dumps(end) + "\n"
     elif how == "cut short":
         out = out[:-1]
     elif how == "counts that differ":
@@ -161,6 +167,7 @@ REFUSALS = {
     "not JSON": "line 4: not JSON",
     "a wrong type": r"line \d+: vertex_events.seq must be a whole number",
     "an unknown table": "is not a table a backup holds",
+    "a repeated row": r"lines \d+-\d+: a vertex_events row repeats another's key",
     "cut short": "no end line after line",
     "counts that differ": "a damaged backup",
     "another schema": "schema revision '0000', this Vertex is at 0001",

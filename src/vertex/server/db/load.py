@@ -15,6 +15,7 @@ from typing import Any
 
 from sqlalchemy import BigInteger, Float, Integer, String, Table, Text, func, select, text
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 
 from vertex.server.db.dump import BATCH, FORMAT
 from vertex.server.db.tables import EXPORTED, LEFT_OUT
@@ -105,6 +106,17 @@ def _serials(conn: Connection) -> None:
                 )
 
 
+def _insert(conn: Connection, table: Table | None, rows: list[dict[str, Any]], last: int) -> None:
+    assert table is not None
+    try:
+        conn.execute(table.insert(), rows)
+    except IntegrityError:
+        first = last - len(rows) + 1
+        raise ImportRefused(
+            f"lines {first}-{last}: a {table.name} row repeats another's key"
+        ) from None
+
+
 def import_lines(engine: Engine, url: str, lines: Iterable[str]) -> dict[str, int]:
     """The backup's rows written (one transaction); the rows a table. ImportRefused (with
     the line's number) or SchemaError: nothing was written."""
@@ -137,13 +149,13 @@ def import_lines(engine: Engine, url: str, lines: Iterable[str]) -> dict[str, in
             except ImportRefused as exc:
                 raise ImportRefused(f"line {number}: {exc}") from None
             if batch and (table is not batch_table or len(batch) >= BATCH):
-                conn.execute(batch_table.insert(), batch)  # type: ignore[union-attr]
+                _insert(conn, batch_table, batch, number - 1)
                 batch = []
             batch_table = table
             batch.append(row)
             counts[table.name] += 1
         if batch:
-            conn.execute(batch_table.insert(), batch)  # type: ignore[union-attr]
+            _insert(conn, batch_table, batch, number)
         if number == 0:
             raise ImportRefused("the file is empty")
         if end is None:
