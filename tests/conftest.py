@@ -29,6 +29,7 @@ MARKED: dict[str, tuple[str, ...]] = {
         "server/site/test_processes.py",
         "server/pages/test_web_build.py::test_the_build_",
         "server/storage/test_restart.py",
+        "server/db/test_serve_schema.py",
         "server/site/test_faults.py",
         "server/site/test_database_faults.py",
         "server/site/test_addresses.py::test_a_local_client_cannot_choose_its_address",

@@ -13,6 +13,7 @@ SUBCOMMANDS = {
     "replay": "vertex.terminal.replay",
     "solve": "vertex.terminal.solve",
     "serve": "vertex.server.cli",
+    "db": "vertex.server.db.cli",
 }
 
 

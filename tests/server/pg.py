@@ -61,3 +61,17 @@ def _own_database() -> str:
 
 
 PG = _own_database()
+
+
+def another_database() -> str:
+    """One more database of this run (a test that needs an empty one, or two), named like
+    PG's so a killed run's are cleared too; dropped at exit, or by `drop_database`."""
+    name = f"{_PREFIX}{os.getpid()}_{secrets.token_hex(3)}"
+    with _connect(BASE) as conn:  # type: ignore[attr-defined]
+        conn.execute(f'CREATE DATABASE "{name}"')
+    atexit.register(_drop, name)
+    return BASE.rsplit("/", 1)[0] + "/" + name
+
+
+def drop_database(url: str) -> None:
+    _drop(url.rsplit("/", 1)[1])

@@ -22,11 +22,13 @@ Imports go one way, lowest first; a package may import only the ones its line na
     pages:    table site storage live compute play lobby hub
     api:      table site storage live compute play lobby hub pages
     app:      table site storage live compute play lobby hub pages api
+    db:       table site storage live compute play lobby
 
 `hub` is the wiring of one process, three modules at the top (`hub.py`, `parts.py` — the
 parts of one process or of a site — and `upkeep.py`); `app` is `app.py`, `cli.py` and
-`__main__.py`. The foundation modules at the top (`errors.py`, `text.py`, `tasks.py`,
-`settings.py`) import no package and any module may import them.
+`__main__.py`; `db` is the operator's `vertex db` (upgrade, export, import). The foundation
+modules at the top (`errors.py`, `text.py`, `tasks.py`, `settings.py`) import no package and
+any module may import them.
 """
 
 from vertex.server.app import create_app

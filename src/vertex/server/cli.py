@@ -9,6 +9,7 @@ import os
 import sys
 
 from vertex.server.settings import DEFAULT_DATABASE
+from vertex.server.storage.schema import shown_url
 
 HELP = "serve the Vertex site and API (http://127.0.0.1:8000 by default)"
 
@@ -23,6 +24,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--workers", type=int, default=1, help="worker processes (needs PostgreSQL and Redis)"
+    )
+    parser.add_argument(
+        "--durable",
+        action="store_true",
+        help="SQLite: sync every commit to disk, so a power cut loses none (slower writes)",
     )
 
 
@@ -40,9 +46,15 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    refused = schema_refusal(settings.database_url)
+    if refused:
+        print(f"vertex serve: {refused}", file=sys.stderr)
+        return 1
     # The factory reads the database from the environment in each worker process.
     os.environ["VERTEX_DATABASE_URL"] = settings.database_url
-    print(f"Vertex on http://{args.host}:{args.port} (store: {_safe(settings.database_url)})")
+    if args.durable:
+        os.environ["VERTEX_DURABLE"] = "1"
+    print(f"Vertex on http://{args.host}:{args.port} (store: {shown_url(settings.database_url)})")
     uvicorn.run(
         "vertex.server.cli:app_factory",
         factory=True,
@@ -63,6 +75,29 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
+def schema_refusal(url: str) -> str | None:
+    """Why the server cannot start on this database (its schema needs `vertex db upgrade`,
+    or it cannot be opened), or None: it is current, or was empty and now is."""
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from vertex.server.storage.schema import make_engine
+    from vertex.server.storage.upgrades import SchemaError, failure, prepare
+
+    try:
+        engine = make_engine(url)
+    except Exception as exc:  # not a database URL SQLAlchemy can use
+        return f"--database {url!r} is not a database URL: {exc}"
+    try:
+        prepare(engine, url)
+    except SchemaError as exc:
+        return str(exc)
+    except SQLAlchemyError as exc:
+        return failure(url, exc)
+    finally:
+        engine.dispose()
+    return None
+
+
 def app_factory() -> object:
     from vertex.server.app import create_app
 
@@ -77,11 +112,3 @@ def app_factory() -> object:
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
     return create_app()
-
-
-def _safe(url: str) -> str:
-    # Never print a password from the URL.
-    if "@" in url and "://" in url:
-        scheme, rest = url.split("://", 1)
-        return f"{scheme}://…@{rest.split('@', 1)[1]}"
-    return url

@@ -36,7 +36,7 @@ def one_process(settings: Settings) -> Parts:
     """Everything in this process: the store (SQLite or any database), in-process bus,
     leases, presence and limits."""
     return Parts(
-        Store(settings.database_url),
+        Store(settings.database_url, settings.durable),
         LocalBus(),
         LocalLeases(),
         LocalPresence(),
@@ -52,7 +52,7 @@ def shared_site(settings: Settings, redis_url: str) -> Parts:
     worker = secrets.token_hex(6)
     site = settings.site  # every Redis name of the site starts with it
     return Parts(
-        Store(settings.database_url),
+        Store(settings.database_url, settings.durable),
         RedisBus(redis_url, worker, site),
         RedisLeases(redis_url, worker, settings.lease_s, site),
         RedisPresence(redis_url, worker, settings.presence_s, site),

@@ -72,6 +72,10 @@ class Limits:
 @dataclass(frozen=True)
 class Settings:
     database_url: str = DEFAULT_DATABASE
+    #: SQLite: sync every commit to disk (synchronous=FULL), so a power cut loses none;
+    #: NORMAL otherwise (README, "Backups and upgrades"). `vertex serve --durable`,
+    #: `VERTEX_DURABLE=1`.
+    durable: bool = False
     #: Redis for the cross-worker event bus; None runs everything in one process.
     redis_url: str | None = None
     limits: Limits = field(default_factory=Limits)
@@ -194,6 +198,8 @@ class Settings:
             for part in filter(None, (p.strip() for p in proxies.split(","))):
                 ipaddress.ip_network(part, strict=False)  # ValueError: say so at the start
             values["trusted_proxies"] = proxies
+        if os.environ.get("VERTEX_DURABLE", "") not in ("", "0"):
+            values["durable"] = True
         site = os.environ.get("VERTEX_SITE")
         if site:
             values["site"] = check_site(site)

@@ -8,14 +8,12 @@ allows); PostgreSQL: a writer plus readers.
 from __future__ import annotations
 
 import asyncio
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from sqlalchemy.exc import SQLAlchemyError
-
-from vertex.server.storage.schema import make_engine, metadata
+from vertex.server.storage import upgrades
+from vertex.server.storage.schema import make_engine
 
 T = TypeVar("T")
 
@@ -26,10 +24,10 @@ READ_S = 3.0
 class Database:
     """The engine, its writer thread and its readers."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, durable: bool = False) -> None:
         self.url = url
         self.sqlite = url.startswith("sqlite")
-        self.engine = make_engine(url)
+        self.engine = make_engine(url, durable)
         self.writer = ThreadPoolExecutor(1, thread_name_prefix="vertex-store-w")
         self.reader = (
             self.writer if self.sqlite else ThreadPoolExecutor(3, thread_name_prefix="vertex-r")
@@ -53,13 +51,10 @@ class Database:
         """`fn(*args)` on the writer's thread."""
         return await self.run(self.writer, fn, *args)
 
-    def create_schema(self) -> None:
-        try:
-            metadata.create_all(self.engine)
-        except SQLAlchemyError:
-            # Several workers starting at once may race to create the schema; one wins.
-            time.sleep(0.2)
-            metadata.create_all(self.engine)
+    def prepare_schema(self) -> None:
+        """The schema at the head on an empty database; SchemaError on one that needs
+        `vertex db upgrade` (upgrades.py)."""
+        upgrades.prepare(self.engine, self.url)
 
     def shutdown(self) -> None:
         self.writer.shutdown(wait=True)

@@ -2,7 +2,8 @@
 process) or PostgreSQL (shared by the processes of a site).
 
 Other modules keep tables of their own in the same `metadata` (the lobby's rows, the
-spectators' lines); the store creates them all when it starts.
+spectators' lines). The database gets them from the migrations (migrations/, upgrades.py),
+whose head is exactly these tables (tests/server/storage/test_upgrades.py).
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from sqlalchemy import (
     Text,
     create_engine,
     event,
+    make_url,
 )
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import StaticPool
@@ -88,8 +90,20 @@ STATEMENT_TIMEOUT_MS = 10_000
 TCP_USER_TIMEOUT_MS = 3_000
 
 
-def make_engine(url: str) -> Engine:
+def shown_url(url: str) -> str:
+    """The URL as it may be printed or logged: never with its password."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except Exception:  # not a URL at all: show it as given, it holds no password then
+        return url
+
+
+def make_engine(url: str, durable: bool = False, statement_deadline: bool = True) -> Engine:
+    """`durable` (SQLite): every commit survives a power cut too (synchronous=FULL).
+    `statement_deadline` False (PostgreSQL): no statement timeout, for `vertex db`, whose
+    migrations and imports may rightly take longer than a server's queries."""
     if not url.startswith("sqlite"):
+        deadline_ms = STATEMENT_TIMEOUT_MS if statement_deadline else 0  # 0: none
         # A stalled or lost link must fail within seconds, not hang a request or a lease's
         # owner for minutes: connect, checkout, statement and TCP deadlines (PostgreSQL's
         # libpq parameters through psycopg).
@@ -101,7 +115,7 @@ def make_engine(url: str) -> Engine:
             pool_timeout=POOL_TIMEOUT_S,
             connect_args={
                 "connect_timeout": CONNECT_TIMEOUT_S,
-                "options": f"-c statement_timeout={STATEMENT_TIMEOUT_MS}",
+                "options": f"-c statement_timeout={deadline_ms}",
                 "keepalives": 1,
                 "keepalives_idle": 5,
                 "keepalives_interval": 2,
@@ -118,11 +132,12 @@ def make_engine(url: str) -> Engine:
     @event.listens_for(engine, "connect")
     def _pragmas(dbapi_conn: Any, _record: Any) -> None:
         # WAL keeps readers and the writer apart; NORMAL sync is safe against a killed process
-        # (only a power cut can lose the last commits).
+        # (only a power cut or an OS crash can lose the last commits: README, "Backups and
+        # upgrades"); FULL syncs the log at every commit.
         cur = dbapi_conn.cursor()
         if not memory:
             cur.execute("PRAGMA journal_mode=WAL")
-        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.execute(f"PRAGMA synchronous={'FULL' if durable else 'NORMAL'}")
         cur.execute("PRAGMA busy_timeout=5000")
         cur.close()
 

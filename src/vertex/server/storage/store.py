@@ -27,8 +27,8 @@ T = TypeVar("T")
 class Store:
     """The database's lifecycle and its query groups."""
 
-    def __init__(self, url: str) -> None:
-        self.db = Database(url)
+    def __init__(self, url: str, durable: bool = False) -> None:
+        self.db = Database(url, durable)
         self.url = url
         self.sqlite = self.db.sqlite
         self.engine = self.db.engine
@@ -37,7 +37,7 @@ class Store:
         self.bests = Bests(self.db)
 
     async def start(self) -> None:
-        await self.db.writing(self.db.create_schema)
+        await self.db.writing(self.db.prepare_schema)
         self.log.start()
 
     async def close(self) -> None:

@@ -1,0 +1,32 @@
+"""What a backup holds: every table of the schema, in this order, but those left out here
+with the reason (tests/server/db/test_backup.py checks that no table is forgotten)."""
+
+from __future__ import annotations
+
+from sqlalchemy import Table
+
+from vertex.server.live.spectators import spectator_lines_t
+from vertex.server.lobby.rows import lobby_t
+from vertex.server.storage.schema import bests_t, events_t, fences_t, metadata, tables_t
+
+EXPORTED: tuple[Table, ...] = (
+    tables_t,  # each table's spec and status
+    events_t,  # its log: seats (with their tokens' hashes), moves, chat, results
+    lobby_t,  # the lobby's rows
+    spectator_lines_t,  # spectators' chat lines
+    bests_t,  # solo Verticality bests
+)
+
+#: Tables a backup leaves out, and why.
+LEFT_OUT: dict[Table, str] = {
+    fences_t: (
+        "lease epochs fence off a table's stale owner on the site that wrote them; a "
+        "restored database starts with no owners (an epoch is a time in ms, and one copied "
+        "from a site whose clock ran ahead would refuse the new owner's writes until then)"
+    ),
+}
+
+
+def every_table() -> list[Table]:
+    """The schema's tables, as the code declares them (all modules loaded)."""
+    return list(metadata.sorted_tables)
