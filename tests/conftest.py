@@ -36,6 +36,7 @@ MARKED: dict[str, tuple[str, ...]] = {
         "server/lobby/test_lobby_processes.py",
         "server/test_unload_processes.py",
         "server/deploy/test_deploy.py::test_a_",
+        "server/test_observability.py::test_metrics_",
         "server/deploy/test_deploy.py::test_nginx_",
         "core/test_registry.py::test_bad_options_are_refused_before_the_rules_load",
         "server/api/test_slow_connections.py",
