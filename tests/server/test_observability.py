@@ -107,7 +107,7 @@ def test_metrics_and_json_logs_of_a_real_process(tmp_path: Path) -> None:
         with pytest.raises(httpx.ConnectError):
             httpx.get(f"http://127.0.0.2:{mport}/metrics", timeout=2)
 
-        # the log: one JSON object a line (beside the start line on stdout)
+        # the log: one JSON object a line, from the first
         bad = http.post(p.url + "/api/tables", json={"game": "no-such-game"})
         rid = bad.headers["x-request-id"]
         assert len(rid) == 16  # none sent: a new one
@@ -120,7 +120,7 @@ def test_metrics_and_json_logs_of_a_real_process(tmp_path: Path) -> None:
 
         def lines() -> list[dict[str, object]]:
             text = p.log.read_text(errors="replace").splitlines()
-            return [json.loads(line) for line in text if not line.startswith("Vertex on http")]
+            return [json.loads(line) for line in text]  # every line
 
         logged = eventually(
             lines, until=lambda ls: any(x.get("request") == rid for x in ls), what="access line"
@@ -132,6 +132,8 @@ def test_metrics_and_json_logs_of_a_real_process(tmp_path: Path) -> None:
         refused = next(x for x in logged if x.get("request") == rid)
         assert refused["status"] == 422 and refused["level"] == "info"
         assert all("level" in x and "ts" in x and "event" in x for x in logged)
+        assert logged[0]["event"] == "listening" and logged[0]["url"] == p.url
+        assert logged[0]["metrics"] == f"http://127.0.0.1:{mport}/metrics"
         assert not any(t in p.log.read_text() for t in tokens)
     finally:
         p.stop()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
+import logging
 import os
 import sys
 
@@ -60,7 +62,12 @@ def run(args: argparse.Namespace) -> int:
         except OSError as exc:
             print(f"vertex serve: --metrics-port {args.metrics_port}: {exc}", file=sys.stderr)
             return 2
-    print(f"Vertex on http://{args.host}:{args.port} (store: {_safe(settings.database_url)})")
+    where = {"url": f"http://{args.host}:{args.port}", "store": _safe(settings.database_url)}
+    if args.metrics_port is not None:
+        where["metrics"] = f"http://127.0.0.1:{args.metrics_port}/metrics"
+    if sys.stdout.isatty():  # someone at a terminal; the log (stderr) is JSON lines only
+        print(f"Vertex on {where['url']} (store: {where['store']})")
+    logging.getLogger("vertex.server").info(json.dumps({"event": "listening", **where}))
     uvicorn.run(
         "vertex.server.cli:app_factory",
         factory=True,

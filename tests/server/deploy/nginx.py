@@ -48,8 +48,9 @@ def render(conf: str, listen: int, upstreams: list[int], tmp: Path) -> str:
 
 
 class Nginx:
-    def __init__(self, tmp: Path, upstreams: list[int]) -> None:
+    def __init__(self, tmp: Path, upstreams: list[int], connections: int = 512) -> None:
         self.tmp = tmp
+        self.connections = connections  # a proxied socket holds two
         self.port = free_port()
         self.upstreams = upstreams
         self.proc: subprocess.Popen[bytes] | None = None
@@ -79,7 +80,7 @@ daemon off;
 worker_processes 1;
 pid {self.tmp / "nginx.pid"};
 error_log {self.tmp / "error.log"} warn;
-events {{ worker_connections 512; }}
+events {{ worker_connections {self.connections}; }}
 http {{
     include /etc/nginx/mime.types;
     default_type application/octet-stream;
