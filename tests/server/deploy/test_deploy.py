@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import secrets
+import socket
 import threading
 import time
 from collections.abc import Iterator
@@ -34,6 +35,7 @@ _why = "nginx is not installed (Debian: apt-get install nginx)" if NGINX is None
 pytestmark = pytest.mark.skipif(bool(_why), reason=_why or "")
 
 TABLES_PER_HOUR = 3
+SOCKETS_PER_ADDRESS = 3  # on each process
 
 
 class Site:
@@ -45,6 +47,7 @@ class Site:
                 "VERTEX_REDIS_URL": REDIS,
                 "VERTEX_SITE": "deploy-" + secrets.token_hex(4),  # this run's own keys
                 "VERTEX_TABLES_PER_HOUR": str(TABLES_PER_HOUR),
+                "VERTEX_SOCKETS_PER_ADDRESS": str(SOCKETS_PER_ADDRESS),
                 "VERTEX_AI_WORKERS": "1",  # a small box
                 "VERTEX_ANALYSIS_WORKERS": "1",
             }
@@ -239,8 +242,9 @@ def test_a_game_through_nginx_survives_a_rolling_restart(site: Site) -> None:
 
 
 def test_nginx_passes_the_real_client_address(site: Site) -> None:
-    """VERTEX_TABLES_PER_HOUR per client address, as nginx saw it (clients on 127.0.0.2 and
-    127.0.0.3): a forged X-Forwarded-For or X-Real-IP does not pass."""
+    """VERTEX_TABLES_PER_HOUR and VERTEX_SOCKETS_PER_ADDRESS per client address, as nginx
+    saw it (clients on 127.0.0.2 and 127.0.0.3), for requests and sockets alike: a forged
+    X-Forwarded-For or X-Real-IP does not pass."""
 
     def client(address: str) -> httpx.Client:
         transport = httpx.HTTPTransport(local_address=address)
@@ -266,6 +270,29 @@ def test_nginx_passes_the_real_client_address(site: Site) -> None:
         creator = conn.execute(select(tables_t.c.creator).where(tables_t.c.id == tid)).scalar()
     engine.dispose()
     assert creator == "127.0.0.3"
+
+    def watch(address: str) -> tuple[ClientConnection, dict[str, Any]]:
+        sock = socket.create_connection(("127.0.0.1", site.nginx.port), source_address=(address, 0))
+        ws = connect(f"{site.nginx.ws}/ws/tables/{tid}", sock=sock, open_timeout=10)
+        first: dict[str, Any] = json.loads(ws.recv(timeout=10))
+        return ws, first
+
+    held = []
+    try:
+        for _ in range(2 * SOCKETS_PER_ADDRESS + 2):  # the sockets go to both processes
+            ws, first = watch("127.0.0.2")
+            held.append(ws)
+            if first["t"] == "error":
+                assert first["code"] == "too-many-sockets", first
+                break
+        else:
+            raise AssertionError("one address opened more sockets than its limit")
+        ws, first = watch("127.0.0.3")  # another address is not refused
+        held.append(ws)
+        assert first["t"] == "snapshot", first
+    finally:
+        for ws in held:
+            ws.close()
 
 
 def test_nginx_caches_static_files_hides_metrics_and_ids_requests(site: Site) -> None:
