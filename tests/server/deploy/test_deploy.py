@@ -5,7 +5,7 @@ are restarted one after the other (SIGTERM, as systemd does): no accepted move i
 stored twice, and the sockets are told to reconnect (1012) and come back with `since`. The
 per-address limits see the real client address, which a client cannot forge.
 
-Skipped (with the reason) where nginx is not installed (`apt-get install nginx`) or
+The site's tests are skipped (with the reason) where nginx is not installed (`apt-get install nginx`) or
 PostgreSQL or Redis cannot be reached.
 """
 
@@ -32,7 +32,6 @@ from tests.server.serve import ServeProcess
 from tests.server.site.test_scaleout import PG, REDIS, _reachable
 
 _why = "nginx is not installed (Debian: apt-get install nginx)" if NGINX is None else _reachable()
-pytestmark = pytest.mark.skipif(bool(_why), reason=_why or "")
 
 TABLES_PER_HOUR = 3
 SOCKETS_PER_ADDRESS = 3  # on each process
@@ -82,6 +81,8 @@ class Site:
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    if _why:  # (the files' own checks below run anyway)
+        pytest.skip(_why)
     s = Site(tmp_path_factory.mktemp("deploy"))
     s.start()
     try:
@@ -330,3 +331,29 @@ def test_the_env_file_names_every_setting() -> None:
         read |= set(re.findall(r"\"(VERTEX_[A-Z_]+)\"", path.read_text()))
     documented = set(re.findall(r"^#?(VERTEX_[A-Z_]+)=", (DEPLOY / "vertex.env").read_text(), re.M))
     assert read and read <= documented, sorted(read - documented)
+
+
+def test_the_unit_runs_a_process_a_port_with_its_metrics_on_loopback() -> None:
+    """deploy/systemd/vertex@.service: the instance is the port; its command line is one
+    `vertex serve` takes (metrics on 127.0.0.1:1PORT, which nginx's upstream never names)."""
+    import argparse
+    import shlex
+
+    from vertex.server.cli import _metrics_problem, add_arguments
+
+    unit = (DEPLOY / "systemd" / "vertex@.service").read_text()
+    fields = dict(
+        line.split("=", 1) for line in unit.splitlines() if "=" in line and line[0].isalpha()
+    )
+    assert fields["EnvironmentFile"] == "/etc/vertex/vertex.env"
+    assert fields["KillSignal"] == "SIGTERM"  # the clean stop: sockets told to reconnect
+    argv = shlex.split(fields["ExecStart"].replace("%i", "8001"))
+    assert argv[0].endswith("/vertex") and argv[1] == "serve"
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    args = parser.parse_args(argv[2:])
+    assert (args.host, args.port, args.metrics_port, args.workers) == ("127.0.0.1", 8001, 18001, 1)
+    assert _metrics_problem(args) is None
+    conf = (DEPLOY / "nginx" / "vertex.conf").read_text()
+    upstreams = re.findall(r"^\s*server 127\.0\.0\.1:(\d+)", conf, re.M)
+    assert upstreams == ["8001", "8002"]  # the processes' own ports, never a metrics port
