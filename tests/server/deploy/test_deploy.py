@@ -5,8 +5,8 @@ are restarted one after the other (SIGTERM, as systemd does): no accepted move i
 stored twice, and the sockets are told to reconnect (1012) and come back with `since`. The
 per-address limits see the real client address, which a client cannot forge.
 
-The site's tests are skipped (with the reason) where nginx is not installed (`apt-get install nginx`) or
-PostgreSQL or Redis cannot be reached.
+The site's tests are skipped (with the reason) where nginx is not installed (`apt-get
+install nginx`) or PostgreSQL or Redis cannot be reached.
 """
 
 from __future__ import annotations
