@@ -1,9 +1,12 @@
 """Load benchmark of the server (issues 6, 14): N tables x 2 players as socket clients.
 
-Runs the same load against three set-ups, one after the other in one run: one `vertex serve`
-process on a fresh SQLite file; one process on PostgreSQL + Redis; two processes on the same
+Runs the same load against set-ups, one after the other in one run: one `vertex serve`
+process on a fresh SQLite file (`sqlite`; `sqlite-metrics`: the same with `--metrics-port`,
+scraped every second); one process on PostgreSQL + Redis (`pg`); two processes on the same
 PostgreSQL (a fresh database, dropped afterwards) and Redis, with each table's two players on
-different processes (every move crosses from one process to the other over Redis). N
+different processes (`pg2`: every move crosses from one process to the other over Redis);
+the same two behind Debian's nginx as deploy/nginx/vertex.conf sets it up (`nginx2`: every
+client through nginx, which spreads the sockets over the two). N
 Dots-and-Boxes tables, both players of each connected (2N sockets), random legal moves; a
 move's latency is from the mover sending it to the opponent's socket receiving its broadcast.
 A few tables more have a computer seat (level 1) against a person, to count thinks per
@@ -11,7 +14,7 @@ computer move (each process's /healthz `thinks` against the computer moves in th
 1.0 means no move was thought twice, on any process).
 
     .venv/bin/python bench/bench_load.py [--tables 500] [--seconds 20] [--rate 500]
-        [--setups sqlite,pg,pg2]
+        [--setups sqlite,pg,pg2]  (also: sqlite-metrics, nginx2, before)
 
 Not a test: the figures go to bench/RESULTS.md.
 """
@@ -27,6 +30,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -70,6 +74,7 @@ def start_server(
     redis: str | None,
     src: str | None = None,
     cpus: set[int] | None = None,
+    metrics_port: int | None = None,
 ) -> subprocess.Popen[bytes]:
     """`vertex serve` on `port`; `cpus`: the only CPUs it may run on (None: any)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("VERTEX_")}
@@ -80,6 +85,8 @@ def start_server(
     if redis is not None:
         env["VERTEX_REDIS_URL"] = redis
     cmd = [sys.executable, "-m", "vertex.cli", "serve", "--port", str(port), "--database", db]
+    if metrics_port is not None:
+        cmd += ["--metrics-port", str(metrics_port)]
     with log.open("wb") as out:
         pin = None if cpus is None else (lambda: os.sched_setaffinity(0, cpus))
         proc = subprocess.Popen(cmd, stdout=out, stderr=out, env=env, preexec_fn=pin)
@@ -321,7 +328,30 @@ SETUPS = {
     "sqlite": ("1 process, SQLite", 1, False),
     "pg": ("1 process, PostgreSQL + Redis", 1, True),
     "pg2": ("2 processes, PostgreSQL + Redis", 2, True),
+    "sqlite-metrics": ("1 process, SQLite, metrics scraped", 1, False),
+    "nginx2": ("nginx + 2 processes, PG + Redis", 2, True),
 }
+
+
+def scrape_every_second(ports: list[int], stop: threading.Event) -> None:
+    """What Prometheus does (every 15 s by default; here every second, to be harsh)."""
+    with httpx.Client(timeout=5) as http:
+        while not stop.wait(1.0):
+            for port in ports:
+                http.get(f"http://127.0.0.1:{port}/metrics")
+
+
+def start_nginx(ports: list[int], tmp: Path) -> Any:
+    """deploy/nginx/vertex.conf in front of `ports` (tests/server/deploy/nginx.py renders
+    it); its process's CPU counts as the server's."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from tests.server.deploy.nginx import Nginx
+
+    folder = tmp / "nginx"
+    folder.mkdir(exist_ok=True)
+    nginx = Nginx(folder, ports, connections=16384)
+    nginx.start()
+    return nginx
 
 
 def run_setup(key: str, args: argparse.Namespace, tmp: Path) -> list[dict[str, Any]]:
@@ -331,28 +361,43 @@ def run_setup(key: str, args: argparse.Namespace, tmp: Path) -> list[dict[str, A
     ports = [free_port() for _ in range(processes)]
     logs = [tmp / f"{key}-{i}.log" for i in range(processes)]
     src = args.before if key == "before" else None
+    metrics = [free_port() for _ in ports] if key.endswith("-metrics") else [None] * len(ports)
     procs = [
-        start_server(port, db, log, REDIS if pg else None, src)
-        for port, log in zip(ports, logs, strict=True)
+        start_server(port, db, log, REDIS if pg else None, src, metrics_port=m)
+        for port, log, m in zip(ports, logs, metrics, strict=True)
     ]
     rows = []
+    nginx = None
+    scraping = threading.Event()
     try:
         for port, proc, log in zip(ports, procs, logs, strict=True):
             wait_up(port, proc, log)
-        bases = [f"http://127.0.0.1:{port}" for port in ports]
+        bases = direct = [f"http://127.0.0.1:{port}" for port in ports]
+        pids = [p.pid for p in procs]
+        if key == "nginx2":
+            nginx = start_nginx(ports, tmp)
+            bases = [nginx.url]
+            pids.append(nginx.proc.pid)
+        if metrics[0] is not None:
+            scraper = threading.Thread(
+                target=scrape_every_second, args=(metrics, scraping), daemon=True
+            )
+            scraper.start()
         rates = {"paced": [args.rate], "max": [None], None: [args.rate, None]}[args.only]
         for rate in rates:
-            pids = [p.pid for p in procs]
             run = Run(bases, args.tables, args.ai_tables, args.seconds, rate, pids)
-            before = asyncio.run(thinks(bases))
+            before = asyncio.run(thinks(direct))  # (each process's own count)
             row = asyncio.run(run.go())
-            thought, moves = asyncio.run(thinks_per_computer_move(bases, run.ai_seen))
+            thought, moves = asyncio.run(thinks_per_computer_move(direct, run.ai_seen))
             thought = -1 if before < 0 else thought - before
             row["setup"] = key
             row["thinks/move"] = thought / moves if moves and thought >= 0 else float("nan")
             row["computer moves"] = moves
             rows.append(row)
     finally:
+        scraping.set()
+        if nginx is not None:
+            nginx.stop()
         for proc in procs:
             proc.terminate()
         for proc in procs:

@@ -27,8 +27,9 @@ Imports go one way, lowest first; a package may import only the ones its line na
 `hub` is the wiring of one process, three modules at the top (`hub.py`, `parts.py` — the
 parts of one process or of a site — and `upkeep.py`); `app` is `app.py`, `cli.py` and
 `__main__.py`; `db` is the operator's `vertex db` (upgrade, export, import). The foundation
-modules at the top (`errors.py`, `text.py`, `tasks.py`, `settings.py`) import no package and
-any module may import them.
+modules at the top (`errors.py`, `text.py`, `tasks.py`, `settings.py`, `metrics.py` — the
+Prometheus counters — and `logs.py` — JSON log lines) import no package and any module may
+import them.
 """
 
 from vertex.server.app import create_app

@@ -15,6 +15,7 @@ from fastapi import FastAPI, WebSocket
 from vertex.server.api.guards import BodyLimit, PathCheck, SlashRedirect, add_error_handlers
 from vertex.server.api.health import add_health_routes
 from vertex.server.api.lobby import add_lobby_routes
+from vertex.server.api.request_ids import RequestIds
 from vertex.server.api.socket import serve_table_socket
 from vertex.server.api.tables import add_table_routes
 from vertex.server.errors import ApiError
@@ -59,7 +60,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     )
     app.add_middleware(SlashRedirect, router=app.router)
     app.add_middleware(SecurityHeaders)
-    app.add_middleware(PathCheck)  # outermost: a bad path reaches nothing else
+    app.add_middleware(PathCheck)  # a bad path reaches nothing else
+    # outermost: every reply, refusals too, carries its request id (logged with it)
+    app.add_middleware(RequestIds)
 
     async def table_exists(tid: str) -> bool:
         try:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import json
 import logging
 import os
 import sys
@@ -30,16 +31,29 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="SQLite: sync every commit to disk, so a power cut loses none (slower writes)",
     )
+    parser.add_argument(
+        "--metrics-port",
+        type=int,
+        default=None,
+        metavar="P",
+        help="serve Prometheus metrics on http://127.0.0.1:P/metrics (never on --port; "
+        "one process: not with --workers > 1)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     import uvicorn
 
+    from vertex.server import logs, metrics
     from vertex.server.api.timeouts import TimedH11Protocol
     from vertex.server.settings import Settings
 
-    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    logs.setup()
     settings = Settings.from_env(args.database)
+    problem = _metrics_problem(args)
+    if problem is not None:
+        print(f"vertex serve: {problem}", file=sys.stderr)
+        return 2
     if args.workers > 1 and (settings.database_url.startswith("sqlite") or not settings.redis_url):
         print(
             "vertex serve: several workers need a PostgreSQL --database and VERTEX_REDIS_URL",
@@ -54,7 +68,18 @@ def run(args: argparse.Namespace) -> int:
     os.environ["VERTEX_DATABASE_URL"] = settings.database_url
     if args.durable:
         os.environ["VERTEX_DURABLE"] = "1"
-    print(f"Vertex on http://{args.host}:{args.port} (store: {shown_url(settings.database_url)})")
+    if args.metrics_port is not None:
+        try:
+            metrics.serve(args.metrics_port)
+        except OSError as exc:
+            print(f"vertex serve: --metrics-port {args.metrics_port}: {exc}", file=sys.stderr)
+            return 2
+    where = {"url": f"http://{args.host}:{args.port}", "store": shown_url(settings.database_url)}
+    if args.metrics_port is not None:
+        where["metrics"] = f"http://127.0.0.1:{args.metrics_port}/metrics"
+    if sys.stdout.isatty():  # someone at a terminal; the log (stderr) is JSON lines only
+        print(f"Vertex on {where['url']} (store: {where['store']})")
+    logging.getLogger("vertex.server").info(json.dumps({"event": "listening", **where}))
     uvicorn.run(
         "vertex.server.cli:app_factory",
         factory=True,
@@ -71,6 +96,8 @@ def run(args: argparse.Namespace) -> int:
         # uvicorn would take X-Forwarded-For from any local peer as the truth.
         proxy_headers=False,
         log_level="warning",
+        # uvicorn's own lines go through the root logger: JSON lines like ours (logs.py)
+        log_config=None,
     )
     return 0
 
@@ -99,9 +126,10 @@ def schema_refusal(url: str) -> str | None:
 
 
 def app_factory() -> object:
+    from vertex.server import logs
     from vertex.server.app import create_app
 
-    logging.basicConfig(level=logging.INFO, format="%(message)s", stream=sys.stderr)
+    logs.setup()
     # The store's thread hands the GIL back and forth with the event loop for every commit;
     # the default 5 ms switch interval turns each hand-over into a wait under load.
     sys.setswitchinterval(0.0005)
@@ -112,3 +140,22 @@ def app_factory() -> object:
     gc.freeze()
     gc.set_threshold(20_000, 20, 20)
     return create_app()
+
+
+def _metrics_problem(args: argparse.Namespace) -> str | None:
+    """Why --metrics-port cannot be served as asked, or None. Several uvicorn workers would
+    each count alone behind one port (a scrape would see one at random): run one process a
+    port instead (deploy/: vertex@PORT), each with its own metrics port."""
+    port = args.metrics_port
+    if port is None:
+        return None
+    if not 0 < port < 65536:
+        return f"--metrics-port {port}: not a port (1-65535)"
+    if port == args.port:
+        return "--metrics-port must differ from --port (metrics are never public)"
+    if args.workers > 1:
+        return (
+            "--metrics-port serves one process's metrics: run one `vertex serve` per port "
+            "(each with its own --metrics-port) instead of --workers"
+        )
+    return None

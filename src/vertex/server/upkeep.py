@@ -16,6 +16,7 @@ from collections.abc import Awaitable
 from dataclasses import asdict
 from typing import Any
 
+from vertex.server import metrics
 from vertex.server.compute.autoplay import Autoplay
 from vertex.server.errors import ApiError
 from vertex.server.live.sockets import Sockets, dumps
@@ -62,6 +63,7 @@ class Upkeep:
         self._tasks: list[asyncio.Task[None]] = []
 
     def start(self) -> None:
+        metrics.watch(self.gauges)
         self._tasks.append(asyncio.create_task(self._sweep_loop(), name="vertex-sweeper"))
         if self.scaled:
             self._tasks.append(asyncio.create_task(self._reconcile_loop(), name="vertex-reconcile"))
@@ -70,6 +72,7 @@ class Upkeep:
             self._tasks.append(asyncio.create_task(watch, name="vertex-database-watch"))
 
     async def stop(self) -> None:
+        metrics.watch(None)
         for task in self._tasks:
             await stop_task(task)
         self._tasks = []
@@ -185,6 +188,31 @@ class Upkeep:
         return not self.scaled or (
             self.bus.connected and time.monotonic() - self._redis_seen < REDIS_SILENT_S
         )
+
+    def gauges(self) -> dict[str, tuple[str, float]]:
+        """The process's gauges for a scrape (metrics.py; read from the scrape's thread: a
+        count caught mid-change is read again)."""
+        for _ in range(3):
+            try:
+                sockets = self.sockets.count()
+                break
+            except RuntimeError:  # the dict changed size under the iteration
+                continue
+        else:
+            sockets = -1
+        return {
+            "vertex_tables_held": ("Tables in this process's memory", len(self.repo.tables)),
+            "vertex_tables_owned": (
+                "Tables whose lease this process holds",
+                len(self.leases.owned),
+            ),
+            "vertex_sockets_open": ("Table sockets open on this process", sockets),
+            "vertex_redis_up": ("Redis answers (1 without Redis)", float(self.redis_up())),
+            "vertex_database_up": (
+                "The database answered lately (1 for one process on its own)",
+                float(self.database_up()),
+            ),
+        }
 
     async def health(self) -> dict[str, Any]:
         """What `/healthz` says: `degraded` while Redis (several processes) or the database

@@ -290,7 +290,7 @@ def test_a_process_cut_off_from_redis_loses_no_event_and_no_move(
 def _no_tracebacks(p: ServeProcess) -> None:
     log = p.log.read_text(errors="replace")
     assert "Traceback" not in log, log[log.index("Traceback") - 300 :][:3000]
-    assert '"event": "outage"' in log  # the failures were said, in one line each
+    assert '"event":"outage"' in log  # the failures were said, in one line each (logs.py)
 
 
 def _forget_lobby(ids: list[str]) -> None:

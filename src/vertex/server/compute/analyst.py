@@ -93,7 +93,7 @@ class Analyst:
         slots = settings.analysts()
         self.workers = [Worker(self.kind) for _ in range(slots)]
         self._slots = Slots(slots, RESULT_CACHE)  # a table's next question: its last worker
-        self.share = FairShare(slots, 1, settings.analysis_waiting)
+        self.share = FairShare(slots, 1, settings.analysis_waiting, pool="analysis")
         self._results: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
 
     async def check_rate(self, client: str) -> None:

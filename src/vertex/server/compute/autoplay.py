@@ -22,6 +22,7 @@ from typing import Any
 
 from vertex.server.compute.ai_runner import Thinker, random_move
 from vertex.server.errors import ApiError
+from vertex.server.metrics import THINK_SECONDS
 from vertex.server.settings import Settings
 from vertex.server.site.faults import log_failure
 from vertex.server.site.leases import LocalLeases, RedisLeases
@@ -210,8 +211,10 @@ class Autoplay:
             budget = max(0.01, min(budget, (deadline - time.time()) / 2))
         self.thinks += 1
         _line(event="think", table=tid, seat=seat, v=v, worker=self.worker)
+        start = time.perf_counter()
         try:
             move = await self.thinker.choose(state, seat, level, budget, table.creator, tid)
+            THINK_SECONDS.labels(table.spec.game).observe(time.perf_counter() - start)
         except Exception as exc:
             log_failure(log, exc, "computer player failed at table %s; playing a random move", tid)
             move = random_move(state, seat)

@@ -19,9 +19,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections import OrderedDict, deque
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+
+from vertex.server.metrics import QUEUE_WAIT_SECONDS, QUEUE_WAITING
 
 #: Keys whose last turn is remembered (a key forgotten counts as served long ago).
 SERVED_KEPT = 10_000
@@ -32,7 +35,12 @@ class Full(Exception):
 
 
 class FairShare:
-    def __init__(self, slots: int, per_key: int, most_waiting: int | None = None) -> None:
+    def __init__(
+        self, slots: int, per_key: int, most_waiting: int | None = None, pool: str = "computer"
+    ) -> None:
+        # the metrics' label: turns waiting and how long (metrics.py)
+        self._waiting = QUEUE_WAITING.labels(pool)
+        self._waited = QUEUE_WAIT_SECONDS.labels(pool)
         self.slots = max(1, slots)
         self.per_key = max(1, min(per_key, self.slots))
         self.most_waiting = most_waiting  # per key; None: no limit
@@ -52,7 +60,9 @@ class FairShare:
     async def turn(self, key: str) -> AsyncIterator[None]:
         """Wait for `key`'s turn, hold it for the block. Raises Full (at once) when the key
         has `most_waiting` turns waiting already."""
+        start = time.perf_counter()
         await self._take(key)
+        self._waited.observe(time.perf_counter() - start)
         try:
             yield
         finally:
@@ -69,6 +79,7 @@ class FairShare:
         if queue is None:
             queue = self.queues[key] = deque()
         queue.append(fut)
+        self._waiting.inc()
         try:
             await fut
         except asyncio.CancelledError:
@@ -105,6 +116,7 @@ class FairShare:
             return
         with contextlib.suppress(ValueError):  # handed its turn meanwhile
             queue.remove(fut)
+            self._waiting.dec()
         if not queue:
             del self.queues[key]
 
@@ -118,6 +130,7 @@ class FairShare:
             key = min(ready, key=lambda k: self.served.get(k, 0))
             queue = self.queues[key]
             fut = queue.popleft()
+            self._waiting.dec()
             if not queue:
                 del self.queues[key]
             if fut.cancelled():

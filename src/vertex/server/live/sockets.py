@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from vertex.server.live.conn import Conn, text_frame
+from vertex.server.metrics import SOCKETS_CLOSED, SOCKETS_OPENED
 from vertex.server.site.bus import LocalBus, RedisBus
 from vertex.server.site.faults import log_failure
 from vertex.server.site.presence import LocalPresence, RedisPresence
@@ -146,6 +147,7 @@ class Sockets:
         if conn in conns:
             return
         conns.add(conn)
+        SOCKETS_OPENED.inc()
         groups = self.groups.setdefault(tid, {})
         if conn.seat is not None and (conn.seat, conn.deltas) not in groups:
             # seats before spectators; then in the order they came
@@ -167,6 +169,7 @@ class Sockets:
         if conns is None or conn not in conns:
             return False
         conns.discard(conn)
+        SOCKETS_CLOSED.inc()
         groups = self.groups[tid]
         group = groups[conn.seat, conn.deltas]
         group.discard(conn)

@@ -26,6 +26,7 @@ is open to all. The rule is `analysable.gate`, which the table view carries too.
 
 from __future__ import annotations
 
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
@@ -37,6 +38,7 @@ from vertex.core import Game
 from vertex.server.compute.analyst import Analyst, ClientGone
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub
+from vertex.server.metrics import ANALYSES, ANALYSIS_SECONDS
 from vertex.server.pages.replay import check_ply, position, shown
 from vertex.server.site.addresses import address_of
 from vertex.server.table.analysable import gate, refusal
@@ -161,10 +163,17 @@ def add_analysis_routes(app: FastAPI, hub: Hub) -> None:
             )
         address = address_of(request.scope, hub.settings.trusted_proxies)
         await analyst.check_rate(address)
+        start = time.perf_counter()
         try:
             out = await analyst.analyse(state, table.id, request.is_disconnected, address)
         except ClientGone:
+            ANALYSES.labels("cancelled").inc()
             raise ApiError("cancelled", "the client left; the analysis was stopped", 499) from None
+        except ApiError as exc:  # busy, analysis-timeout
+            ANALYSES.labels("timeout" if exc.code == "analysis-timeout" else "busy").inc()
+            raise
+        ANALYSES.labels("cached" if out["seconds"] == 0.0 else "done").inc()
+        ANALYSIS_SECONDS.labels(table.spec.game).observe(time.perf_counter() - start)
         exact, value = out["exact"], out["value"]
         misere = table.game.lowest_score_wins
         return Analysis(

@@ -6,6 +6,7 @@ import json
 import logging
 
 from vertex.server.errors import ApiError
+from vertex.server.metrics import OUTAGES
 
 
 def unavailable(exc: BaseException) -> ApiError | None:
@@ -36,5 +37,6 @@ def log_failure(logger: logging.Logger, exc: BaseException, msg: str, *args: obj
     if unavailable(exc) is None:
         logger.error(msg, *args, exc_info=exc)
         return
+    OUTAGES.inc()
     why = f"{type(exc).__name__}: {str(exc)[:200]}"
     logger.warning(json.dumps({"event": "outage", "what": msg % args, "why": why}))

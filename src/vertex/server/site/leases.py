@@ -30,6 +30,7 @@ import time
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from vertex.server.metrics import TAKEOVERS
 from vertex.server.site.bus import redis_client
 from vertex.server.site.faults import log_failure
 from vertex.server.tasks import stop_task
@@ -324,6 +325,7 @@ class RedisLeases:
             if self.owns(tid) or not await self.acquire(tid):
                 continue
             log.info('{"event":"take-over","table":"%s","worker":"%s"}', tid, self.me)
+            TAKEOVERS.inc()
             if self._gained is not None:
                 try:
                     await self._gained(tid)

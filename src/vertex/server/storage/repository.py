@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 
 from vertex.core import Game
 from vertex.server.errors import ApiError, not_found
+from vertex.server.metrics import COMMIT_SECONDS, EVENTS, MOVES
 from vertex.server.site.bus import LocalBus, RedisBus
 from vertex.server.storage.recent import KEPT, RECENT, RecentEvents, Sent
 from vertex.server.storage.store import Store
@@ -165,6 +166,7 @@ class Repository:
     async def submit_locked(
         self, table: Table, make: Callable[[Table], StoredEvent], fence: int | None = None
     ) -> StoredEvent:
+        start = time.perf_counter()
         for _attempt in range(5):
             try:
                 ev = await off_loop(table, make, table)
@@ -184,6 +186,10 @@ class Repository:
             await self.catch_up(table)
         else:
             raise ApiError("busy", "the table is busy; try again", 409)
+        COMMIT_SECONDS.observe(time.perf_counter() - start)
+        EVENTS.labels(ev.kind).inc()
+        if ev.kind == "move":
+            MOVES.labels(table.spec.game).inc()
         await self.applied(table, ev, own=True)
         return ev
 
