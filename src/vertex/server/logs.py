@@ -51,3 +51,6 @@ def setup() -> None:
         root.removeHandler(old)
     root.addHandler(handler)
     root.setLevel(logging.INFO)
+    # Alembic's step-by-step lines belong to `vertex db upgrade`, which says what it did;
+    # a server creating a new database's schema needs none of them
+    logging.getLogger("alembic").setLevel(logging.WARNING)

@@ -15,7 +15,6 @@ import secrets
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import urlparse
 
 import httpx
 import pytest
@@ -23,8 +22,8 @@ from websockets.sync.client import connect
 
 from tests.server.proxy import FaultyProxy
 from tests.server.serve import ServeProcess
-from tests.server.site.test_faults import _forget
-from tests.server.site.test_scaleout import PG, REDIS, _reachable
+from tests.server.site.test_faults import proxied_site
+from tests.server.site.test_scaleout import _reachable
 
 pytestmark = pytest.mark.skipif(bool(_reachable()), reason=_reachable() or "")
 
@@ -33,24 +32,8 @@ HUNG_S = 20.0
 
 @pytest.fixture
 def site(tmp_path: Path) -> Iterator[tuple[ServeProcess, ServeProcess, FaultyProxy]]:
-    url = urlparse(PG.replace("+psycopg", ""))
-    proxy = FaultyProxy(url.hostname or "127.0.0.1", url.port or 5432)
-    proxy.start()
-    via_proxy = PG.replace(f"{url.hostname}:{url.port or 5432}", f"127.0.0.1:{proxy.port}")
-    env = {"VERTEX_REDIS_URL": REDIS, "VERTEX_SITE": "t" + secrets.token_hex(5)}
-    a = ServeProcess(tmp_path / "a.log", env={**env, "VERTEX_DATABASE_URL": via_proxy})
-    b = ServeProcess(tmp_path / "b.log", env={**env, "VERTEX_DATABASE_URL": PG})
-    a.launch()
-    b.launch()
-    try:
-        a.wait_up()
-        b.wait_up()
-        yield a, b, proxy
-    finally:
-        a.stop()
-        b.stop()
-        proxy.stop()
-        _forget(a, b)
+    with proxied_site(tmp_path, "VERTEX_DATABASE_URL", "t" + secrets.token_hex(5)) as parts:
+        yield parts
 
 
 def test_a_process_without_its_database_hands_its_tables_on(

@@ -11,6 +11,7 @@ its own random prefix. Skipped when PostgreSQL or Redis is not reachable.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import threading
@@ -131,15 +132,21 @@ class Health(threading.Thread):
         return {(s, r) for t, s, r in self.seen if since <= t <= until}
 
 
-@pytest.fixture
-def site(tmp_path: Path) -> Iterator[tuple[ServeProcess, ServeProcess, FaultyProxy]]:
-    url = urlparse(REDIS)
-    proxy = FaultyProxy(url.hostname or "127.0.0.1", url.port or 6379)
+@contextlib.contextmanager
+def proxied_site(
+    tmp_path: Path, link: str, site: str = SITE
+) -> Iterator[tuple[ServeProcess, ServeProcess, FaultyProxy]]:
+    """Two processes of one site; process a reaches `link` (VERTEX_REDIS_URL or
+    VERTEX_DATABASE_URL) through our proxy, process b directly."""
+    urls = {"VERTEX_REDIS_URL": REDIS, "VERTEX_DATABASE_URL": PG}
+    url = urlparse(urls[link].replace("+psycopg", ""))
+    port = url.port or (6379 if link == "VERTEX_REDIS_URL" else 5432)
+    proxy = FaultyProxy(url.hostname or "127.0.0.1", port)
     proxy.start()
-    via_proxy = REDIS.replace(f"{url.hostname}:{url.port or 6379}", f"127.0.0.1:{proxy.port}")
-    env = {"VERTEX_DATABASE_URL": PG, "VERTEX_SITE": SITE}
-    a = ServeProcess(tmp_path / "a.log", env={**env, "VERTEX_REDIS_URL": via_proxy})
-    b = ServeProcess(tmp_path / "b.log", env={**env, "VERTEX_REDIS_URL": REDIS})
+    via_proxy = urls[link].replace(f"{url.hostname}:{port}", f"127.0.0.1:{proxy.port}")
+    env = {**urls, "VERTEX_SITE": site}
+    a = ServeProcess(tmp_path / "a.log", env={**env, link: via_proxy})
+    b = ServeProcess(tmp_path / "b.log", env=env)
     a.launch()
     b.launch()
     try:
@@ -151,6 +158,12 @@ def site(tmp_path: Path) -> Iterator[tuple[ServeProcess, ServeProcess, FaultyPro
         b.stop()
         proxy.stop()
         _forget(a, b)
+
+
+@pytest.fixture
+def site(tmp_path: Path) -> Iterator[tuple[ServeProcess, ServeProcess, FaultyProxy]]:
+    with proxied_site(tmp_path, "VERTEX_REDIS_URL") as parts:
+        yield parts
 
 
 def _forget(*procs: ServeProcess) -> None:
