@@ -82,6 +82,9 @@ def start_server(
         env["PYTHONPATH"] = src
     env["VERTEX_TABLES_PER_HOUR"] = "1000000"
     env["VERTEX_MESSAGES_PER_SECOND"] = "1000"
+    # every client of a bench is one address (127.0.0.1): no cap on its sockets (64 a process
+    # by default would leave most tables unplayed)
+    env["VERTEX_SOCKETS_PER_ADDRESS"] = "1000000"
     if redis is not None:
         env["VERTEX_REDIS_URL"] = redis
     cmd = [sys.executable, "-m", "vertex.cli", "serve", "--port", str(port), "--database", db]

@@ -44,6 +44,7 @@ def start(port: int, db: str, log: Path, redis: str | None, prefix: str) -> subp
         VERTEX_TABLES_PER_HOUR="1000000",
         VERTEX_MESSAGES_PER_SECOND="1000",
         VERTEX_LISTED_PER_ADDRESS="1000000",
+        VERTEX_SOCKETS_PER_ADDRESS="1000000",  # every client is 127.0.0.1
         VERTEX_REDIS_PREFIX=prefix,
     )
     if redis is not None:
