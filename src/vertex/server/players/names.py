@@ -63,7 +63,8 @@ def check_name(raw: str) -> Name:
     except ApiError as exc:
         why = str(exc.params.get("why", "control"))
         reason = "length" if why in ("empty", "too-long") else "characters"
-        raise _bad(exc.message, why, reason, **{k: v for k, v in exc.params.items() if k != "why"})
+        more = {k: v for k, v in exc.params.items() if k != "why"}
+        raise _bad(exc.message, why, reason, **more) from None
     length = graphemes(shown)
     if length < SHORTEST:
         raise _bad(

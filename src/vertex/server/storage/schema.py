@@ -92,6 +92,11 @@ players_t = Table(
     Column("key_hash", String(64), nullable=True),
     Column("since", Float, nullable=False),
     Column("forgotten", Float, nullable=True),
+    # finished games with a result, all pools and unrated ones (results.py keeps them)
+    Column("games", Integer, nullable=False, server_default="0"),
+    Column("wins", Integer, nullable=False, server_default="0"),
+    Column("draws", Integer, nullable=False, server_default="0"),
+    Column("losses", Integer, nullable=False, server_default="0"),
     Index("ix_vertex_players_name_key", "name_key", unique=True),
     Index("ix_vertex_players_skeleton", "skeleton", unique=True),
     Index("ix_vertex_players_key_hash", "key_hash", unique=True),

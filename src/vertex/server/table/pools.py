@@ -35,7 +35,11 @@ POOLS: tuple[Pool, ...] = (
     Pool("figures-6x6-2", "figures", (("rows", 6), ("cols", 6), ("players", 2))),
     Pool("figures-6x6-3", "figures", (("rows", 6), ("cols", 6), ("players", 3))),
     Pool("figures-6x6-4", "figures", (("rows", 6), ("cols", 6), ("players", 4))),
-    Pool("vert3x-trianguliche-3x3", "vert3x", (("rules", "trianguliche"), ("width", 3), ("height", 3))),
+    Pool(
+        "vert3x-trianguliche-3x3",
+        "vert3x",
+        (("rules", "trianguliche"), ("width", 3), ("height", 3)),
+    ),
     Pool("juxtapose-2", "juxtapose", (("players", 2),)),
 )
 BY_ID: dict[str, Pool] = {p.id: p for p in POOLS}

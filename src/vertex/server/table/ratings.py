@@ -33,9 +33,7 @@ def model() -> PlackettLuce:
     return PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU)
 
 
-def rate(
-    before: Sequence[tuple[float, float]], ranks: Sequence[int]
-) -> list[tuple[float, float]]:
+def rate(before: Sequence[tuple[float, float]], ranks: Sequence[int]) -> list[tuple[float, float]]:
     """Each seat's (mu, sigma) after a game where seat n came `ranks[n]`th (1 best, equal
     ranks are a tie)."""
     m = model()

@@ -25,6 +25,10 @@ def upgrade() -> None:
         sa.Column("key_hash", sa.String(64), nullable=True),
         sa.Column("since", sa.Float, nullable=False),
         sa.Column("forgotten", sa.Float, nullable=True),
+        sa.Column("games", sa.Integer, nullable=False, server_default="0"),
+        sa.Column("wins", sa.Integer, nullable=False, server_default="0"),
+        sa.Column("draws", sa.Integer, nullable=False, server_default="0"),
+        sa.Column("losses", sa.Integer, nullable=False, server_default="0"),
     )
     op.create_index("ix_vertex_players_name_key", "vertex_players", ["name_key"], unique=True)
     op.create_index("ix_vertex_players_skeleton", "vertex_players", ["skeleton"], unique=True)
@@ -41,9 +45,7 @@ def upgrade() -> None:
         sa.Column("v", sa.Integer, nullable=False),
         sa.Column("updated_at", sa.Float, nullable=False),
     )
-    op.create_index(
-        "ix_vertex_player_seats_player", "vertex_player_seats", ["player_id", "status"]
-    )
+    op.create_index("ix_vertex_player_seats_player", "vertex_player_seats", ["player_id", "status"])
     op.create_table(
         "vertex_player_games",
         sa.Column("player_id", sa.String(32), primary_key=True),
@@ -80,9 +82,7 @@ def upgrade() -> None:
         sa.Column("losses", sa.Integer, nullable=False),
         sa.Column("last_at", sa.Float, nullable=False),
     )
-    op.create_index(
-        "ix_vertex_ratings_board", "vertex_ratings", ["pool", "mu", "last_at", "games"]
-    )
+    op.create_index("ix_vertex_ratings_board", "vertex_ratings", ["pool", "mu", "last_at", "games"])
     op.create_table(
         "vertex_results",
         sa.Column("table_id", sa.String(40), primary_key=True),
