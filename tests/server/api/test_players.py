@@ -13,8 +13,8 @@ from tests.server.players.helpers import (
     play_out,
     rated_game,
     rated_table,
-    site,
     sit,
+    site,
 )
 from vertex.server.storage import players as stored_players
 from vertex.server.table import ratings

@@ -93,7 +93,9 @@ class Results:
                 ratings=None,
                 unrated=f.unrated,
             )
-            if not conn.execute(first.on_conflict_do_nothing()).rowcount:
+            # RETURNING says whether this insert made the row (psycopg's rowcount is -1)
+            made = conn.execute(first.on_conflict_do_nothing().returning(results_t.c.table_id))
+            if made.first() is None:
                 # written already (another process, or before a crash): nothing more
                 row = conn.execute(
                     select(results_t).where(results_t.c.table_id == f.table_id)
