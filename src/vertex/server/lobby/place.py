@@ -152,7 +152,8 @@ class Lobby:
         await self._put(entry, publish=True)
 
     def watchers(self, tid: str, n: int) -> None:
-        """This process has `n` spectator sockets at table `tid` now."""
+        """This process's share of table `tid`'s spectators is `n` now (live/watching.py:
+        addresses, each counted by one process)."""
         self.counts.local(tid, n)
 
     def follows(self, tid: str) -> bool:
