@@ -14,6 +14,7 @@ SUBCOMMANDS = {
     "solve": "vertex.terminal.solve",
     "serve": "vertex.server.cli",
     "db": "vertex.server.db.cli",
+    "puzzles": "vertex.puzzles.cli",
 }
 
 

@@ -15,15 +15,16 @@ Imports go one way, lowest first; a package may import only the ones its line na
     site:     -
     storage:  table site
     players:  table site storage
+    puzzles:  table site storage players
     live:     table site storage
     compute:  table site storage
     play:     table site storage live compute
-    lobby:    table site storage players live compute play
-    hub:      table site storage players live compute play lobby
-    pages:    table site storage players live compute play lobby hub
-    api:      table site storage players live compute play lobby hub pages
-    app:      table site storage players live compute play lobby hub pages api
-    db:       table site storage live compute play lobby
+    lobby:    table site storage players puzzles live compute play
+    hub:      table site storage players puzzles live compute play lobby
+    pages:    table site storage players puzzles live compute play lobby hub
+    api:      table site storage players puzzles live compute play lobby hub pages
+    app:      table site storage players puzzles live compute play lobby hub pages api
+    db:       table site storage live compute play lobby puzzles
 
 `players` are the people with a name and a key (DESIGN.md §5a): names, keys, profiles.
 `hub` is the wiring of one process, three modules at the top (`hub.py`, `parts.py` — the

@@ -16,6 +16,7 @@ from vertex.server.api.guards import BodyLimit, PathCheck, SlashRedirect, add_er
 from vertex.server.api.health import add_health_routes
 from vertex.server.api.lobby import add_lobby_routes
 from vertex.server.api.players import add_player_routes
+from vertex.server.api.puzzles import add_puzzle_routes
 from vertex.server.api.request_ids import RequestIds
 from vertex.server.api.socket import serve_table_socket
 from vertex.server.api.tables import add_table_routes
@@ -78,6 +79,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_health_routes(app, hub)
     add_table_routes(app, hub)
     add_player_routes(app, hub)
+    add_puzzle_routes(app, hub)
 
     @app.websocket("/ws/tables/{table_id}")
     async def socket(ws: WebSocket, table_id: str) -> None:

@@ -38,6 +38,7 @@ from vertex.server.play.new_tables import NewTables
 from vertex.server.play.ports import TablesPort
 from vertex.server.players import seats as player_seats
 from vertex.server.players.identity import Identity, Me
+from vertex.server.puzzles.service import Puzzles
 from vertex.server.settings import Settings
 from vertex.server.site.allowances import Allowances
 from vertex.server.site.faults import unavailable
@@ -89,6 +90,7 @@ class Hub:
         self.upkeep = Upkeep(settings, parts, self.repo, self.sockets, self.autoplay, self.lobby)
         self.allowances = Allowances(self.limits, self.quotas, self.upkeep.redis_up)
         self.identity = Identity(self.store, self.allowances)
+        self.puzzles = Puzzles(self.store)
         if isinstance(self.leases, RedisLeases):
             self.leases.store_up = self.upkeep.database_up
         self.spectators = SpectatorChat(

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import tracemalloc
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -21,12 +22,15 @@ from tests.server.players.helpers import PROXY, claim, rated_game, rated_table, 
 from tests.server.storage.shipped import build, fixture
 from tests.server.storage.test_upgrades import needs_pg
 from vertex.cli import main
+from vertex.puzzles.shipped import shipped
 from vertex.server import create_app
 from vertex.server.db.dump import export_lines
 from vertex.server.db.load import ImportRefused, import_lines
 from vertex.server.db.tables import EXPORTED, LEFT_OUT, every_table
+from vertex.server.puzzles.rows import add_puzzle
 from vertex.server.storage import upgrades
 from vertex.server.storage.schema import make_engine, metadata
+from vertex.server.storage.upgrades import head
 
 
 def _export(url: str) -> list[str]:
@@ -74,6 +78,15 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> str:
         keys = [claim(c, "Ann", "192.0.2.1"), claim(c, "Bob", "192.0.2.2")]
         assert rated_game(c, keys, ["192.0.2.1", "192.0.2.2"])["result"]["ratings"]
         sit(c, rated_table(c), 0, keys[0], "192.0.2.1")  # and a seat at an open table
+        # puzzles: a rated attempt (the player's and the puzzle's ratings, the attempt)
+        p = next(p for p in shipped() if p.turns == 1 and p.game == "dots-and-boxes")
+        auth = {"Authorization": f"Bearer {keys[0]}"}
+        c.post(f"/api/puzzles/{p.id}/attempt", json={"moves": list(p.solution)}, headers=auth)
+    # and a mined puzzle
+    engine = make_engine(url)
+    with engine.begin() as conn:
+        add_puzzle(conn, replace(p, id="mined0000001", source="review"), "dots-and-boxes-3x3", 1.0)
+    engine.dispose()
     return url
 
 
@@ -176,7 +189,7 @@ REFUSALS = {
     "a repeated row": r"lines \d+-\d+: a vertex_events row repeats another's key",
     "cut short": "no end line after line",
     "counts that differ": "a damaged backup",
-    "another schema": "schema revision '0000', this Vertex is at 0002",
+    "another schema": "schema revision '0000', this Vertex is at " + head(),
 }
 
 

@@ -7,6 +7,12 @@ from sqlalchemy import Table
 
 from vertex.server.live.spectators import spectator_lines_t
 from vertex.server.lobby.rows import lobby_t
+from vertex.server.puzzles.rows import (
+    puzzle_attempts_t,
+    puzzle_players_t,
+    puzzle_ratings_t,
+    puzzles_t,
+)
 from vertex.server.storage.schema import (
     bests_t,
     events_t,
@@ -31,6 +37,10 @@ EXPORTED: tuple[Table, ...] = (
     player_games_t,  # each player's finished games
     ratings_t,  # ratings per pool
     results_t,  # finished tables' records, written once (their ratings)
+    puzzles_t,  # puzzles mined from the site's games (the shipped set is in the package)
+    puzzle_ratings_t,  # each rated puzzle's rating
+    puzzle_players_t,  # players' puzzle ratings
+    puzzle_attempts_t,  # players' rated attempts, one per player and puzzle
 )
 
 #: Tables a backup leaves out, and why.

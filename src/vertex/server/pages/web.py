@@ -54,7 +54,13 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
 }
 IMMUTABLE = "public, max-age=31536000, immutable"
-PAGES = {"lobby": "index.html", "table": "table.html", "rules": "rules.html", "api": "api.html"}
+PAGES = {
+    "lobby": "index.html",
+    "table": "table.html",
+    "rules": "rules.html",
+    "api": "api.html",
+    "puzzles": "puzzles.html",
+}
 #: A share link longer than this is not ours.
 MAX_QR_CHARS = 400
 
@@ -186,6 +192,15 @@ def add_page_routes(
     async def table_page(table_id: str) -> HTMLResponse:
         found = len(table_id) <= 64 and await table_exists(table_id)
         return html(site, site.page("table"), 200 if found else 404)
+
+    @app.get("/puzzles", include_in_schema=False)
+    async def puzzles_page() -> HTMLResponse:
+        return html(site, site.page("puzzles"))
+
+    @app.get("/puzzles/{puzzle_id}", include_in_schema=False)
+    async def puzzle_page(puzzle_id: str) -> HTMLResponse:
+        # the page asks for the puzzle and says so when it is unknown
+        return html(site, site.page("puzzles"))
 
     @app.get("/rules/{game_id}", include_in_schema=False)
     async def rules_page(game_id: str) -> HTMLResponse:

@@ -19,6 +19,9 @@ from vertex.server.settings import Limits
 from vertex.server.site.faults import unavailable
 from vertex.server.site.quotas import LocalQuotas, RedisQuotas
 
+#: Puzzle attempts (each a move judged by the solver) a minute from one address.
+PUZZLE_ATTEMPTS_PER_MINUTE = 120
+
 
 class Allowances:
     def __init__(
@@ -76,6 +79,18 @@ class Allowances:
             lim.table_spectator_chat_burst,
             f"this table's spectators' chat takes at most {rate:g} lines a minute",
             {"why": "spectator-chat-table", "per_minute": rate},
+        )
+
+    async def puzzle_attempt(self, address: str) -> None:
+        """Attempts at puzzles from one address: each asks the solver, so they are counted
+        across the site's processes (a player moves a few times a minute; 120 is plenty)."""
+        await self._per_minute(
+            "puzzle-attempt",
+            address,
+            PUZZLE_ATTEMPTS_PER_MINUTE,
+            30,
+            f"at most {PUZZLE_ATTEMPTS_PER_MINUTE} puzzle moves a minute from one address",
+            {"per_minute": PUZZLE_ATTEMPTS_PER_MINUTE},
         )
 
     async def claim(self, address: str) -> None:

@@ -1,0 +1,73 @@
+"""The puzzles' routes (DESIGN.md §5b).
+
+- `GET /api/puzzles/next?game=GAME[&theme=T][&after=ID]` and `GET /api/puzzles/daily?game=`
+  and `GET /api/puzzles/{id}`: a puzzle, `{id, game, options, moves, to_move, goal, rating,
+  themes, turns, hint, url, state}` (`state` is the position as a table's view: the page
+  draws it and offers its `legal_moves`), with `player_rating` for a player with a key.
+- `POST /api/puzzles/{id}/attempt {moves}`: `moves` is the line from the puzzle's position
+  so far, the player's moves with the computer's replies (from earlier answers) between
+  them. → `{solved, status: playing|solved|failed, done, reply, state, failed_at?,
+  solution?, rating?, rating_change?, rated?}`. While `playing`, `reply` holds the
+  computer's answer, to be added to the line before the player's next move; a finished
+  attempt by a player with a key rates player and puzzle once (a replay stores nothing).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import FastAPI, Path, Query, Request
+
+from vertex.server.errors import ApiError
+from vertex.server.hub import Hub
+from vertex.server.players.identity import Me
+from vertex.server.site.addresses import address_of
+
+PuzzleId = Annotated[str, Path(max_length=64, description="a puzzle's id")]
+GameQ = Annotated[str, Query(max_length=64, description="a game id")]
+ThemeQ = Annotated[str | None, Query(max_length=64, description="a theme (RULES §5)")]
+
+
+def add_puzzle_routes(app: FastAPI, hub: Hub) -> None:
+    async def who(request: Request) -> Me | None:
+        address = address_of(request.scope, hub.settings.trusted_proxies)
+        return await hub.identity.me(request.headers.get("authorization"), address)
+
+    @app.get("/api/puzzles/next")
+    async def next_puzzle(
+        request: Request,
+        game: GameQ,
+        theme: ThemeQ = None,
+        after: Annotated[str | None, Query(max_length=64)] = None,
+    ) -> dict[str, Any]:
+        """A puzzle of the game (and theme): for a player, one not tried yet near their
+        rating; `after` (the one just played) is not given again at once."""
+        me = await who(request)
+        puzzle = await hub.puzzles.next(game, theme or None, me, after)
+        return await hub.puzzles.view(puzzle, me)
+
+    @app.get("/api/puzzles/daily")
+    async def daily_puzzle(request: Request, game: GameQ) -> dict[str, Any]:
+        """The day's puzzle for the game (the same for everyone, UTC days)."""
+        me = await who(request)
+        return await hub.puzzles.view(await hub.puzzles.daily(game), me)
+
+    @app.get("/api/puzzles/{puzzle_id}")
+    async def one_puzzle(puzzle_id: PuzzleId, request: Request) -> dict[str, Any]:
+        me = await who(request)
+        return await hub.puzzles.view(await hub.puzzles.get(puzzle_id), me)
+
+    @app.post("/api/puzzles/{puzzle_id}/attempt")
+    async def attempt(puzzle_id: PuzzleId, request: Request) -> dict[str, Any]:
+        """Judge the line so far (see the module notes)."""
+        address = address_of(request.scope, hub.settings.trusted_proxies)
+        me = await who(request)
+        await hub.allowances.puzzle_attempt(address)
+        try:
+            body = json.loads(await request.body())
+        except ValueError as exc:
+            raise ApiError(
+                "puzzle-line", "send JSON {moves: [...]}", 422, params={"limit": 64}
+            ) from exc
+        return await hub.puzzles.attempt(puzzle_id, body, me)

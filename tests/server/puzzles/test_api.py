@@ -1,0 +1,96 @@
+"""The puzzles' API (DESIGN §5b): a puzzle, attempts judged by the solver, refusals, a rated
+attempt stored once."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from vertex.puzzles.judge import dots_judge, position
+from vertex.puzzles.shipped import shipped
+
+
+def _first(game: str, turns: int = 1) -> Any:
+    return next(p for p in shipped() if p.game == game and p.turns == turns)
+
+
+def test_next_and_permalink(client: TestClient) -> None:
+    r = client.get("/api/puzzles/next", params={"game": "dots-and-boxes"})
+    assert r.status_code == 200, r.text
+    body = r.json()
+    for field in ("id", "game", "options", "moves", "to_move", "goal", "rating", "themes"):
+        assert field in body
+    assert body["state"]["legal_moves"]
+    again = client.get(f"/api/puzzles/{body['id']}").json()
+    assert again["moves"] == body["moves"]
+    daily = client.get("/api/puzzles/daily", params={"game": "dots-and-boxes"}).json()
+    assert (
+        daily["id"]
+        == client.get("/api/puzzles/daily", params={"game": "dots-and-boxes"}).json()["id"]
+    )
+
+
+def test_stored_line_solves_and_a_wrong_move_fails(client: TestClient) -> None:
+    p = _first("dots-and-boxes")
+    r = client.post(f"/api/puzzles/{p.id}/attempt", json={"moves": list(p.solution)})
+    assert r.status_code == 200, r.text
+    assert r.json()["solved"] is True
+    state = position(p)
+    judge, _ = dots_judge(state.game)
+    wrong = next(m for m in state.legal_moves() if m not in judge.best(state))
+    r = client.post(f"/api/puzzles/{p.id}/attempt", json={"moves": [wrong]})
+    body = r.json()
+    assert body["status"] == "failed" and body["solution"] == list(p.solution)
+
+
+def test_another_goal_keeping_line_counts(client: TestClient) -> None:
+    """A symmetric image of the answer, or any other best move, is accepted: the solver
+    judges the value, not the stored line."""
+    for p in shipped():
+        if p.game != "dots-and-boxes" or p.turns != 1:
+            continue
+        state = position(p)
+        judge, _ = dots_judge(state.game)
+        other = [m for m in judge.best(state) if m != p.solution[0]]
+        if other:
+            r = client.post(f"/api/puzzles/{p.id}/attempt", json={"moves": [other[0]]})
+            assert r.json()["status"] in ("solved", "playing"), r.text
+            return
+    raise AssertionError("no shipped puzzle with a second (symmetric) answer")
+
+
+def test_refusals(client: TestClient) -> None:
+    p = _first("dots-and-boxes")
+    cases = [
+        ("/api/puzzles/nope/attempt", {"moves": []}, 404, "puzzle-unknown"),
+        (f"/api/puzzles/{p.id}/attempt", {"moves": ["zz"]}, 422, "puzzle-illegal"),
+        (f"/api/puzzles/{p.id}/attempt", {"moves": "a1-b1"}, 422, "puzzle-line"),
+        (f"/api/puzzles/{p.id}/attempt", {"nothing": 1}, 422, "puzzle-line"),
+        (f"/api/puzzles/{p.id}/attempt", {"moves": [p.moves[0]]}, 422, "puzzle-illegal"),
+    ]
+    for url, body, status, code in cases:
+        r = client.post(url, json=body)
+        assert r.status_code == status, (url, body, r.text)
+        assert r.json()["error"]["code"] == code
+    r = client.post(f"/api/puzzles/{p.id}/attempt", content=b"{not json")
+    assert r.json()["error"]["code"] == "puzzle-line"
+    assert client.get("/api/puzzles/next", params={"game": "chess"}).status_code == 422
+    assert client.get("/api/puzzles/unknown1").json()["error"]["code"] == "puzzle-unknown"
+
+
+def test_rated_attempt_is_stored_once(client: TestClient) -> None:
+    key = client.post("/api/players", json={"name": "Solver"}).json()["key"]
+    auth = {"Authorization": f"Bearer {key}"}
+    p = _first("dots-and-boxes")
+    first = client.post(
+        f"/api/puzzles/{p.id}/attempt", json={"moves": list(p.solution)}, headers=auth
+    )
+    body = first.json()
+    assert body["solved"] and body["rated"] is True and body["rating"] > 1500
+    again = client.post(
+        f"/api/puzzles/{p.id}/attempt", json={"moves": list(p.solution)}, headers=auth
+    )
+    assert again.json()["rated"] is False and again.json()["rating"] == body["rating"]
+    view = client.get(f"/api/puzzles/{p.id}", headers=auth).json()
+    assert view["player_rating"] == body["rating"] and view["attempted"]["solved"] is True
