@@ -7,7 +7,14 @@ from sqlalchemy import Table
 
 from vertex.server.live.spectators import spectator_lines_t
 from vertex.server.lobby.rows import lobby_t
-from vertex.server.storage.schema import bests_t, events_t, fences_t, metadata, tables_t
+from vertex.server.storage.schema import (
+    bests_t,
+    deadlines_t,
+    events_t,
+    fences_t,
+    metadata,
+    tables_t,
+)
 
 EXPORTED: tuple[Table, ...] = (
     tables_t,  # each table's spec and status
@@ -15,6 +22,7 @@ EXPORTED: tuple[Table, ...] = (
     lobby_t,  # the lobby's rows
     spectator_lines_t,  # spectators' chat lines
     bests_t,  # solo Verticality bests
+    deadlines_t,  # slow tables' next deadlines (their sweep wakes them from these)
 )
 
 #: Tables a backup leaves out, and why.

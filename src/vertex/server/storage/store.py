@@ -5,7 +5,8 @@ Its queries are grouped by what they ask about, each group a class of its own on
 database (database.py: the engine and its threads): the tables' rows (`store.tables`,
 rows.py), the event log (`store.log`, log.py: appends go through one writer that commits
 whatever has queued up in a single transaction, group_commit.py, so many tables' moves
-share one fsync) and solo results (`store.bests`, bests.py). Other modules' own tables (the
+share one fsync), solo results (`store.bests`, bests.py) and slow tables' deadlines
+(`store.deadlines`, deadlines.py). Other modules' own tables (the
 lobby's rows, spectator chat) run their queries through `read` and `write`.
 """
 
@@ -18,6 +19,7 @@ from sqlalchemy.engine import Connection
 
 from vertex.server.storage.bests import Bests
 from vertex.server.storage.database import Database
+from vertex.server.storage.deadlines import Deadlines
 from vertex.server.storage.log import Log
 from vertex.server.storage.rows import TableRows
 
@@ -35,6 +37,7 @@ class Store:
         self.tables = TableRows(self.db)
         self.log = Log(self.db)
         self.bests = Bests(self.db)
+        self.deadlines = Deadlines(self.db)
 
     async def start(self) -> None:
         await self.db.writing(self.db.prepare_schema)
