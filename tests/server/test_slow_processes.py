@@ -14,10 +14,10 @@ import pytest
 from sqlalchemy import create_engine, text
 
 from tests.eventually import eventually
+from tests.server.pg import PG
 from tests.server.serve import ServeProcess
-from tests.server.site.test_scaleout import PG, REDIS, _reachable
+from tests.server.site.test_scaleout import REDIS, _reachable
 from tests.server.test_slow_unload import days_pass
-from tests.server.test_unload_processes import get, held, post
 from vertex.server.table.clocks import DAY_S
 
 pytestmark = pytest.mark.skipif(bool(_reachable()), reason=_reachable() or "")
@@ -65,6 +65,22 @@ def engine() -> Iterator[Any]:
     made = create_engine(PG)
     yield made
     made.dispose()
+
+
+def get(p: ServeProcess, path: str) -> Any:
+    r = p.http.get(p.url + path, timeout=10)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def post(p: ServeProcess, path: str, body: dict[str, Any]) -> Any:
+    r = p.http.post(p.url + path, json=body, timeout=10)
+    assert r.status_code in (200, 201), r.text
+    return r.json()
+
+
+def held(p: ServeProcess) -> int:
+    return int(p.health()["tables"])
 
 
 def _log(engine: Any, tid: str) -> list[str]:
