@@ -92,3 +92,14 @@ def test_an_absent_player_of_a_slow_table_is_never_handed_to_the_computer(
         f"/api/tables/{tid}/actions", json={"token": bob, "action": "hand-over", "seat": 1}
     )
     assert r.status_code == 200, r.text
+
+
+def test_a_free_seat_of_a_slow_table_may_still_go_to_the_computer(client: TestClient) -> None:
+    tid = new_table(client, clock={"per_move_days": 2})["id"]
+    ann = take(client, tid, 0, "Ann")
+    r = client.post(
+        f"/api/tables/{tid}/actions", json={"token": ann, "action": "hand-over", "seat": 1}
+    )
+    assert r.status_code == 200, r.text  # nobody sat there: nobody is away
+    view = client.get(f"/api/tables/{tid}").json()
+    assert [s["kind"] for s in view["seats"]] == ["human", "ai"]

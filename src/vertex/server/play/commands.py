@@ -108,7 +108,7 @@ async def _hand_over(port: Port, c: Call[HandOver]) -> dict[str, Any]:
                 f"this table has no seat {target}",
                 params={"seat": target, "seats": len(t.seats)},
             )
-        if target != c.seat and t.slow:
+        if target != c.seat and t.slow and t.seats[target].taken:
             # days away is a slow table's pace: an absent player is never handed over
             raise ApiError(
                 "not-allowed",
