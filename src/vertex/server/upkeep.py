@@ -181,7 +181,12 @@ class Upkeep:
         process that gets a table's lease takes it up from its log, and its clock's timeout
         makes the seat lose (autoplay.py). The log decides the rest: a timeout is one event
         at one version, fenced by the lease's epoch, so it is written once whoever tries."""
-        for tid in await self.store.deadlines.due(now):
+        try:
+            due = await self.store.deadlines.due(now)
+        except Exception as exc:  # the database is away: the next round asks again
+            log_failure(log, exc, "slow tables' deadlines not read")
+            return
+        for tid in due:
             try:
                 table = self.repo.tables.get(tid)
                 if table is None or not self.leases.owns(tid):
