@@ -16,7 +16,7 @@ from sqlalchemy import Engine, text
 from tests.eventually import eventually
 from tests.server.conftest import make_settings, new_table, recv_until, take
 from vertex.server import create_app
-from vertex.server.table.clocks import DAY_S
+from vertex.server.table.clocks import DAY_S, SLOW_WAIT_S
 
 #: Short timings: a slow table is let go 0.3 s after its last socket, swept every 0.1 s.
 QUICK = {"slow_unload_after_s": 0.3, "sweep_interval_s": 0.1}
@@ -140,3 +140,23 @@ def test_a_slow_table_is_not_expired_for_a_pause_of_days(tmp_path: Path) -> None
         eventually(lambda: hub.upkeep.sweeps >= swept + 3, what="three sweeps")
         assert _kinds(client, tid) == ["seat", "seat"]
         assert client.get(f"/api/tables/{tid}").json()["result"] is None
+
+
+def test_a_slow_table_waits_two_weeks_for_its_players_then_expires(tmp_path: Path) -> None:
+    with TestClient(create_app(make_settings(tmp_path, **QUICK))) as client:
+        hub = _hub(client)
+        tid = new_table(client, clock={"per_move_days": 3})["id"]
+        take(client, tid, 0, "Ann")  # Bob has not come yet
+        stored = _stored(client, tid)
+        assert stored is not None and stored[1] is not None
+        assert abs(stored[1] - (time.time() + SLOW_WAIT_S)) < 60  # its wait for players
+        _out_of_memory(client, tid)
+        days_pass(hub.store.engine, tid, 3 * DAY_S)  # past the day of idle expiry
+        swept = hub.upkeep.sweeps
+        eventually(lambda: hub.upkeep.sweeps >= swept + 3, what="three sweeps")
+        assert _kinds(client, tid) == ["seat"]  # still waiting for Bob
+        days_pass(hub.store.engine, tid, 12 * DAY_S)  # fifteen days: the wait is over
+        eventually(
+            lambda: _kinds(client, tid), until=lambda k: k == ["seat", "expired"], what="expiry"
+        )
+        assert _stored(client, tid) == (2, None)  # (written by the expiry)

@@ -5,7 +5,9 @@ meanwhile: its deadline is here, and each process's sweeper asks for the due one
 query on the deadline's index. Written by the process that wrote the table's event (the
 repository, after the event), as of that event's version: a write for an older version than
 the row's is ignored, so two processes writing one after the other cannot leave an old
-deadline behind. NULL: no clock runs (not started yet, or over).
+deadline behind. Before a table starts, the end of its wait for players (a sweep then
+looks at it and writes NULL, and the ordinary idle expiry may end it); NULL: no clock
+running and nothing to wait for (over, or its wait for players done).
 """
 
 from __future__ import annotations

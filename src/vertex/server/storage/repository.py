@@ -155,9 +155,14 @@ class Repository:
         """A slow table's next deadline into the store, as of its version (deadlines.py),
         for the sweeper that wakes it while nobody holds it. A failure is logged, not
         raised: the event is stored already, and the table writes it again when it leaves
-        memory (upkeep.py)."""
+        memory (upkeep.py). Before its start, the row holds the end of its wait for
+        players instead (clocks.SLOW_WAIT_S): no idle expiry until then."""
+        deadline = clocks.next_deadline(table)
+        if deadline is None and not table.started and not table.is_over:
+            wait = table.created_at + clocks.SLOW_WAIT_S
+            deadline = wait if wait > time.time() else None
         try:
-            await self.store.deadlines.set(table.id, table.v, clocks.next_deadline(table))
+            await self.store.deadlines.set(table.id, table.v, deadline)
         except Exception as exc:
             log_failure(log, exc, "the deadline of table %s was not stored", table.id)
 

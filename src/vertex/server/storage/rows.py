@@ -97,7 +97,8 @@ class TableRows:
                 tables_t.c.status == OPEN,
                 tables_t.c.created_at < before,
                 func.coalesce(last, tables_t.c.created_at) < before,
-                # a slow table waits days for a move: its clock ends it, not a pause
+                # a slow table waits days for a move (or for its players): its clock ends
+                # it, not a pause (deadlines.py)
                 ~exists().where(
                     deadlines_t.c.table_id == tables_t.c.id, deadlines_t.c.deadline.is_not(None)
                 ),

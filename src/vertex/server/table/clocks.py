@@ -11,6 +11,9 @@ from vertex.server.table.events import Folded
 
 #: A slow table's day (`per_move_days`), in the seconds every clock counts in.
 DAY_S = 86_400.0
+#: A slow table waits this long for its players (its link may take days to reach them)
+#: before the ordinary idle expiry may end it (storage/repository.py keeps the time).
+SLOW_WAIT_S = 14 * DAY_S
 
 
 def per_move_s(clock: dict[str, float]) -> float | None:
