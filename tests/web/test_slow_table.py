@@ -57,6 +57,18 @@ def test_the_form_offers_days_per_move_and_the_table_shows_days_left(
     assert page.locator('[data-action="hand-over"][data-seat="1"]').count() == 0
     shot(page, "slow-table-desktop")
     assert page.errors == []
+    # under a day: hours and minutes; under an hour (or any other clock): as ever
+    src = page.get_attribute('script[src$="/js/table/main.js"]', "src")
+    shown = page.evaluate(
+        """async (main) => {
+          const m = await import(main.replace("/main.js", "/clocks.js"));
+          const slow = { view: { slow: true } };
+          return [m.leftText(slow, 2 * 86400 + 5 * 3600 + 10), m.leftText(slow, 5 * 3600 + 725),
+            m.leftText(slow, 125), m.leftText({ view: {} }, 7200)];
+        }""",
+        src,
+    )
+    assert shown == ["2 d 5 h", "5 h 12 min", "2:05", "2:00:00"]
 
     # Bob on a phone: the same days left, in Russian too
     phone = open_seat(context_factory, server, tid, bob, 1, **PHONE)
