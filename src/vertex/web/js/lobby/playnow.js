@@ -72,7 +72,7 @@ export class Seating {
     this.showError(null);
     let seated;
     try {
-      seated = await api.post("/api/lobby/play-now", { game: game.id, name });
+      seated = await api.post("/api/lobby/play-now", { game: game.id, name }, true);
     } catch (err) {
       this.busy = false;
       this.showError(err);
