@@ -7,7 +7,7 @@ import { errorText, loadErrors } from "../shared/errors.js";
 import { mountHeader } from "../shared/header.js";
 import { loadCatalogs, num, onLangChange, t } from "../shared/i18n.js";
 import { player } from "../shared/player.js";
-import { findPool, poolName } from "../shared/ratings.js";
+import { findPool, poolName } from "../shared/pools.js";
 
 await loadCatalogs("players");
 

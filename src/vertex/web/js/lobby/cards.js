@@ -1,5 +1,6 @@
 // The game cards: one per game ([data-game="ID"] on the card) with its picture, name and a
-// short summary as the button that opens its form, a link to its rules and "Play now".
+// short summary as the button that opens its form, links to its rules and (a rated game) its
+// leaderboards, and "Play now".
 // Pictures are drawn once and kept across language switches.
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
@@ -31,8 +32,15 @@ export function renderCards(host, games, chosen, onChoose, onPlayNow) {
         h("span", { class: "game-name", text: name }),
         h("span", { class: "game-summary", text: gameSummary(game) }))),
       h("div", { class: "game-foot" },
-        h("a", { class: "game-rules", href: `/rules/${encodeURIComponent(game.id)}`,
-          "aria-label": t("lobby.rules-of", { game: name }), text: t("lobby.rules") }),
+        h("span", { class: "game-links" },
+          h("a", { class: "game-rules", href: `/rules/${encodeURIComponent(game.id)}`,
+            "aria-label": t("lobby.rules-of", { game: name }), text: t("lobby.rules") }),
+          // a rated game's leaderboards (the first pool's page links the others)
+          game.pools && game.pools.length
+            ? h("a", { class: "game-rules game-leaderboard", "data-leaderboard-link": game.pools[0].id,
+              href: `/leaderboard/${encodeURIComponent(game.pools[0].id)}`,
+              "aria-label": t("lobby.leaderboard-of", { game: name }), text: t("lobby.leaderboard") })
+            : null),
         h("button", { type: "button", class: "play-now", "data-action": "play-now",
           "aria-label": t("place.play-now-of", { game: name }),
           onclick: (ev) => onPlayNow(game, ev.currentTarget), text: t("place.play-now") }))));

@@ -11,6 +11,7 @@ import { LobbySocket } from "./live.js";
 import { MyTables } from "./mine.js";
 import { LobbyPlace } from "./place.js";
 import { Seating } from "./playnow.js";
+import { onPlayerChange } from "../shared/player.js";
 
 await loadCatalogs("lobby");
 
@@ -149,4 +150,6 @@ onLangChange(() => {
   if (mine) mine.render();
   alertsHost.replaceChildren(alertSettings());
 });
+// a name claimed (or signed out) while the form is open: its name field and rated switch
+onPlayerChange(() => { if (form) form.render(); });
 load();

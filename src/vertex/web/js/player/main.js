@@ -10,9 +10,8 @@ import { errorText, loadErrors } from "../shared/errors.js";
 import { mountHeader } from "../shared/header.js";
 import { loadCatalogs, num, onLangChange, t } from "../shared/i18n.js";
 import { player } from "../shared/player.js";
-import {
-  changeData, changeText, dateText, findPool, gameTitle, poolName, ratingText,
-} from "../shared/ratings.js";
+import { findPool, gameTitle, poolName } from "../shared/pools.js";
+import { changeData, changeText, dateText, ratingText } from "../shared/ratings.js";
 
 await loadCatalogs("players");
 

@@ -71,6 +71,13 @@ function doneRow(dialog) {
       onclick: () => dialog.close("done") }));
 }
 
+/** Show a key just given (a name claimed while sitting down). */
+export function showKeyLink(key, name, returnTo = null) {
+  const dialog = openModal({ title: t("me.key.title"), returnTo, content: [] });
+  dialog.replace(...keyLinkView(key, name), doneRow(dialog));
+  return dialog.closed;
+}
+
 /** A new key (POST /api/players/me/key): the old one stops at once, here and everywhere. */
 export async function replaceKey(returnTo) {
   const who = player();
@@ -80,8 +87,7 @@ export async function replaceKey(returnTo) {
   try {
     const { key } = await api.replaceKey();
     keepKey(key, who.name);
-    const dialog = openModal({ title: t("me.key.title"), returnTo, content: [] });
-    dialog.replace(...keyLinkView(key, who.name), doneRow(dialog));
+    await showKeyLink(key, who.name, returnTo);
   } catch (err) {
     await failed(err, returnTo);
   }
