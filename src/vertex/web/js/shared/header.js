@@ -3,6 +3,7 @@
 // dark, or the system's).
 import { h } from "./dom.js";
 import { mountMe } from "./me.js";
+import { watchTurns } from "./turns.js";
 import { LANGS, lang, loadCatalogs, onLangChange, setLang, t, translate } from "./i18n.js";
 import { wireSkipLink } from "./skip.js";
 import { setTheme, THEMES, themeChoice } from "./theme.js";
@@ -42,6 +43,7 @@ export function mountHeader() {
         ...buttons)),
   );
   mountMe(me);
+  watchTurns();
   onLangChange((now) => {
     for (const b of buttons) b.setAttribute("aria-pressed", String(b.dataset.lang === now));
   });
