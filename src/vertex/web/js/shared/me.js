@@ -2,7 +2,7 @@
 // (`[data-action="claim-name"]`); a player sees their name (a link to their profile) and a
 // menu: my profile, a new key, sign out on this device, forget me. The dialogs behind them
 // (shared/claim.js, shared/modal.js) are fetched on first use.
-import { h } from "./dom.js";
+import { h, s } from "./dom.js";
 import { loadCatalogs, onLangChange, t } from "./i18n.js";
 import { me, onPlayerChange, player, profileUrl } from "./player.js";
 
@@ -29,20 +29,23 @@ function draw(host) {
   host.classList.add("me");
   if (!who) {
     const slot = h("span", { "data-me": "" },
+      // a phone shows the icon alone (the words stay its name: .me-label is visually hidden)
       h("button", { type: "button", class: "me-claim", "data-action": "claim-name",
-        "data-focus-key": "claim", "aria-haspopup": "dialog", text: t("me.claim"),
-        onclick: () => openClaim() }));
+        "data-focus-key": "claim", "aria-haspopup": "dialog", onclick: () => openClaim() },
+      personIcon(), h("span", { class: "me-label", text: t("me.claim") })));
     host.replaceChildren(slot);
   } else {
     const name = who.name || "…";
     const id = `me-menu-${++menuCount}`;
+    // no text of its own (the ▾, and on a phone the name's first letter, come from the
+    // sheet), so `[data-me]`'s text is the name alone
     const toggle = h("button", { type: "button", class: "me-toggle", "data-action": "player-menu",
       "data-focus-key": "toggle", "aria-expanded": "false", "aria-controls": id,
-      "aria-label": t("me.menu.label", { name }) },
-    h("span", { "aria-hidden": "true", text: "▾" }));
+      "data-initial": initial(name), "aria-label": t("me.menu.label", { name }) });
     const item = (attrs, text) => h("li", {}, h(attrs.href ? "a" : "button",
       { type: attrs.href ? null : "button", ...attrs, text }));
     const menu = h("ul", { id, class: "me-menu", hidden: true, role: "list" },
+      h("li", { class: "me-menu-name", text: name }),
       item({ href: profileUrl(who.name || ""), "data-action": "my-profile" }, t("me.menu.profile")),
       item({ "data-action": "replace-key", onclick: () => act("replaceKey") }, t("me.menu.newKey")),
       item({ "data-action": "sign-out", onclick: () => act("signOut") }, t("me.menu.signOut")),
@@ -71,8 +74,9 @@ function draw(host) {
     host.replaceChildren(
       h("span", { "data-me": who.name || "" },
         h("a", { class: "me-name", href: profileUrl(who.name || ""), "data-focus-key": "name",
-          text: name })),
-      toggle, menu);
+          text: name }),
+        toggle),
+      menu);
   }
   if (hadFocus) host.querySelector(`[data-focus-key="${hadFocus}"]`)?.focus();
 }
@@ -80,4 +84,24 @@ function draw(host) {
 async function openClaim() {
   const mod = await import("./claim.js");
   mod.claimName({ returnTo: () => document.querySelector("[data-me] a, [data-me] button") });
+}
+
+/** The first letter of a name (a whole grapheme: an accent or an emoji stays whole). */
+function initial(name) {
+  try {
+    const first = new Intl.Segmenter(undefined, { granularity: "grapheme" }).segment(name)[Symbol.iterator]().next();
+    return first.done ? "?" : first.value.segment.toUpperCase();
+  } catch {
+    return name.slice(0, 1).toUpperCase() || "?";
+  }
+}
+
+/** A person with a plus: "claim a name". */
+function personIcon() {
+  const svg = s("svg", { class: "me-icon", viewBox: "0 0 24 24", width: 22, height: 22,
+    "aria-hidden": "true", focusable: "false" },
+  s("circle", { cx: 9, cy: 8, r: 4, fill: "none", stroke: "currentColor", "stroke-width": 2 }),
+  s("path", { d: "M2 21c0-4 3-7 7-7s7 3 7 7", fill: "none", stroke: "currentColor", "stroke-width": 2 }),
+  s("path", { d: "M19 7v6M16 10h6", stroke: "currentColor", "stroke-width": 2 }));
+  return svg;
 }
