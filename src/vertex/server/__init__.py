@@ -14,16 +14,18 @@ Imports go one way, lowest first; a package may import only the ones its line na
     table:    -
     site:     -
     storage:  table site
+    players:  table site storage
     live:     table site storage
     compute:  table site storage
     play:     table site storage live compute
-    lobby:    table site storage live compute play
-    hub:      table site storage live compute play lobby
-    pages:    table site storage live compute play lobby hub
-    api:      table site storage live compute play lobby hub pages
-    app:      table site storage live compute play lobby hub pages api
+    lobby:    table site storage players live compute play
+    hub:      table site storage players live compute play lobby
+    pages:    table site storage players live compute play lobby hub
+    api:      table site storage players live compute play lobby hub pages
+    app:      table site storage players live compute play lobby hub pages api
     db:       table site storage live compute play lobby
 
+`players` are the people with a name and a key (DESIGN.md §5a): names, keys, profiles.
 `hub` is the wiring of one process, three modules at the top (`hub.py`, `parts.py` — the
 parts of one process or of a site — and `upkeep.py`); `app` is `app.py`, `cli.py` and
 `__main__.py`; `db` is the operator's `vertex db` (upgrade, export, import). The foundation

@@ -15,6 +15,7 @@ from fastapi import FastAPI, WebSocket
 from vertex.server.api.guards import BodyLimit, PathCheck, SlashRedirect, add_error_handlers
 from vertex.server.api.health import add_health_routes
 from vertex.server.api.lobby import add_lobby_routes
+from vertex.server.api.players import add_player_routes
 from vertex.server.api.request_ids import RequestIds
 from vertex.server.api.socket import serve_table_socket
 from vertex.server.api.tables import add_table_routes
@@ -76,6 +77,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_rules_routes(app)
     add_health_routes(app, hub)
     add_table_routes(app, hub)
+    add_player_routes(app, hub)
 
     @app.websocket("/ws/tables/{table_id}")
     async def socket(ws: WebSocket, table_id: str) -> None:

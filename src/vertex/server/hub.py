@@ -36,6 +36,8 @@ from vertex.server.parts import Parts
 from vertex.server.play import commands
 from vertex.server.play.new_tables import NewTables
 from vertex.server.play.ports import TablesPort
+from vertex.server.players import seats as player_seats
+from vertex.server.players.identity import Identity, Me
 from vertex.server.settings import Settings
 from vertex.server.site.allowances import Allowances
 from vertex.server.site.faults import unavailable
@@ -86,6 +88,7 @@ class Hub:
         self.watching = Watching(self.sockets, counts, TICK_S, self.lobby.watchers)
         self.upkeep = Upkeep(settings, parts, self.repo, self.sockets, self.autoplay, self.lobby)
         self.allowances = Allowances(self.limits, self.quotas, self.upkeep.redis_up)
+        self.identity = Identity(self.store, self.allowances)
         if isinstance(self.leases, RedisLeases):
             self.leases.store_up = self.upkeep.database_up
         self.spectators = SpectatorChat(
@@ -162,10 +165,21 @@ class Hub:
         return await self.sockets.connected(tid, n)
 
     # ---- commands ---------------------------------------------------------------------------
-    async def take_seat(self, tid: str, n: int, name: str) -> tuple[str, int]:
-        name = check_text(name, self.limits.name_chars, "name")
+    async def take_seat(
+        self, tid: str, n: int, name: str, me: Me | None = None, address: str = ""
+    ) -> tuple[str, int]:
+        """Seat `n` for a guest named `name`, or for the player `me` under their name."""
         token = secrets.token_urlsafe(24)  # 192 random bits
-        ev = await self.repo.submit(tid, lambda t: t.take_seat(n, name, token, time.time()))
+        if me is None:
+            name = check_text(name, self.limits.name_chars, "name")
+            ev = await self.repo.submit(tid, lambda t: t.take_seat(n, name, token, time.time()))
+            return token, ev.seq
+        table = await self.repo.get(tid)
+        facts = await player_seats.seat_facts(self.store, table, me, address)
+        ev = await self.repo.submit(
+            tid, lambda t: t.take_seat(n, me.name, token, time.time(), facts)
+        )
+        await player_seats.seated(self.store, table, n, me, ev.seq)
         return token, ev.seq
 
     async def command(self, tid: str, seat: int, token: str, msg: Command) -> dict[str, Any]:

@@ -65,6 +65,10 @@ class Limits:
     name_chars: int = 40
     #: Listed tables still waiting for players, per client address (across processes).
     listed_per_address: int = 5
+    #: Player names claimed an hour, and failed player-key attempts an hour, per client
+    #: address across processes (players/identity.py).
+    names_per_hour: int = 5
+    key_failures_per_hour: int = 20
     #: Unfinished tables with no event for this long expire (their log is kept).
     idle_expiry_s: float = 24 * 3600.0
 

@@ -77,6 +77,12 @@ class CreateTable(_Body):
         description="analysis allowed (a practice table): perfect-play analysis for anyone "
         "during play; default: only once the game is over",
     )
+    rated: bool = Field(
+        default=False,
+        description="rated: options exactly a pool's (`/api/games` pools), every seat a "
+        "person who sits with a player key; a clock (default 10 minutes + 5 s a move) "
+        "whose timeout loses",
+    )
 
 
 class CheckOptions(_Body):
@@ -84,8 +90,17 @@ class CheckOptions(_Body):
     options: dict[str, Any] = Field(default_factory=dict)
 
 
+class ClaimName(_Body):
+    name: str = Field(min_length=1, max_length=400, description="the name to claim")
+
+
 class TakeSeat(_Body):
-    name: str = Field(min_length=1, max_length=400, description="your display name")
+    name: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=400,
+        description="your display name (with a player key: the player's name instead)",
+    )
 
 
 Token = Annotated[str, Field(min_length=1, max_length=200, description="your seat token")]

@@ -1,6 +1,7 @@
 """The table socket `/ws/tables/{id}` (DESIGN.md §5): its handshake and its read loop.
 
-A player proves the seat in the socket's first frame, `{"t": "hello", "token": …}`, having
+A player proves the seat in the socket's first frame, `{"t": "hello", "token": …}` (or a
+player's `{"t": "hello", "key": …}`: the seat that player holds here, if any), having
 opened it with `?hello=1` (so the server waits for that frame; a spectator sends none and
 hears the table at once). The token never rides in the URL, where a proxy's access log
 would keep it. (Clients of the release before still put `?token=` in the URL: accepted for
@@ -69,8 +70,9 @@ async def take_slot(hub: Hub, ws: WebSocket, address: str) -> bool:
     return False
 
 
-async def _hello(ws: WebSocket) -> str:
-    """The seat token from the first frame, `{"t": "hello", "token": …}`."""
+async def _hello(ws: WebSocket) -> tuple[str, str]:
+    """The first frame, `{"t": "hello", "token": …}` or `{"t": "hello", "key": …}`:
+    ("token" or "key", its value)."""
     bad = ApiError(
         "bad-message",
         'the first frame of a socket opened with ?hello=1 is {"t": "hello", "token": …}',
@@ -88,10 +90,13 @@ async def _hello(ws: WebSocket) -> str:
         msg = json.loads(text)
     except ValueError:
         raise bad from None
-    token = msg.get("token") if isinstance(msg, dict) and msg.get("t") == "hello" else None
-    if not isinstance(token, str) or not token:
+    if not isinstance(msg, dict) or msg.get("t") != "hello":
         raise bad
-    return token
+    for kind in ("token", "key"):
+        value = msg.get(kind)
+        if isinstance(value, str) and value:
+            return kind, value
+    raise bad
 
 
 async def _serve(hub: Hub, ws: WebSocket, table_id: str, address: str) -> None:
@@ -99,8 +104,15 @@ async def _serve(hub: Hub, ws: WebSocket, table_id: str, address: str) -> None:
     try:
         table = await hub.get(table_id)
         seat, token = None, ws.query_params.get("token")  # the release before's way
+        holder = None if token is None else token_hash(token)
         if token is None and ws.query_params.get("hello") == "1":
-            token = await _hello(ws)
+            kind, value = await _hello(ws)
+            if kind == "token":
+                token, holder = value, token_hash(value)
+            else:  # a player's key: their seat here, or they watch
+                me = await hub.identity.by_key(value, address)
+                seat = next((n for n, s in enumerate(table.seats) if s.player == me.id), None)
+                holder = None if seat is None else table.seats[seat].token
         if token is not None:
             seat = table.seat_of(token)
             if seat is None:
@@ -122,7 +134,6 @@ async def _serve(hub: Hub, ws: WebSocket, table_id: str, address: str) -> None:
         return
     bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
     deltas = ws.query_params.get("deltas") == "1"  # state patches instead of states
-    holder = None if token is None else token_hash(token)
     conn = Conn(ws, table_id, seat, holder, bucket, deltas, limits.send_buffer_bytes)
     pump = asyncio.create_task(conn.pump())
     # A client let go for being too slow may never send again: stop waiting for it then.

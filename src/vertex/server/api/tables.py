@@ -26,9 +26,11 @@ from vertex.server.api.bodies import (
 from vertex.server.errors import ApiError, illegal_move
 from vertex.server.hub import Hub, checked_game
 from vertex.server.pages.web import preview
+from vertex.server.play.new_tables import rated_setup
 from vertex.server.site.addresses import address_of
 from vertex.server.table import turns, views
 from vertex.server.table.messages import command
+from vertex.server.table.pools import pools_of
 from vertex.server.table.table import Table, token_hash
 
 #: Suggested aims kept (the newest), one per table, version and seat.
@@ -40,9 +42,12 @@ TableId = Annotated[str, Path(max_length=64, description="the table id from its 
 def add_table_routes(app: FastAPI, hub: Hub) -> None:
     @app.get("/api/games")
     async def games() -> list[dict[str, Any]]:
-        """Every game: id, name, rule summary, options (JSON Schema) and their defaults, and
-        `preview`: the state (as in a table view) of a small example game, for pictures."""
-        return [{**g, "preview": preview(g["id"])} for g in list_games()]
+        """Every game: id, name, rule summary, options (JSON Schema) and their defaults,
+        `preview`: the state (as in a table view) of a small example game, for pictures, and
+        `pools`: its rating pools (`{id, options}`: a rated table's exact options)."""
+        return [
+            {**g, "preview": preview(g["id"]), "pools": pools_of(g["id"])} for g in list_games()
+        ]
 
     @app.post("/api/options/check")
     async def check_options(body: CheckOptions) -> dict[str, Any]:
@@ -63,6 +68,8 @@ def add_table_routes(app: FastAPI, hub: Hub) -> None:
             "on_timeout": body.on_timeout,
             "analysis": body.analysis,
         }
+        if body.rated:
+            seats, settings_ = rated_setup(game, seats, settings_)
         table = await hub.new_tables.create(game, seats, settings_, creator, body.listed)
         return {"id": table.id, "url": f"/tables/{table.id}", "seats": views.public_seats(table)}
 
@@ -72,9 +79,15 @@ def add_table_routes(app: FastAPI, hub: Hub) -> None:
         return await hub.view(table_id)
 
     @app.post("/api/tables/{table_id}/seats/{n}")
-    async def take_seat(table_id: TableId, n: int, body: TakeSeat) -> dict[str, Any]:
-        """Take free seat `n`. The token is the only proof of the seat: keep it private."""
-        token, v = await hub.take_seat(table_id, n, body.name)
+    async def take_seat(
+        table_id: TableId, n: int, body: TakeSeat, request: Request
+    ) -> dict[str, Any]:
+        """Take free seat `n`. The token is the only proof of the seat: keep it private.
+        With `Authorization: Bearer KEY` the player sits under their name (a rated table's
+        seats are taken only so)."""
+        address = address_of(request.scope, hub.settings.trusted_proxies)
+        me = await hub.identity.me(request.headers.get("authorization"), address)
+        token, v = await hub.take_seat(table_id, n, body.name or "", me, address)
         return {"seat": n, "token": token, "version": v, "seat_link": _seat_link(table_id, token)}
 
     @app.post("/api/tables/{table_id}/moves")

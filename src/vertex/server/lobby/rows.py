@@ -32,6 +32,9 @@ lobby_t = Table(
     Column("summary", Text, nullable=False),
     Column("listed_at", Float, nullable=False),
     Column("updated_at", Float, nullable=False),
+    # rated Play now (play.py): the pool, and the waiting player's rating
+    Column("pool", String(64), nullable=True),
+    Column("rating", Integer, nullable=True),
     Index("ix_vertex_lobby_status", "status", "game", "listed_at"),
     Index("ix_vertex_lobby_creator", "creator", "status"),
 )

@@ -23,10 +23,34 @@ from vertex.server.settings import Limits
 from vertex.server.site.quotas import LocalQuotas, RedisQuotas
 from vertex.server.storage.repository import Repository
 from vertex.server.storage.store import Store
+from vertex.server.table.pools import pool_of
 from vertex.server.table.spec import SeatSpec, TableSpec
 from vertex.server.table.table import Table
 
 log = logging.getLogger("vertex.server")
+
+#: A rated table's clock when none is asked for: a player who leaves loses on time.
+RATED_CLOCK = {"total": 600.0, "increment": 5.0}
+
+
+def not_ratable(reason: str, message: str) -> ApiError:
+    return ApiError("not-ratable", message, 422, params={"reason": reason})
+
+
+def rated_setup(
+    game: Game[Any], seats: list[SeatSpec] | None, settings: dict[str, Any]
+) -> tuple[list[SeatSpec] | None, dict[str, Any]]:
+    """A rated table's seats and settings, or 422 `not-ratable` (`reason`: `not-a-pool`,
+    `computer-seat`). Its clock decides an abandoned game: the one who left loses
+    (`on_timeout: lose`; with no clock asked for, `RATED_CLOCK`); no take-backs."""
+    if pool_of(game.id, game.options_dict()) is None:
+        raise not_ratable("not-a-pool", "rated tables play a rating pool's exact options")
+    if seats is not None and any(s.kind != "human" for s in seats):
+        raise not_ratable("computer-seat", "every seat of a rated table is a person's")
+    clock = settings.get("clock") or dict(RATED_CLOCK)
+    out = {**settings, "clock": clock, "on_timeout": "lose", "undo": False, "analysis": False}
+    out["rated"] = True
+    return seats, out
 
 
 class Listing(Protocol):

@@ -78,6 +78,55 @@ class Allowances:
             {"why": "spectator-chat-table", "per_minute": rate},
         )
 
+    async def claim(self, address: str) -> None:
+        """One name claimed from `address`, or 429 `too-many-names`."""
+        per_hour = self.limits.names_per_hour
+        if not await self._window("names", address, per_hour):
+            raise ApiError(
+                "too-many-names",
+                f"at most {per_hour} names an hour from one address",
+                429,
+                params={"limit": per_hour},
+            )
+
+    async def key_attempts_left(self, address: str) -> None:
+        """Before a key is looked up: 429 `too-many-key-attempts` once `address` failed too
+        often this hour (then not even a right key is tried: guessing stops)."""
+        per_hour = self.limits.key_failures_per_hour
+        if await self._counted("key-failures", address) >= per_hour:
+            raise self._too_many_keys()
+
+    async def key_failed(self, address: str) -> None:
+        if not await self._window("key-failures", address, self.limits.key_failures_per_hour):
+            raise self._too_many_keys()
+
+    def _too_many_keys(self) -> ApiError:
+        per_hour = self.limits.key_failures_per_hour
+        return ApiError(
+            "too-many-key-attempts",
+            f"at most {per_hour} wrong player keys an hour from one address",
+            429,
+            params={"limit": per_hour},
+        )
+
+    async def _window(self, name: str, key: str, limit: int) -> bool:
+        if self._redis_up():
+            try:
+                return await self.quotas.take_window(name, key, limit, 3600.0)
+            except Exception as exc:
+                if unavailable(exc) is None:
+                    raise
+        return await self._own.take_window(name, key, limit, 3600.0)
+
+    async def _counted(self, name: str, key: str) -> int:
+        if self._redis_up():
+            try:
+                return await self.quotas.count_window(name, key, 3600.0)
+            except Exception as exc:
+                if unavailable(exc) is None:
+                    raise
+        return await self._own.count_window(name, key, 3600.0)
+
     async def _per_minute(
         self, name: str, key: str, per_minute: float, burst: int, why: str, params: dict[str, Any]
     ) -> None:

@@ -45,6 +45,12 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(window * 1000))
 return 1
 """
 
+_COUNT = """
+local t = redis.call('TIME')
+local now = tonumber(t[1]) + tonumber(t[2]) / 1000000
+return redis.call('ZCOUNT', KEYS[1], '(' .. tostring(now - tonumber(ARGV[1])), '+inf')
+"""
+
 
 def _key(name: str, key: str, prefix: str = QUOTA) -> str:
     return prefix + name + ":" + hashlib.blake2b(key.encode(), digest_size=16).hexdigest()
@@ -78,6 +84,12 @@ class LocalQuotas:
         times.append(now)
         return True
 
+    async def count_window(self, name: str, key: str, window_s: float) -> int:
+        """How many a window holds now (taking nothing)."""
+        now = time.time()
+        times = self._windows.get(name + ":" + key)
+        return 0 if times is None else sum(1 for t in times if t > now - window_s)
+
     def _forget(self, now: float, window_s: float) -> None:
         for k, times in list(self._windows.items()):
             if not times or times[-1] <= now - window_s:
@@ -93,6 +105,7 @@ class RedisQuotas:
         self.redis: Any = redis_client(url)
         self._bucket = self.redis.register_script(_BUCKET)
         self._window = self.redis.register_script(_WINDOW)
+        self._count = self.redis.register_script(_COUNT)
 
     async def take_rate(self, name: str, key: str, rate: float, burst: int) -> bool:
         return bool(await self._bucket(keys=[_key(name, key, self.prefix)], args=[rate, burst]))
@@ -102,6 +115,9 @@ class RedisQuotas:
         return bool(
             await self._window(keys=[_key(name, key, self.prefix)], args=[limit, window_s, member])
         )
+
+    async def count_window(self, name: str, key: str, window_s: float) -> int:
+        return int(await self._count(keys=[_key(name, key, self.prefix)], args=[window_s]))
 
     async def close(self) -> None:
         await self.redis.aclose()

@@ -30,7 +30,7 @@ from vertex.server.metrics import COMMIT_SECONDS, EVENTS, MOVES
 from vertex.server.site.bus import LocalBus, RedisBus
 from vertex.server.storage.recent import KEPT, RECENT, RecentEvents, Sent
 from vertex.server.storage.store import Store
-from vertex.server.table import turns, views
+from vertex.server.table import finished, turns, views
 from vertex.server.table.events import StoredEvent
 from vertex.server.table.records import OPEN, Fenced, TableRow
 from vertex.server.table.spec import TableSpec
@@ -106,8 +106,13 @@ class Repository:
         events = await self.store.log.events(tid)
         # replaying a log can mean re-running physics: off the event loop
         loaded, recent, base = await asyncio.to_thread(_rebuild, tid, row, events)
+        await self.players_loaded(loaded)
         if loaded.status != row.status:  # the process died between the event and the status
             await self.status_changed(loaded)
+        elif loaded.is_over and finished.facts(loaded) is not None:
+            stored = await self.store.results.of(tid)  # its ratings, as written once
+            if stored is not None and loaded.result is not None:
+                loaded.result.update(stored.result_fields())
         self.tables[tid] = loaded
         self.loaded_at[tid] = time.time()
         self.recent.reset(tid, recent)
@@ -197,14 +202,16 @@ class Repository:
         """Fold a stored event into our copy, keep its message, tell the listener."""
         before = table.status
         await off_loop(table, table.apply, ev)
+        if table.status != before:  # first: the end's message carries the ratings
+            await self.status_changed(table)
+        elif own and any(s.player is not None for s in table.seats):
+            self.spawn(self._turns(table, ev))
         sent = _sent(table, ev, self.base.get(table.id), self.said.setdefault(table.id, {}))
         if "state" in sent.msg:
             self.base[table.id] = (sent.msg["state"], sent.sealed)
         if own and self.scaled:
             payload = {"seq": ev.seq, "kind": ev.kind, "data": ev.data, "at": ev.at}
             self.spawn(self.bus.publish(table.id, payload))
-        if table.status != before:
-            await self.status_changed(table)
         try:
             if self.listener is not None:
                 await self.listener(table, ev, sent, own)
@@ -212,11 +219,36 @@ class Repository:
             self.recent.add(table.id, sent)  # gone out: kept packed (recent.py)
 
     async def status_changed(self, table: Table) -> None:
-        # The result before the status: a table marked over has its solo best kept already.
+        # The result before the status: a table marked over has its solo best kept already,
+        # and its players' records (results.py: once, whoever gets here first).
         best = views.solo_best(table)
         if best is not None:
             await self.store.bests.add(best)
+        facts = finished.facts(table)
+        if facts is not None:
+            outcome = await self.store.results.record(facts)
+            if table.result is not None:
+                table.result.update(outcome.result_fields())
+        if table.is_over and any(s.player is not None for s in table.seats):
+            await self.store.players.table_over(table.id)
         await self.store.tables.set_status(table.id, table.status)
+
+    async def _turns(self, table: Table, ev: StoredEvent) -> None:
+        """The players' seats' turns after this event (the writing process's job)."""
+        if table.is_over:
+            return
+        status, due = seat_turns(table)
+        await self.store.players.turns(table.id, ev.seq, status, due, ev.at)
+
+    async def players_loaded(self, table: Table) -> None:
+        """Seats of players forgotten since show as former players."""
+        ids = [s.player for s in table.seats if s.player is not None]
+        if not ids:
+            return
+        names = await self.store.players.names(ids)
+        for seat in table.seats:
+            if seat.player is not None and names.get(seat.player, "") is None:
+                seat.former = True
 
     async def catch_up(self, table: Table) -> bool:
         """Apply what other processes logged since our copy's version; False if nothing."""
@@ -286,6 +318,14 @@ class Repository:
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
+
+
+def seat_turns(table: Table) -> tuple[str, set[int]]:
+    """A table's status for its players' seats (`open`: waiting for players, `playing`)
+    and the seats whose turn it is."""
+    if not table.started:
+        return "open", set()
+    return "playing", set(table.state.to_move)
 
 
 async def off_loop(table: Table, fn: Callable[[_A], _R], arg: _A) -> _R:

@@ -77,6 +77,99 @@ fences_t = Table(
 )
 
 
+# ---- players (DESIGN.md §5a): identity, seats, history, ratings ----------------------------
+
+#: A player: a name (its folded key and its look-alike skeleton unique too: names.py) and
+#: the sha256 of its key. Forgetting clears the name, its keys and the key hash: the row
+#: stays so that finished games can say "former player".
+players_t = Table(
+    "vertex_players",
+    metadata,
+    Column("id", String(32), primary_key=True),
+    Column("name", String(120), nullable=True),
+    Column("name_key", String(200), nullable=True),
+    Column("skeleton", String(200), nullable=True),
+    Column("key_hash", String(64), nullable=True),
+    Column("since", Float, nullable=False),
+    Column("forgotten", Float, nullable=True),
+    # finished games with a result, all pools and unrated ones (results.py keeps them)
+    Column("games", Integer, nullable=False, server_default="0"),
+    Column("wins", Integer, nullable=False, server_default="0"),
+    Column("draws", Integer, nullable=False, server_default="0"),
+    Column("losses", Integer, nullable=False, server_default="0"),
+    Index("ix_vertex_players_name_key", "name_key", unique=True),
+    Index("ix_vertex_players_skeleton", "skeleton", unique=True),
+    Index("ix_vertex_players_key_hash", "key_hash", unique=True),
+)
+
+#: The seats players hold at open and playing tables (their "Your tables" on any device),
+#: with whose turn it is; `v` is the table version they say, so a late write of an older
+#: version changes nothing. A table's rows go when it ends (its history is below).
+player_seats_t = Table(
+    "vertex_player_seats",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("player_id", String(32), nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("pool", String(64), nullable=True),
+    Column("status", String(16), nullable=False),
+    Column("my_turn", Integer, nullable=False),
+    Column("v", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    Index("ix_vertex_player_seats_player", "player_id", "status"),
+)
+
+#: Each player's finished games, newest first by (ended_at, table_id): a profile's pages
+#: are a range of one of these indexes whatever the number of games.
+player_games_t = Table(
+    "vertex_player_games",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("table_id", String(40), primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("game", String(64), nullable=False),
+    Column("pool", String(64), nullable=True),
+    Column("rated", Integer, nullable=False),
+    Column("ended_at", Float, nullable=False),
+    Column("result", String(8), nullable=False),
+    Column("before", Integer, nullable=True),
+    Column("after", Integer, nullable=True),
+    Column("summary", Text, nullable=False),  # options, scores, opponents (JSON)
+    Index("ix_vertex_player_games_recent", "player_id", "ended_at", "table_id"),
+    Index("ix_vertex_player_games_game", "player_id", "game", "ended_at", "table_id"),
+)
+
+#: A player's rating in a pool (display scale: ratings.py) and its counts.
+ratings_t = Table(
+    "vertex_ratings",
+    metadata,
+    Column("player_id", String(32), primary_key=True),
+    Column("pool", String(64), primary_key=True),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("games", Integer, nullable=False),
+    Column("wins", Integer, nullable=False),
+    Column("draws", Integer, nullable=False),
+    Column("losses", Integer, nullable=False),
+    Column("last_at", Float, nullable=False),
+    # the leaderboard: one pool's range, best first, filtered on the index itself
+    Index("ix_vertex_ratings_board", "pool", "mu", "last_at", "games"),
+)
+
+#: One row per finished table with player seats, written once (its key decides): the
+#: rating changes of a rated one, or why it was not rated.
+results_t = Table(
+    "vertex_results",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("ended_at", Float, nullable=False),
+    Column("rated", Integer, nullable=False),
+    Column("ratings", Text, nullable=True),  # [{seat, before, after}] (JSON)
+    Column("unrated", String(32), nullable=True),  # a rated table's reason it did not count
+)
+
+
 def stored_json(value: Any) -> str:
     """JSON as the store writes it (specs, event data): compact, keys sorted."""
     return json.dumps(value, separators=(",", ":"), sort_keys=True)

@@ -73,6 +73,13 @@ class Seat:
     level: int | None = None
     name: str | None = None
     token: str | None = None  # sha256 of the seat token; never leaves the server
+    #: The player sitting here with a key (its id: never shown), their rating when they sat
+    #: (rated tables), and a hash of the address they sat from (anti-farming: finished.py).
+    player: str | None = None
+    rating: dict[str, Any] | None = None
+    address: str | None = None
+    #: The player was forgotten since (their name is no longer shown).
+    former: bool = False
 
     @property
     def taken(self) -> bool:
@@ -82,7 +89,14 @@ class Seat:
         name = self.name if self.name is not None else None
         if self.kind == "ai" and name is None:
             name = f"Computer (level {self.level})"
-        return {"name": name, "kind": self.kind, "level": self.level}
+        out: dict[str, Any] = {"name": name, "kind": self.kind, "level": self.level}
+        if self.player is not None:
+            out["player"] = True
+            if self.former:
+                out["name"], out["former"] = None, True
+        if self.rating is not None:
+            out["rating"] = self.rating
+        return out
 
 
 class Folded(Protocol):
@@ -91,6 +105,7 @@ class Folded(Protocol):
     id: str
     game: Game[Any]
     seed: int
+    rated: bool
     seats: list[Seat]
     clock: dict[str, float] | None
     state: State
@@ -198,13 +213,26 @@ def finish(t: Folded, reason: str, at: float, loser: int | None = None) -> None:
         t.result["handed"] = sorted(t.handed)
     if t.auto_moved - t.handed:
         t.result["auto"] = sorted(t.auto_moved - t.handed)
+    if t.rated and not moved_all(t):
+        t.result["aborted"] = True  # unrated: it ended before every seat had moved
     t.due_since = {}
     t.undo_request, t.undo_accepts, t.end_accepts = None, set(), set()
 
 
+def moved_all(t: Folded) -> bool:
+    """Has every seat made a move of its own (the computer's for a seat out of time does
+    not count)?"""
+    movers = {seat for seat, _ in t.state.history if seat is not None}
+    by_clock = {t.state.history[k - 1][0] for k in t.clock_plies if k <= len(t.state.history)}
+    own = movers - by_clock if by_clock else movers
+    return all(n in own for n in range(len(t.seats)))
+
+
 def _seat(t: Folded, ev: StoredEvent) -> None:
-    seat = t.seats[ev.data["seat"]]
-    seat.name, seat.token = ev.data["name"], ev.data["_token"]
+    d = ev.data
+    seat = t.seats[d["seat"]]
+    seat.name, seat.token = d["name"], d["_token"]
+    seat.player, seat.rating, seat.address = d.get("_player"), d.get("rating"), d.get("_address")
     check_start(t, ev.at)
 
 

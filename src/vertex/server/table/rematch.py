@@ -28,9 +28,15 @@ def decide(t: Table, new_id: str, now: float) -> StoredEvent:
 def spec(t: Table, seed: int) -> TableSpec:
     """Same game and options, seats rotated so another player moves first.
 
-    Players keep their seat tokens: each follows the table link with the token they have.
+    Players keep their seat tokens: each follows the table link with the token they have,
+    and a player's seat stays theirs (their history lists the rematch). A rematch is
+    unrated: its seats were not taken again with a key (rated: a new table, or Play now).
     """
     n = len(t.seats)
     order = [t.seats[(i + 1) % n] for i in range(n)]
-    seats = [SeatSpec(kind=s.kind, level=s.level, name=s.name, token=s.token) for s in order]
-    return t.spec.model_copy(update={"seed": seed, "rematch_of": t.id, "seats": seats})
+    seats = [
+        SeatSpec(kind=s.kind, level=s.level, name=s.name, token=s.token, player=s.player)
+        for s in order
+    ]
+    update = {"seed": seed, "rematch_of": t.id, "seats": seats, "rated": False}
+    return t.spec.model_copy(update=update)

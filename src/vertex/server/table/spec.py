@@ -22,6 +22,8 @@ class SeatSpec(BaseModel):
     name: str | None = None
     #: sha256 of the seat token (a rematch keeps its players' tokens); never leaves the server
     token: str | None = None
+    #: the player who sits here with a key (its id; never shown, a view says `player: true`)
+    player: str | None = None
 
 
 class ClockSpec(BaseModel):
@@ -55,6 +57,8 @@ class TableSpec(BaseModel):
     #: "Analysis allowed" (a practice table): perfect-play analysis for anyone during play.
     #: False (the default): analysis opens when the game is over (server/pages/analysis.py).
     analysis: bool = False
+    #: Rated (DESIGN.md §5a): options exactly a pool's, every seat a player with a key.
+    rated: bool = False
 
     @classmethod
     def load(cls, stored: dict[str, Any] | TableSpec) -> TableSpec:
@@ -74,4 +78,9 @@ class TableSpec(BaseModel):
             del out["listed"]  # private: stored as before the lobby listed tables
         if not self.analysis:
             del out["analysis"]  # the default, as stored before tables could allow it
+        if not self.rated:
+            del out["rated"]  # as stored before tables could be rated
+        for seat in out["seats"]:
+            if seat.get("player") is None:
+                seat.pop("player", None)
         return out

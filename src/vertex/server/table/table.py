@@ -46,7 +46,8 @@ class Table:
         self.spec = spec
         self.game = game if game is not None else create_game(spec.game, **spec.options)
         self.seed: int = spec.seed
-        self.seats = [Seat(s.kind, s.level, s.name, s.token) for s in spec.seats]
+        self.seats = [Seat(s.kind, s.level, s.name, s.token, s.player) for s in spec.seats]
+        self.rated: bool = spec.rated
         self.undo_allowed: bool = spec.undo
         self.analysis_allowed: bool = spec.analysis
         self.clock: dict[str, float] | None = None if spec.clock is None else spec.clock.as_dict()
@@ -121,7 +122,16 @@ class Table:
     def check_open(self) -> None:
         turns.check_open(self)
 
-    def take_seat(self, n: int, name: str, token: str, now: float) -> StoredEvent:
+    def take_seat(
+        self,
+        n: int,
+        name: str,
+        token: str,
+        now: float,
+        player: dict[str, Any] | None = None,
+    ) -> StoredEvent:
+        """`player`: who sits with a key, `{id, rating?, address}` (the event keeps the id
+        and the address's hash privately; a rated table shows the rating)."""
         self.check_open()
         if not 0 <= n < len(self.seats):
             raise ApiError(
@@ -138,7 +148,17 @@ class Table:
             raise ApiError(
                 "seat-taken", f"seat {n} is taken by {seat.name}", 409, params={"seat": n}
             )
-        return self.event("seat", now, seat=n, name=name, _token=token_hash(token))
+        data: dict[str, Any] = {"seat": n, "name": name, "_token": token_hash(token)}
+        if player is not None:
+            if any(s.player == player["id"] for s in self.seats):
+                raise ApiError("already-seated", "you hold a seat at this table already", 409)
+            data["_player"] = player["id"]
+            data["_address"] = player["address"]
+            if self.rated and player.get("rating") is not None:
+                data["rating"] = player["rating"]
+        elif self.rated:
+            raise ApiError("key-needed", "a rated table's seats are taken with a player key", 403)
+        return self.event("seat", now, **data)
 
     def move(
         self,
@@ -205,6 +225,13 @@ class Table:
                 f"seat {seat} is a computer player already",
                 409,
                 params={"why": "computer", "seat": seat},
+            )
+        if self.rated:  # a rated seat is nobody's to hand on: its clock decides (it loses)
+            raise ApiError(
+                "not-allowed",
+                "a rated table's seats are not handed to the computer",
+                409,
+                params={"why": "rated", "seat": seat},
             )
         return self.event("hand-over", now, seat=seat, level=level)
 

@@ -83,6 +83,8 @@ def view(
         "rematch": t.rematch,
         "chat": list(t.chat_lines),
     }
+    if t.rated:
+        view["rated"] = True
     if state:
         view["state"] = t.state.to_dict()
     return for_viewer(view, viewer, turns.sealed(t))

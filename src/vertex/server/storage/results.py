@@ -1,0 +1,245 @@
+"""A finished table's players' records, written exactly once: the result row, the ratings
+of a rated table, the counts and each player's history row, in ONE transaction whose first
+statement inserts the result keyed by the table's id.
+
+The key decides everything: a second writer (another process that saw the same end, or
+this one replaying the log after a crash) inserts nothing and reads what the first wrote.
+On PostgreSQL a second writer's insert waits for the first's transaction, then finds its
+row; the ratings it reads are locked (FOR UPDATE, players in a fixed order: no deadlock)
+so two tables ending at once for the same player both count.
+
+Anti-farming (the report's NOTES): a rated table does not count when two of its players
+sat from one address (finished.py), when it was aborted, or past `PAIR_PER_DAY` rated
+games between the same two players in a day (any order, any pool).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.dialects.postgresql import insert as pg_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy.engine import Connection
+
+from vertex.server.storage.database import Database
+from vertex.server.storage.schema import (
+    player_games_t,
+    players_t,
+    ratings_t,
+    results_t,
+    stored_json,
+)
+from vertex.server.table import ratings
+from vertex.server.table.finished import Finished
+
+#: Rated games a day between the same two players that count.
+PAIR_PER_DAY = 3
+DAY_S = 86_400.0
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What the result row says: the rating changes of a rated table ([{seat, before,
+    after}]) or why a rated one did not count."""
+
+    rated: bool
+    ratings: list[dict[str, int]] | None
+    unrated: str | None
+
+    def result_fields(self) -> dict[str, Any]:
+        """What a table's public result shows of it."""
+        out: dict[str, Any] = {}
+        if self.ratings is not None:
+            out["ratings"] = self.ratings
+        if self.unrated is not None:
+            out["unrated"] = self.unrated
+        return out
+
+
+def _outcome(row: Any) -> Outcome:
+    return Outcome(
+        bool(row.rated), None if row.ratings is None else json.loads(row.ratings), row.unrated
+    )
+
+
+class Results:
+    def __init__(self, db: Database) -> None:
+        self.db = db
+
+    async def record(self, f: Finished) -> Outcome:
+        """Write a finished table's records once; what the result row says."""
+        return await self.db.writing(self._record, f)
+
+    async def of(self, tid: str) -> Outcome | None:
+        def run() -> Outcome | None:
+            with self.db.engine.connect() as conn:
+                row = conn.execute(select(results_t).where(results_t.c.table_id == tid)).first()
+            return None if row is None else _outcome(row)
+
+        return await self.db.reading(run)
+
+    def _insert(self, table: Any) -> Any:
+        return (sqlite_insert if self.db.sqlite else pg_insert)(table)
+
+    def _record(self, f: Finished) -> Outcome:
+        with self.db.engine.begin() as conn:
+            first = self._insert(results_t).values(
+                table_id=f.table_id,
+                ended_at=f.ended_at,
+                rated=0,
+                ratings=None,
+                unrated=f.unrated,
+            )
+            # RETURNING says whether this insert made the row (psycopg's rowcount is -1)
+            made = conn.execute(first.on_conflict_do_nothing().returning(results_t.c.table_id))
+            if made.first() is None:
+                # written already (another process, or before a crash): nothing more
+                row = conn.execute(
+                    select(results_t).where(results_t.c.table_id == f.table_id)
+                ).one()
+                return _outcome(row)
+            unrated = f.unrated
+            changes: dict[int, tuple[float, float, float, float]] = {}
+            if f.rated and f.pool is not None:
+                if self._pair_limit(conn, f):
+                    unrated = "daily-limit"
+                else:
+                    changes = self._rate(conn, f, f.pool)
+            self._history(conn, f, changes)
+            shown = [
+                {"seat": s, "before": round(b[0]), "after": round(b[2])}
+                for s, b in sorted(changes.items())
+            ]
+            out = Outcome(bool(changes), shown if changes else None, unrated)
+            conn.execute(
+                update(results_t)
+                .where(results_t.c.table_id == f.table_id)
+                .values(
+                    rated=int(out.rated),
+                    ratings=None if out.ratings is None else stored_json(out.ratings),
+                    unrated=unrated,
+                )
+            )
+            return out
+
+    def _pair_limit(self, conn: Connection, f: Finished) -> bool:
+        """Have two of the players played `PAIR_PER_DAY` rated games together in the day
+        before this one?"""
+        c = player_games_t.c
+        ids = [s.player for s in f.players if s.player is not None]
+        for pid in ids:
+            others = set(ids) - {pid}
+            rows = conn.execute(
+                select(c.summary).where(
+                    c.player_id == pid, c.rated == 1, c.ended_at > f.ended_at - DAY_S
+                )
+            )
+            met: dict[str, int] = {}
+            for row in rows:
+                for o in json.loads(row.summary).get("opponents", []):
+                    if o.get("player") in others:
+                        met[o["player"]] = met.get(o["player"], 0) + 1
+            if any(n >= PAIR_PER_DAY for n in met.values()):
+                return True
+        return False
+
+    def _rate(
+        self, conn: Connection, f: Finished, pool: str
+    ) -> dict[int, tuple[float, float, float, float]]:
+        """Per seat: (mu, sigma) before and after, written to the ratings."""
+        seats = f.players
+        ids = sorted({s.player for s in seats if s.player is not None})
+        c = ratings_t.c
+        for pid in ids:  # a newcomer's row first, so that every row can be locked
+            conn.execute(
+                self._insert(ratings_t)
+                .values(
+                    player_id=pid,
+                    pool=pool,
+                    mu=ratings.MU,
+                    sigma=ratings.SIGMA,
+                    games=0,
+                    wins=0,
+                    draws=0,
+                    losses=0,
+                    last_at=f.ended_at,
+                )
+                .on_conflict_do_nothing()
+            )
+        q = (
+            select(c.player_id, c.mu, c.sigma)
+            .where(c.pool == pool, c.player_id.in_(ids))
+            .order_by(c.player_id)
+            .with_for_update()
+        )
+        now = {r.player_id: (r.mu, r.sigma) for r in conn.execute(q)}
+        before = [now[s.player] for s in seats if s.player is not None]
+        after = ratings.rate(before, [f.ranks[s.seat] for s in seats])
+        out: dict[int, tuple[float, float, float, float]] = {}
+        for s, b, a in zip(seats, before, after, strict=True):
+            result = f.outcome(s.seat)
+            conn.execute(
+                update(ratings_t)
+                .where(c.player_id == s.player, c.pool == pool)
+                .values(
+                    mu=a[0],
+                    sigma=a[1],
+                    games=c.games + 1,
+                    wins=c.wins + int(result == "win"),
+                    draws=c.draws + int(result == "draw"),
+                    losses=c.losses + int(result == "loss"),
+                    last_at=f.ended_at,
+                )
+            )
+            out[s.seat] = (b[0], b[1], a[0], a[1])
+        return out
+
+    def _history(
+        self, conn: Connection, f: Finished, changes: dict[int, tuple[float, float, float, float]]
+    ) -> None:
+        """Each player's row of this game, and their counts."""
+        for s in f.players:
+            result = f.outcome(s.seat)
+            opponents = [
+                {"seat": o.seat, "player": o.player, "name": o.name, "kind": o.kind}
+                for o in f.seats
+                if o.seat != s.seat
+            ]
+            change = changes.get(s.seat)
+            summary = {
+                "options": f.options,
+                "scores": f.scores,
+                "opponents": opponents,
+                "unrated": None if change else (f.unrated or ("daily-limit" if f.rated else None)),
+            }
+            conn.execute(
+                self._insert(player_games_t)
+                .values(
+                    player_id=s.player,
+                    table_id=f.table_id,
+                    seat=s.seat,
+                    game=f.game,
+                    pool=f.pool,
+                    rated=int(change is not None),
+                    ended_at=f.ended_at,
+                    result=result,
+                    before=None if change is None else round(change[0]),
+                    after=None if change is None else round(change[2]),
+                    summary=stored_json(summary),
+                )
+                .on_conflict_do_nothing()
+            )
+            p = players_t.c
+            conn.execute(
+                update(players_t)
+                .where(p.id == s.player)
+                .values(
+                    games=p.games + 1,
+                    wins=p.wins + int(result == "win"),
+                    draws=p.draws + int(result == "draw"),
+                    losses=p.losses + int(result == "loss"),
+                )
+            )

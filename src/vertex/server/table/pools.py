@@ -1,0 +1,58 @@
+"""Rating pools (RULES.md §5): the exact options a rated table plays with.
+
+A pool is a game with given options; its full options are what the game makes of them
+(defaults filled in), so a table is in a pool only when its options are exactly those.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from vertex.core import create_game
+
+
+@dataclass(frozen=True)
+class Pool:
+    id: str  # one URL path segment
+    game: str
+    given: tuple[tuple[str, Any], ...]  # the options RULES.md names
+
+    @functools.cached_property
+    def options(self) -> dict[str, Any]:
+        """The table's options in this pool: the given ones, the game's defaults for the rest."""
+        return create_game(self.game, **dict(self.given)).options_dict()
+
+    def public(self) -> dict[str, Any]:
+        return {"id": self.id, "options": self.options}
+
+
+POOLS: tuple[Pool, ...] = (
+    Pool("dots-and-boxes-3x3", "dots-and-boxes", (("rows", 3), ("cols", 3))),
+    Pool("dots-and-boxes-5x5", "dots-and-boxes", (("rows", 5), ("cols", 5))),
+    Pool("dots-and-triangles-6", "dots-and-triangles", (("size", 6),)),
+    Pool("figures-6x6-2", "figures", (("rows", 6), ("cols", 6), ("players", 2))),
+    Pool("figures-6x6-3", "figures", (("rows", 6), ("cols", 6), ("players", 3))),
+    Pool("figures-6x6-4", "figures", (("rows", 6), ("cols", 6), ("players", 4))),
+    Pool(
+        "vert3x-trianguliche-3x3",
+        "vert3x",
+        (("rules", "trianguliche"), ("width", 3), ("height", 3)),
+    ),
+    Pool("juxtapose-2", "juxtapose", (("players", 2),)),
+)
+BY_ID: dict[str, Pool] = {p.id: p for p in POOLS}
+
+
+def pool_of(game: str, options: dict[str, Any]) -> Pool | None:
+    """The pool a table of `game` with these (full) options plays in, or None: unrated."""
+    for pool in POOLS:
+        if pool.game == game and pool.options == options:
+            return pool
+    return None
+
+
+def pools_of(game: str) -> list[dict[str, Any]]:
+    """A game's pools as `/api/games` lists them."""
+    return [p.public() for p in POOLS if p.game == game]
