@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.web.conftest import PHONE, LiveServer, no_sideways_scroll, shot
+from vertex.server.storage import players as stored_players
 
 #: The header's player part once it shows a player's name.
 ME = "[data-me]:not([data-me=''])"
@@ -164,7 +165,11 @@ def rated_game(server: LiveServer, keys: list[str]) -> tuple[str, str]:
     return table, str(pool["id"])
 
 
-def test_a_rated_game_shows_ratings_and_changes(players: LiveServer, context_factory: Any) -> None:
+def test_a_rated_game_shows_ratings_and_changes(
+    players: LiveServer, context_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # one game lists a player on the leaderboard (the site's rule is 10: the server's tests)
+    monkeypatch.setattr(stored_players, "BOARD_GAMES", 1)
     keys = [claim(players, "Rater One", "192.0.2.1"), claim(players, "Rater Two", "192.0.2.2")]
     table, pool = rated_game(players, keys)
     pages = []
@@ -173,6 +178,9 @@ def test_a_rated_game_shows_ratings_and_changes(players: LiveServer, context_fac
         # a player seated from this browser by the key alone (no seat token here)
         page.goto(f"{players.url}/#key={key}")
         page.wait_for_selector(ME)
+        # "Your tables" from the server (this browser never sat there): seat 0 is to move
+        mine = page.locator(f'[data-my-tables] [data-my-table="{table}"]')
+        expect(mine).to_have_attribute("data-my-turn", "true" if n == 0 else "false")
         page.goto(f"{players.url}/tables/{table}")
         page.wait_for_function(
             "s => document.querySelector('[data-table]')?.dataset.mySeat === s", arg=str(n)
@@ -209,9 +217,13 @@ def test_a_rated_game_shows_ratings_and_changes(players: LiveServer, context_fac
     expect(game.locator("a.replay")).to_have_attribute("href", f"/tables/{table}")
     assert no_sideways_scroll(page)
     shot(page, "players-profile-desktop")
-    # the leaderboard page of that pool (10 games before a player is listed)
+    # the leaderboard page of that pool: the winner first, a link to the profile
     page.goto(f"{players.url}/leaderboard/{pool}")
-    page.wait_for_selector(f'[data-leaderboard="{pool}"]')
+    rows = page.locator(f'[data-leaderboard="{pool}"] [data-leaderboard-row]')
+    expect(rows).to_have_count(2)
+    expect(rows.first).to_have_attribute("data-leaderboard-row", "Rater One")
+    expect(rows.first.locator("a")).to_have_attribute("href", "/players/Rater%20One")
+    expect(rows.first).to_have_attribute("aria-current", "true")  # this browser's player
     shot(page, "players-leaderboard-desktop")
     assert all(p.errors == [] for p in pages)
 

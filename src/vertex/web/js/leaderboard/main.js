@@ -59,7 +59,7 @@ function render() {
     p.name.toLowerCase() === me ? h("span", { class: "you", text: ` (${t("common.you")})` }) : null),
   h("td", { class: "num", text: num(p.rating, { useGrouping: false }) }),
   h("td", { class: "num", text: num(p.games) })));
-  main.replaceChildren(
+  main.replaceChildren(...[
     h("header", { class: "profile-head" },
       h("h1", { text: t("players.leaderboard.title", { pool: title }) }),
       h("p", { class: "hint", text: t("players.leaderboard.rule") })),
@@ -74,7 +74,8 @@ function render() {
             h("th", { scope: "col", class: "num", text: t("players.games") }))),
           h("tbody", {}, rows)))
         : h("p", { class: "hint", "data-leaderboard-empty": "", text: t("players.leaderboard.none") })),
-    otherPools(board.pool));
+    otherPools(board.pool),
+  ].filter(Boolean));
 }
 
 function otherPools(id) {

@@ -88,7 +88,7 @@ function render() {
   const focusedFilter = document.activeElement?.id === "game-filter";
   main.dataset.player = p.name;
   const mine = player()?.name && player().name.toLowerCase() === p.name.toLowerCase();
-  main.replaceChildren(
+  main.replaceChildren(...[
     h("header", { class: "profile-head" },
       h("h1", { text: p.name }),
       h("p", { class: "hint" }, [
@@ -97,7 +97,8 @@ function render() {
     counts(p.counts || {}),
     ratings(p.ratings || {}),
     playing(p.playing || []),
-    history());
+    history(),
+  ].filter(Boolean)); // (replaceChildren would write a null as the text "null")
   if (focusedFilter) main.querySelector("#game-filter")?.focus();
 }
 

@@ -21,6 +21,7 @@ export function gameTitle(game) {
 /** The pool's options in short: "5×5", "Players 3"… (the game's name not included). */
 export function poolOptions(game, pool) {
   const options = { ...(pool.options || {}) };
+  const defaults = game.defaults || {};
   const parts = [];
   if (options.rows !== undefined && options.cols !== undefined) {
     parts.push(`${num(options.rows)}×${num(options.cols)}`);
@@ -29,6 +30,7 @@ export function poolOptions(game, pool) {
   }
   for (const [name, value] of Object.entries(options)) {
     if (value === false || value === null) continue; // an option left off says nothing
+    if (JSON.stringify(defaults[name]) === JSON.stringify(value)) continue; // as usual
     const base = `option.${game.id}.${name}`;
     const label = has(`${base}.label`) ? t(`${base}.label`) : name;
     if (value === true) { parts.push(label); continue; }
@@ -39,9 +41,13 @@ export function poolOptions(game, pool) {
   return parts.join(", ");
 }
 
-/** "Dots and Boxes · 5×5": the pool `id` in words (its id where the games do not list it). */
+/** "Dots and Boxes · 5×5": the pool `id` in words: the catalog's name for the pools RULES §5
+ * lists (`pool.<id>`), else the game's name and the options that are not its defaults (its
+ * id where the games do not list it). */
 export function poolName(games, id) {
   const found = findPool(games, id);
+  const named = `pool.${id}`;
+  if (found && has(named)) return t(named, { game: gameTitle(found.game) });
   if (!found) return id;
   const options = poolOptions(found.game, found.pool);
   return options ? t("ratings.pool", { game: gameTitle(found.game), options })
