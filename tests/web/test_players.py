@@ -254,3 +254,54 @@ def test_profile_and_leaderboard_on_a_phone_in_russian(
     expect(link).to_have_attribute("href", f"/leaderboard/{pool}")
     assert no_sideways_scroll(page)
     assert page.errors == []
+
+
+def test_the_rated_switch_of_the_new_table_form(players: LiveServer, context_factory: Any) -> None:
+    key = claim(players, "Form Rater", "192.0.2.7")
+    page = new_page(context_factory)
+    page.goto(f"{players.url}/#key={key}")
+    page.wait_for_selector(ME)
+    page.click('[data-game="dots-and-boxes"] .game-choose')
+    form = page.locator('form[data-new-table][data-for-game="dots-and-boxes"][data-state="ok"]')
+    rated = form.locator('input[name="rated"]')
+    # the defaults are a pool's options (3×3), every seat a person: offered
+    expect(rated).to_be_visible()
+    # a computer seat: not ratable, not offered
+    form.locator('select[name="seat-1"]').select_option("ai-2")
+    expect(rated).to_be_hidden()
+    form.locator('select[name="seat-1"]').select_option("human")
+    expect(rated).to_be_visible()
+    # 4 rows: no pool has them
+    form.locator('[name="rows"]').fill("4")
+    expect(rated).to_be_hidden()
+    form.locator('[name="rows"]').fill("3")
+    page.wait_for_selector('form[data-new-table][data-state="ok"]')
+    expect(rated).to_be_visible()
+    rated.check()
+    shot(page, "players-rated-switch-desktop")
+    form.locator('[type="submit"]').click()
+    page.wait_for_url(re.compile(r"/tables/[^/#?]+$"))
+    table = page.url.rsplit("/", 1)[1]
+    view = players.get(f"/api/tables/{table}")
+    assert view["rated"] is True
+    assert view["seats"][0]["name"] == "Form Rater" and view["seats"][0]["player"] is True
+    page.wait_for_selector('[data-seat-rating="0"]')
+    assert page.errors == []
+
+
+def test_a_guest_keeps_the_name_when_sitting(players: LiveServer, context_factory: Any) -> None:
+    table = players.post("/api/tables", {"game": "dots-and-boxes", "options": {}})["id"]
+    page = new_page(context_factory, **PHONE)
+    page.goto(f"{players.url}/tables/{table}")
+    page.fill('input[name="display-name"]', "Sitting Keeper")
+    page.check('input[name="keep-name"]')
+    page.click('[data-take-seat="0"]')
+    expect(page.locator("[data-key-link]")).to_have_value(re.compile(r"/#key="))
+    shot(page, "players-keep-name-key-phone")
+    page.keyboard.press("Escape")
+    page.wait_for_function("() => document.querySelector('[data-table]')?.dataset.mySeat === '0'")
+    expect(page.locator(ME)).to_have_text("Sitting Keeper")
+    view = players.get(f"/api/tables/{table}")
+    assert view["seats"][0]["player"] is True and view["seats"][0]["name"] == "Sitting Keeper"
+    assert no_sideways_scroll(page)
+    assert page.errors == []
