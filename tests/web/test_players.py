@@ -16,6 +16,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.web.conftest import PHONE, LiveServer, no_sideways_scroll, shot
+from vertex.server.players import profiles
 from vertex.server.storage import players as stored_players
 
 #: The header's player part once it shows a player's name.
@@ -304,4 +305,45 @@ def test_a_guest_keeps_the_name_when_sitting(players: LiveServer, context_factor
     view = players.get(f"/api/tables/{table}")
     assert view["seats"][0]["player"] is True and view["seats"][0]["name"] == "Sitting Keeper"
     assert no_sideways_scroll(page)
+    assert page.errors == []
+
+
+def casual_game(server: LiveServer, keys: list[str]) -> str:
+    """An unrated Dots and Boxes game of two players (a move each, then seat 1 resigns)."""
+    table = str(server.post("/api/tables", {"game": "dots-and-boxes", "options": {}})["id"])
+    tokens = []
+    for seat, key in enumerate(keys):
+        with as_player(server, key, f"192.0.2.{seat + 1}") as client:
+            r = client.post(f"/api/tables/{table}/seats/{seat}", json={"name": "x"})
+            tokens.append(str(r.json()["token"]))
+    for _ in range(2):
+        state = server.get(f"/api/tables/{table}")["state"]
+        seat, move = state["to_move"][0], state["legal_moves"][0]
+        server.post(f"/api/tables/{table}/moves", {"token": tokens[seat], "move": move})
+    server.post(f"/api/tables/{table}/actions", {"token": tokens[1], "action": "resign"})
+    return table
+
+
+def test_the_profile_pages_by_cursor_and_filters_by_game(
+    players: LiveServer, context_factory: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(profiles, "PAGE", 2)  # 50 a page on the site
+    keys = [claim(players, "Pager", "192.0.2.1"), claim(players, "Paged", "192.0.2.2")]
+    tables = [casual_game(players, keys) for _ in range(3)]
+    page = new_page(context_factory)
+    page.goto(f"{players.url}/players/Pager")
+    games = page.locator('[data-player="Pager"] [data-player-game]')
+    expect(games).to_have_count(2)
+    assert games.first.get_attribute("data-player-game") == tables[-1]  # newest first
+    expect(games.first.locator(".hint").first).to_contain_text("Paged")
+    page.click('[data-action="more-games"]')
+    expect(games).to_have_count(3)
+    expect(page.locator('[data-action="more-games"]')).to_have_count(0)
+    # the first game added has the focus (the keyboard goes on from there)
+    focused = "document.activeElement.closest('[data-player-game]')?.dataset.playerGame"
+    assert page.evaluate(focused) == tables[0]
+    page.select_option("#game-filter", "figures")
+    expect(games).to_have_count(0)
+    page.select_option("#game-filter", "dots-and-boxes")
+    expect(games).to_have_count(2)
     assert page.errors == []

@@ -95,11 +95,11 @@ export function createSeats(host, deps) {
     const swatch = h("span", { class: "swatch", "aria-hidden": "true", text: symbol });
     swatch.style.background = seatColor(n);
 
-    // a player's name leads to their profile (in a new tab: the game goes on here)
+    // a player's name leads to their profile
     const name = h("span", { class: "seat-name" },
       free ? t("table.seat.free")
-        : seat.player && seat.name ? h("a", { href: profileUrl(seat.name), target: "_blank",
-          rel: "noopener", text: seatName(view, n) }) : seatName(view, n),
+        : seat.player && seat.name ? h("a", { href: profileUrl(seat.name), text: seatName(view, n) })
+          : seatName(view, n),
       mine ? h("span", { class: "you" }, ` (${t("common.you")})`) : null);
     const rating = !free && seat.rating && typeof seat.rating.value === "number"
       ? h("span", { class: "seat-rating", "data-seat-rating": n, "data-value": seat.rating.value,
