@@ -347,3 +347,39 @@ def test_the_profile_pages_by_cursor_and_filters_by_game(
     page.select_option("#game-filter", "dots-and-boxes")
     expect(games).to_have_count(2)
     assert page.errors == []
+
+
+def test_a_new_key_then_forget_me(players: LiveServer, context_factory: Any) -> None:
+    old = claim(players, "Short Lived", "192.0.2.9")
+    page = new_page(context_factory)
+    page.goto(f"{players.url}/#key={old}")
+    expect(page.locator(ME)).to_have_text("Short Lived")
+    # a new key: shown once as a key link; the old one stops at once
+    page.click('[data-action="player-menu"]')
+    page.click('[data-action="replace-key"]')
+    page.click("dialog[open] [data-confirm]")
+    link = page.locator("[data-key-link]")
+    expect(link).to_have_value(re.compile(r"/#key="))
+    new = link.input_value().split("#key=")[1]
+    assert new != old
+    assert page.evaluate("localStorage.getItem('vertex.player.key')") == new
+    with as_player(players, old, "192.0.2.9") as client:
+        assert client.get("/api/players/me").status_code == 401
+    page.click('[data-action="key-link-done"]')
+    expect(page.locator('[data-action="player-menu"]')).to_be_focused()
+    # forget me: asked first (Cancel changes nothing), then the name is free again
+    page.click('[data-action="player-menu"]')
+    page.click('[data-action="forget-me"]')
+    dialog = page.locator("dialog[open]")
+    expect(dialog).to_contain_text("Short Lived")
+    expect(dialog.get_by_role("button", name="Cancel")).to_be_focused()
+    shot(page, "players-forget-desktop")
+    dialog.get_by_role("button", name="Cancel").click()
+    expect(page.locator(ME)).to_have_text("Short Lived")
+    page.click('[data-action="player-menu"]')
+    page.click('[data-action="forget-me"]')
+    page.click("dialog[open] [data-confirm]")
+    expect(page.locator('[data-me] [data-action="claim-name"]')).to_be_focused()
+    assert page.evaluate("localStorage.getItem('vertex.player.key')") is None
+    assert players.http.get("/api/players/Short%20Lived").status_code == 404
+    assert page.errors == []

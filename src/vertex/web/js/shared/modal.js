@@ -4,9 +4,13 @@
 // back to what opened it on closing (the opener may have been re-rendered meanwhile: then
 // `returnTo()` finds its successor). Fetched on first use, with its sheet.
 import { addSheet, h } from "./dom.js";
-import { t } from "./i18n.js";
+import { loadCatalogs, t } from "./i18n.js";
 
-await addSheet(new URL("../../css/modal.css", import.meta.url).href);
+// the player's dialogs' words come with them (the header's own are few: me.json)
+await Promise.all([
+  addSheet(new URL("../../css/modal.css", import.meta.url).href),
+  loadCatalogs("me-dialogs"),
+]);
 
 let made = 0;
 
