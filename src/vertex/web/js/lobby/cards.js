@@ -4,6 +4,7 @@
 // Pictures are drawn once and kept across language switches.
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
+import { player } from "../shared/player.js";
 import { picture } from "./pictures.js";
 import { gameName, gameSummary } from "./words.js";
 
@@ -14,8 +15,10 @@ function pictureOf(game) {
   return pictures.get(game.id);
 }
 
-/** Fill `host` with the cards; `chosen` is the game id whose form is open (or null). */
-export function renderCards(host, games, chosen, onChoose, onPlayNow) {
+/** Fill `host` with the cards; `chosen` is the game id whose form is open (or null). A player
+ * also gets "Play rated" on a rated game's card (its first pool: the game's usual options). */
+export function renderCards(host, games, chosen, onChoose, onPlayNow, onPlayRated = null) {
+  const me = player();
   const list = h("ul", { class: "game-list", role: "list" });
   for (const game of games) {
     const frame = h("span", { class: "game-picture", "aria-hidden": "true" });
@@ -41,9 +44,16 @@ export function renderCards(host, games, chosen, onChoose, onPlayNow) {
               href: `/leaderboard/${encodeURIComponent(game.pools[0].id)}`,
               "aria-label": t("lobby.leaderboard-of", { game: name }), text: t("lobby.leaderboard") })
             : null),
-        h("button", { type: "button", class: "play-now", "data-action": "play-now",
-          "aria-label": t("place.play-now-of", { game: name }),
-          onclick: (ev) => onPlayNow(game, ev.currentTarget), text: t("place.play-now") }))));
+        h("span", { class: "game-plays" },
+          h("button", { type: "button", class: "play-now", "data-action": "play-now",
+            "aria-label": t("place.play-now-of", { game: name }),
+            onclick: (ev) => onPlayNow(game, ev.currentTarget), text: t("place.play-now") }),
+          me && onPlayRated && game.pools && game.pools.length
+            ? h("button", { type: "button", class: "play-now play-rated", "data-action": "play-rated",
+              "data-pool": game.pools[0].id, "aria-label": t("place.play-rated-of", { game: name }),
+              onclick: (ev) => onPlayRated(game, game.pools[0], ev.currentTarget),
+              text: t("place.play-rated") })
+            : null))));
   }
   host.replaceChildren(list);
 }

@@ -62,7 +62,8 @@ function renderIntro() {
 function renderGames() {
   const heading = h("h2", { id: "games-heading", class: "sr-only", text: t("lobby.games") });
   const list = h("div");
-  renderCards(list, games, chosen, choose, (game, button) => seating.playNow(game, button));
+  renderCards(list, games, chosen, choose, (game, button) => seating.playNow(game, button),
+    (game, pool, button) => seating.playRated(game, pool, button));
   cards.replaceChildren(heading, list);
 }
 
@@ -151,5 +152,9 @@ onLangChange(() => {
   alertsHost.replaceChildren(alertSettings());
 });
 // a name claimed (or signed out) while the form is open: its name field and rated switch
-onPlayerChange(() => { if (form) form.render(); });
+// and the cards ("Play rated" is a player's)
+onPlayerChange(() => {
+  if (form) form.render();
+  if (games.length) renderGames();
+});
 load();
