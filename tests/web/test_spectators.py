@@ -26,9 +26,12 @@ COUNT = "[data-watching]"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    # three lines a minute from one address (all the test's browsers share 127.0.0.1)
+    # three lines a minute from one address. The test's browsers all come from 127.0.0.1,
+    # trusted as the site's proxy: a browser that sends X-Forwarded-For is another address
+    # (the count counts addresses: two contexts without it would be one spectator).
     limits = Limits(spectator_chat_per_minute=0.01, spectator_chat_burst=3)
-    with LiveServer(tmp_path_factory.mktemp("spectators"), limits=limits) as live:
+    tmp = tmp_path_factory.mktemp("spectators")
+    with LiveServer(tmp, limits=limits, trusted_proxies="127.0.0.1") as live:
         yield live
 
 
@@ -74,7 +77,8 @@ def test_spectators_count_and_chat_apart_from_the_players(
     tid, ann, _bob = _table(server)
     player = open_seat(context_factory, server, tid, ann, 0)
     one = _watch(context_factory, server, tid)
-    two = _watch(context_factory, server, tid)
+    elsewhere = {"X-Forwarded-For": "198.51.100.2"}
+    two = _watch(context_factory, server, tid, extra_http_headers=elsewhere)
     for page in (player, one, two):
         _count(page, 2)
     assert player.inner_text(COUNT).strip() == "2 spectators"
@@ -121,15 +125,16 @@ def test_spectators_count_and_chat_apart_from_the_players(
     assert code == "spectator"
 
     # the allowance: three lines a minute from one address, then a refusal in words
-    assert _write(one, "second") is None
-    one.wait_for_selector('[data-spectator-line]:has-text("second")')
-    assert _write(two, "третья") is None
-    one.wait_for_selector('[data-spectator-line]:has-text("третья")')
-    assert _write(two, "четвёртая") == "rate-limited"
+    for text in ("вторая", "третья"):
+        assert _write(two, text) is None
+        one.wait_for_selector(f'[data-spectator-line]:has-text("{text}")')
+    assert _write(one, "second") is None  # (another address: its own allowance)
+    assert _write(two, "четвёртая") is None
+    assert _write(two, "пятая") == "rate-limited"
     refusal = '[data-spectator-chat-error][data-code="rate-limited"]'
     two.wait_for_selector(refusal)
     assert "чате зрителей" in two.inner_text(refusal)
-    assert not one.is_visible('[data-spectator-line]:has-text("четвёртая")')
+    assert not one.is_visible('[data-spectator-line]:has-text("пятая")')
     player.wait_for_selector('[data-spectator-line]:has-text("третья")')
 
     # a spectator leaving is counted down (coalesced: within about a second)

@@ -85,7 +85,7 @@ class Hub:
         if parts.shared and settings.redis_url is not None:
             url, ttl = settings.redis_url, settings.presence_s
             counts = RedisCounts(url, self.worker, ttl, settings.site)
-        self.watching = Watching(self.sockets, counts, TICK_S, self.lobby.watchers)
+        self.watching = Watching(self.sockets, counts, TICK_S, self.lobby.watchers, self.worker)
         self.upkeep = Upkeep(settings, parts, self.repo, self.sockets, self.autoplay, self.lobby)
         self.allowances = Allowances(self.limits, self.quotas, self.upkeep.redis_up)
         self.identity = Identity(self.store, self.allowances)
@@ -250,9 +250,10 @@ class Hub:
             self.sockets.add(conn, n, before)
         await self.sockets.changed(tid, n)
 
-    async def joined(self, conn: Conn, viewer: str | None) -> None:
-        """After `attach`: what the socket hears of spectators (watching.py, spectators.py)."""
-        self.watching.joined(conn, viewer)
+    async def joined(self, conn: Conn, address: str) -> None:
+        """After `attach`: what the socket hears of spectators (watching.py, spectators.py);
+        `address`: its client's (a spectator's sockets from one address count once)."""
+        self.watching.joined(conn, address)
         try:
             await self.spectators.joined(conn)
         except Exception as exc:  # the store is away: play goes on, the old lines wait

@@ -47,6 +47,11 @@ QUEUE_WAITING = Gauge(
 QUEUE_WAIT_SECONDS = Histogram(
     "vertex_queue_wait_seconds", "Wait for a worker's turn, by pool", ["pool"], buckets=_SLOW
 )
+THINKS = Counter(
+    "vertex_computer_thinks",
+    "Computer seats' moves this process started thinking about (the table's owner only)",
+    ["game"],
+)
 THINK_SECONDS = Histogram(
     "vertex_computer_think_seconds",
     "A computer seat's move, asked to answered",

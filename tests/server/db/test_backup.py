@@ -17,6 +17,7 @@ from sqlalchemy import func, select, text
 import vertex.server.app  # noqa: F401  (every module's tables on the metadata)
 from tests.server.conftest import make_settings, two_player_table
 from tests.server.pg import another_database, drop_database
+from tests.server.players.helpers import PROXY, claim, rated_game, rated_table, sit
 from tests.server.storage.shipped import build, fixture
 from tests.server.storage.test_upgrades import needs_pg
 from vertex.cli import main
@@ -64,10 +65,15 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> str:
     url = f"sqlite:///{tmp_path / 'source.db'}"
     build(url)
     assert main(["db", "upgrade", "--database", url]) == 0
-    with TestClient(create_app(make_settings(tmp_path, database_url=url))) as c:
+    settings = make_settings(tmp_path, database_url=url, trusted_proxies=PROXY[0])
+    with TestClient(create_app(settings), client=PROXY) as c:
         tid, ann, _ = two_player_table(c, listed=True)
         move = c.get(f"/api/tables/{tid}").json()["state"]["legal_moves"][0]
         assert c.post(f"/api/tables/{tid}/moves", json={"token": ann, "move": move}).is_success
+        # players: a rated game played out (names, seats, games, ratings, results)
+        keys = [claim(c, "Ann", "192.0.2.1"), claim(c, "Bob", "192.0.2.2")]
+        assert rated_game(c, keys, ["192.0.2.1", "192.0.2.2"])["result"]["ratings"]
+        sit(c, rated_table(c), 0, keys[0], "192.0.2.1")  # and a seat at an open table
     return url
 
 
@@ -170,7 +176,7 @@ REFUSALS = {
     "a repeated row": r"lines \d+-\d+: a vertex_events row repeats another's key",
     "cut short": "no end line after line",
     "counts that differ": "a damaged backup",
-    "another schema": "schema revision '0000', this Vertex is at 0001",
+    "another schema": "schema revision '0000', this Vertex is at 0002",
 }
 
 

@@ -1,8 +1,11 @@
-"""Spectators: how many watch (coalesced, per browser), and the spectators' own chat."""
+"""Spectators: how many watch (coalesced, per address), and the spectators' own chat."""
 
 from __future__ import annotations
 
 import asyncio
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -43,31 +46,70 @@ def _joined(ws: Any) -> list[dict[str, Any]]:
     return lines
 
 
-def test_spectators_are_counted_per_browser_and_players_not(client: TestClient) -> None:
+@pytest.fixture
+def proxied(tmp_path: Path) -> Iterator[TestClient]:
+    """A client at 127.0.0.1, the site's trusted proxy: `X-Forwarded-For` names the
+    address each socket comes from (site/addresses.py)."""
+    settings = make_settings(tmp_path, trusted_proxies="127.0.0.1")
+    with TestClient(create_app(settings), client=("127.0.0.1", 50000)) as c:
+        yield c
+
+
+def _from(address: str) -> dict[str, str]:
+    return {"x-forwarded-for": address}
+
+
+def _heard(ws: Any) -> list[int]:
+    """The counts a socket has been sent and not yet read (a ping's pong ends them)."""
+    ws.send_json({"t": "ping"})
+    got: list[int] = []
+    while (msg := ws.receive_json())["t"] != "pong":
+        if msg["t"] == "watching":
+            got.append(msg["n"])
+    return got
+
+
+def test_spectators_are_counted_per_address_and_players_not(proxied: TestClient) -> None:
+    """Ten sockets from one address count one spectator (the player hears 1 once, not ten
+    times); a second address makes 2; the first address's sockets but one leaving change
+    nothing, and send nothing."""
+    client = proxied
     tid, ann, _bob = two_player_table(client)
-    with client.websocket_connect(_url(tid, token=ann)) as player:
+    with ExitStack() as stack:
+        player = stack.enter_context(client.websocket_connect(_url(tid, token=ann)))
         assert recv_until(player, lambda m: m["t"] == "watching")["n"] == 0
-        with client.websocket_connect(_url(tid, "browser-one")) as one:
-            _watching(one, 1)  # a newcomer hears the number at once, itself counted
-            _watching(player, 1)
-            with (
-                client.websocket_connect(_url(tid, "browser-one")) as tab,
-                client.websocket_connect(_url(tid, "browser-two")) as two,
-            ):
-                _watching(tab, 2)
-                _watching(two, 2)  # two browsers; the second tab of one counts once
-                _watching(player, 2)
-                _watching(one, 2)
-            _watching(player, 1)
-            _watching(one, 1)
+        tabs = []
+        for n in range(10):
+            ws = client.websocket_connect(_url(tid, f"tab-{n:06d}"), headers=_from("203.0.113.7"))
+            tabs.append(stack.enter_context(ws))
+            _watching(ws, 1)  # a newcomer hears the number at once, itself counted
+        _watching(player, 1)
+        time.sleep(1.5)  # a tick more: nothing else to tell anyone
+        assert _heard(player) == [] and all(_heard(ws) == [] for ws in tabs)
+        with client.websocket_connect(_url(tid), headers=_from("198.51.100.2")) as other:
+            _watching(other, 2)
+            _watching(player, 2)
+            for ws in tabs:
+                _watching(ws, 2)
+            for ws in tabs[1:]:  # the address still has a socket: it still watches
+                ws.close()
+            time.sleep(1.5)
+            assert _heard(player) == [] and _heard(tabs[0]) == []
+        _watching(player, 1)
+        tabs[0].close()
         _watching(player, 0)
 
 
-def test_sockets_without_a_viewer_id_count_one_each(client: TestClient) -> None:
+def test_sockets_of_one_address_count_once_whatever_id_they_send(client: TestClient) -> None:
     tid, _ann, _bob = two_player_table(client)
-    with client.websocket_connect(_url(tid)) as one, client.websocket_connect(_url(tid)) as two:
-        _watching(two, 2)
-        _watching(one, 2)
+    with (
+        client.websocket_connect(_url(tid, "browser-one")) as one,
+        client.websocket_connect(_url(tid, "browser-two")) as two,
+        client.websocket_connect(_url(tid)) as three,
+    ):
+        _watching(three, 1)
+        _watching(one, 1)
+        assert _heard(two) == [1]
 
 
 def test_a_spectators_line_reaches_everyone_and_not_the_table(client: TestClient) -> None:

@@ -31,12 +31,16 @@ SWEEP_S = 1.0
 
 
 def _forget_rows(ids: list[str]) -> None:
-    from sqlalchemy import create_engine, delete, update
+    from sqlalchemy import create_engine, delete, inspect, update
 
     from vertex.server.lobby.rows import lobby_t
 
     engine = create_engine(PG)
-    lobby_t.create(engine, checkfirst=True)
+    if not inspect(engine).has_table(lobby_t.name):
+        # A new database: the processes create the schema (a lobby table made here would
+        # make it look like one from before migrations, and they would refuse it).
+        engine.dispose()
+        return
     with engine.begin() as conn:
         if ids:
             conn.execute(delete(lobby_t).where(lobby_t.c.table_id.in_(ids)))

@@ -30,6 +30,7 @@ from vertex.server.site.faults import log_failure
 from vertex.server.site.rates import TokenBucket
 from vertex.server.table.messages import StrictBody
 from vertex.server.table.nesting import check_depth
+from vertex.server.table.pools import BY_ID
 from vertex.server.text import check_text
 
 if TYPE_CHECKING:
@@ -93,7 +94,17 @@ _Body = StrictBody
 
 class PlayNow(_Body):
     game: str = Field(max_length=64)
-    name: str = Field(min_length=1, max_length=400, description="your display name")
+    name: str | None = Field(
+        default=None,
+        min_length=1,
+        max_length=400,
+        description="your display name (rated: the player's name instead)",
+    )
+    pool: str | None = Field(
+        default=None,
+        max_length=64,
+        description="rated Play now in this pool (`/api/games` pools; needs the player key)",
+    )
 
 
 class Seated(BaseModel):
@@ -145,10 +156,19 @@ def add_lobby_routes(app: FastAPI, hub: Hub) -> None:
     @app.post("/api/lobby/play-now")
     async def play_now(body: PlayNow, request: Request) -> Seated:
         """Sit at the oldest listed table of this game waiting for one more player (default
-        options, no clock), or open one, listed, and wait there (`waiting`)."""
+        options, no clock), or open one, listed, and wait there (`waiting`). With `pool`
+        and the player's key: rated, seated with players of similar rating first."""
         creator = address_of(request.scope, hub.settings.trusted_proxies)
-        name = check_text(body.name, hub.limits.name_chars, "name")
-        out = await play.play_now(lobby, body.game, name, creator)
+        if body.pool is not None:
+            pool = BY_ID.get(body.pool)
+            if pool is None or pool.game != body.game:
+                raise ApiError("no-pool", "there is no such rating pool for this game", 404)
+            auth = request.headers.get("authorization")
+            me = await hub.identity.required(auth, creator)
+            out = await play.play_rated(lobby, pool, me, creator)
+        else:
+            name = check_text(body.name or "", hub.limits.name_chars, "name")
+            out = await play.play_now(lobby, body.game, name, creator)
         tid, token = out["id"], out["token"]
         return Seated(**out, url=f"/tables/{tid}", seat_link=f"/tables/{tid}#token={token}")
 

@@ -140,8 +140,8 @@ async def _serve(hub: Hub, ws: WebSocket, table_id: str, address: str) -> None:
     reader = _Reader(ws, conn.done)
     try:
         await hub.attach(conn, since)
-        # a page's own id for its browser: its tabs count once among the spectators
-        await hub.joined(conn, ws.query_params.get("viewer"))
+        # a spectator's sockets from one address count once (watching.py)
+        await hub.joined(conn, address)
         while not conn.closed:
             raw = await reader.next()
             if raw is None or raw["type"] == "websocket.disconnect":

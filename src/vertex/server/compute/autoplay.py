@@ -4,6 +4,15 @@ After each event of an owned table: start the computer seats now due (one think 
 and position) and set the clock's next timeout. Other processes only serve the table; when
 its owner dies, the one that takes the lease over starts here again from the log.
 
+A computer seat thinks on exactly one process, its first move included (issue 37, finding
+11; tests/server/site/test_one_thinker.py counts `vertex_computer_thinks` on each). A process
+that serves a player of a table it does not own loads the table for that player (its log
+replayed off the loop, in repository.py: for GYØ 30×30 the board's geometry, ~0.05-0.08 s of
+CPU once) and builds the socket's snapshot; `claim` then finds the lease taken and `after`
+does nothing here. That first load is the CPU such a process spends when the table's first
+computer move is thought elsewhere, not a second thinker. Every process starts its own
+worker processes at start (`Thinker.warm`): any of them may come to own a table.
+
 Over 300 lines, one concern: the owner's side of a table (its lease claimed and given up,
 the computer seats, the clock's timeouts, an idle table let go until its next deadline).
 The parts share the timers and the seats thinking; apart, each would reach into the
@@ -22,7 +31,7 @@ from typing import Any
 
 from vertex.server.compute.ai_runner import Thinker, random_move
 from vertex.server.errors import ApiError
-from vertex.server.metrics import THINK_SECONDS
+from vertex.server.metrics import THINK_SECONDS, THINKS
 from vertex.server.settings import Settings
 from vertex.server.site.faults import log_failure
 from vertex.server.site.leases import LocalLeases, RedisLeases
@@ -210,6 +219,7 @@ class Autoplay:
         if deadline is not None:
             budget = max(0.01, min(budget, (deadline - time.time()) / 2))
         self.thinks += 1
+        THINKS.labels(table.spec.game).inc()
         _line(event="think", table=tid, seat=seat, v=v, worker=self.worker)
         start = time.perf_counter()
         try:

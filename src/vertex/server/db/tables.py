@@ -7,7 +7,18 @@ from sqlalchemy import Table
 
 from vertex.server.live.spectators import spectator_lines_t
 from vertex.server.lobby.rows import lobby_t
-from vertex.server.storage.schema import bests_t, events_t, fences_t, metadata, tables_t
+from vertex.server.storage.schema import (
+    bests_t,
+    events_t,
+    fences_t,
+    metadata,
+    player_games_t,
+    player_seats_t,
+    players_t,
+    ratings_t,
+    results_t,
+    tables_t,
+)
 
 EXPORTED: tuple[Table, ...] = (
     tables_t,  # each table's spec and status
@@ -15,6 +26,11 @@ EXPORTED: tuple[Table, ...] = (
     lobby_t,  # the lobby's rows
     spectator_lines_t,  # spectators' chat lines
     bests_t,  # solo Verticality bests
+    players_t,  # players: names and their keys' hashes (never a key)
+    player_seats_t,  # the seats players hold at open and playing tables
+    player_games_t,  # each player's finished games
+    ratings_t,  # ratings per pool
+    results_t,  # finished tables' records, written once (their ratings)
 )
 
 #: Tables a backup leaves out, and why.

@@ -1,28 +1,39 @@
-"""Spectators: how many watch a table, summed over every process, told to its sockets.
+"""Spectators: how many watch a table, over every process, told to its sockets.
 
-A spectator is a socket without a seat token. Several tabs of one browser count once here:
-the page sends a random `viewer` id it keeps (`?viewer=…`); sockets with the same id at one
-table on one process are one spectator (an id only merges sockets, so a client cannot make
-itself count more than the sockets it opens). Tabs of one browser on two processes count
-twice: rare, and never more than the sockets.
+A spectator is a socket without a seat token, and the count counts viewers, not sockets:
+the sockets of one client address at a table count once (its tabs, a reloading page, or
+3,000 idle sockets of a script: issue 37), on one process and across processes. So a
+household or a classroom behind one address counts once too; behind a proxy the address is
+the one `VERTEX_TRUSTED_PROXIES` reads (site/addresses.py), and a proxy that is not trusted
+makes every spectator one address. (The page's `?viewer=` id is no longer read: an address
+bounds what a client can make the count say, an id of its own choosing would not.)
 
 The count is coalesced: a socket coming or going only marks its table, and one loop at most
 every `tick_s` works out the tables marked and sends `{"t": "watching", "n": …}` to their
 sockets where the number changed; a newcomer hears the number as known at once. 1,000
-spectators connecting cost each socket at most one message a second, never one per connect.
+spectators connecting cost each socket at most one message a second, never one per connect,
+and a socket whose address is counted already changes nothing and sends nothing to the
+others.
 
-With several processes each one keeps its count per table in a Redis hash (one field per
-process, stamped with an expiry it renews each tick: process_fields.py, as for seats) and reads
-the others' back each tick; a process that dies drops out within `ttl_s`. The lobby's entries
-(lobby/place.py `watchers`) hear this process's count from the same loop.
+With several processes each one keeps, per table, the addresses of its spectators in a
+Redis hash (one field per process, stamped with an expiry it renews each tick:
+process_fields.py, as for seats) as short digests, and reads the others' back each tick: the
+count is the size of the union. The field is bounded: past `LISTED` addresses at one table a
+process gives only its number, which is added (an address on two such processes may then
+count twice; never a socket more than once per process). A process that dies drops out
+within `ttl_s`.
+
+The lobby (lobby/watchers.py) sums one number per process, so each process tells it its
+share: its addresses that no process before it (in the order of their worker ids) holds
+too. The shares add up to the site's count.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
-import re
 from collections.abc import Callable
 
 from vertex.server.live.conn import Conn
@@ -32,20 +43,43 @@ from vertex.server.tasks import stop_task
 
 log = logging.getLogger("vertex.server")
 
-WATCHING = "vertex:watching:"
-#: What a page's viewer id may look like (anything else counts as its own socket).
-VIEWER = re.compile(r"^[A-Za-z0-9_-]{8,40}$")
+WATCHING = "vertex:viewers:"
 #: Seconds between two updates of one table's count (and reads of the other processes').
 TICK_S = 1.0
+#: Addresses one process lists for one table (12 characters each); past it, only a number.
+LISTED = 500
+
+#: What another process says of a table: its addresses' digests (None: past `LISTED`, only
+#: their number), and their number.
+Field = tuple[frozenset[str] | None, int]
+
+
+def viewer_key(address: str) -> str:
+    """A spectator's address as the count keeps it (and publishes it): a short digest."""
+    return hashlib.blake2b(address.encode(errors="replace"), digest_size=6).hexdigest()
+
+
+def encode(keys: dict[str, int]) -> str:
+    if len(keys) > LISTED:
+        return str(len(keys))
+    return f"{len(keys)}|{','.join(keys)}"
+
+
+def decode(value: str) -> Field:
+    n, bar, listed = value.partition("|")
+    if not bar:
+        return None, int(n)
+    keys = frozenset(listed.split(",")) if listed else frozenset()
+    return keys, len(keys)
 
 
 class LocalCounts:
     """One process: nobody else has spectators."""
 
-    async def publish(self, counts: dict[str, int]) -> None:
+    async def publish(self, fields: dict[str, str | None]) -> None:
         return None
 
-    async def remote(self, tids: list[str]) -> dict[str, int]:
+    async def remote(self, tids: list[str]) -> dict[str, dict[str, Field]]:
         return {}
 
     async def close(self) -> None:
@@ -56,17 +90,76 @@ class RedisCounts:
     def __init__(self, url: str, me: str, ttl_s: float, site: str = "vertex") -> None:
         self.fields = ProcessFields(url, me, ttl_s, WATCHING.replace("vertex:", site + ":", 1))
 
-    async def publish(self, counts: dict[str, int]) -> None:
-        """This process's spectators per table (0: none here any more)."""
-        await self.fields.write({tid: str(n) if n else None for tid, n in counts.items()})
+    async def publish(self, fields: dict[str, str | None]) -> None:
+        """This process's spectators per table (`encode`; None: none here any more)."""
+        await self.fields.write(fields)
 
-    async def remote(self, tids: list[str]) -> dict[str, int]:
-        """The other live processes' spectators, per table."""
-        got = await self.fields.read(tids)
-        return {tid: sum(int(n) for n in values) for tid, values in got.items()}
+    async def remote(self, tids: list[str]) -> dict[str, dict[str, Field]]:
+        """The other live processes' spectators, per table, by process."""
+        got = await self.fields.read_by_worker(tids)
+        return {tid: {w: decode(v) for w, v in values.items()} for tid, values in got.items()}
 
     async def close(self) -> None:
         await self.fields.close()
+
+
+class TableCount:
+    """One table's spectators as this process knows them: its own (address key -> sockets)
+    and the other processes' as last read. Joining and leaving cost O(1)."""
+
+    def __init__(self) -> None:
+        self.mine: dict[str, int] = {}
+        self.others: set[str] = set()  # the other processes' listed addresses
+        self.unlisted = 0  # and the number of those past `LISTED`
+        self.earlier: set[str] = set()  # listed by a process before this one
+        self.both = 0  # of `mine`, how many are in `others`
+        self.early = 0  # of `mine`, how many are in `earlier`
+
+    def add(self, key: str) -> bool:
+        """One more socket of `key`; whether it is a new address here."""
+        n = self.mine.get(key, 0)
+        self.mine[key] = n + 1
+        if n:
+            return False
+        self.both += key in self.others
+        self.early += key in self.earlier
+        return True
+
+    def remove(self, key: str) -> bool:
+        """One socket of `key` less; whether its address left."""
+        n = self.mine.get(key, 0)
+        if n > 1:
+            self.mine[key] = n - 1
+            return False
+        if not n:
+            return False
+        del self.mine[key]
+        self.both -= key in self.others
+        self.early -= key in self.earlier
+        return True
+
+    def heard(self, fields: dict[str, Field], me: str) -> None:
+        """The other processes' fields, as just read."""
+        self.others, self.earlier, self.unlisted = set(), set(), 0
+        for worker, (keys, n) in fields.items():
+            if keys is None:
+                self.unlisted += n
+                continue
+            self.others |= keys
+            if worker < me:
+                self.earlier |= keys
+        self.both = sum(1 for k in self.mine if k in self.others)
+        self.early = sum(1 for k in self.mine if k in self.earlier)
+
+    def total(self) -> int:
+        return len(self.mine) + len(self.others) - self.both + self.unlisted
+
+    def share(self) -> int:
+        """What this process tells the lobby: its addresses no earlier process holds."""
+        return len(self.mine) - self.early
+
+    def empty(self) -> bool:
+        return not self.mine and not self.others and not self.unlisted
 
 
 class Watching:
@@ -76,17 +169,19 @@ class Watching:
         counts: LocalCounts | RedisCounts,
         tick_s: float,
         lobby: Callable[[str, int], None],
+        me: str = "",
     ) -> None:
         self.sockets = sockets
         self.counts = counts
         self.shared = isinstance(counts, RedisCounts)
+        self.me = me  # this process's worker id (the order of the lobby's shares)
         self.tick_s = tick_s
-        self.lobby = lobby  # this process's count changed: the lobby's entry hears it
-        self.viewers: dict[str, dict[str, int]] = {}  # table -> viewer key -> sockets
+        self.lobby = lobby  # this process's share changed: the lobby's entry hears it
+        self.tables: dict[str, TableCount] = {}  # tables with spectators here, or watched
         self.keys: dict[Conn, str] = {}
-        self.remote: dict[str, int] = {}  # other processes' spectators, as last read
         self.shown: dict[str, int] = {}  # what this table's sockets heard last
-        self.published: dict[str, int] = {}  # this process's count as others know it
+        self.told: dict[str, int] = {}  # the lobby's share of this process, as told
+        self.published: set[str] = set()  # tables whose field of ours others may read
         self.newcomers: dict[str, dict[Conn, int]] = {}  # told a number before the tick
         self.dirty: set[str] = set()
         self._wake = asyncio.Event()
@@ -98,25 +193,29 @@ class Watching:
     async def stop(self) -> None:
         await stop_task(self._task)
         with contextlib.suppress(Exception):
-            await self.counts.publish({tid: 0 for tid in self.published})
+            await self.counts.publish(dict.fromkeys(self.published))
         await self.counts.close()
 
     def local(self, tid: str) -> int:
-        return len(self.viewers.get(tid, ()))
+        """The addresses watching the table on this process."""
+        count = self.tables.get(tid)
+        return len(count.mine) if count else 0
 
     def total(self, tid: str) -> int:
-        return self.local(tid) + self.remote.get(tid, 0)
+        count = self.tables.get(tid)
+        return count.total() if count else 0
 
     # ---- sockets come and go ----------------------------------------------------------------
-    def joined(self, conn: Conn, viewer: str | None) -> None:
+    def joined(self, conn: Conn, address: str) -> None:
         """A socket attached (after its snapshot): it hears the number as known now."""
         tid = conn.table_id
         if conn.seat is None:
-            key = viewer if viewer is not None and VIEWER.match(viewer) else f"socket:{id(conn)}"
-            self.keys[conn] = key
-            mine = self.viewers.setdefault(tid, {})
-            mine[key] = mine.get(key, 0) + 1
-            self._mark(tid)
+            key = self.keys[conn] = viewer_key(address)
+            count = self.tables.get(tid)
+            if count is None:
+                count = self.tables[tid] = TableCount()
+            if count.add(key):
+                self._mark(tid)
         n = self.total(tid)
         conn.send(dumps({"t": "watching", "n": n}))
         if n != self.shown.get(tid):
@@ -129,16 +228,11 @@ class Watching:
         if waiting is not None:
             waiting.pop(conn, None)
         key = self.keys.pop(conn, None)
-        if key is None:
+        count = self.tables.get(tid)
+        if key is None or count is None:
             return
-        mine = self.viewers.get(tid, {})
-        if mine.get(key, 0) <= 1:
-            mine.pop(key, None)
-            if not mine:
-                self.viewers.pop(tid, None)
-        else:
-            mine[key] -= 1
-        self._mark(tid)
+        if count.remove(key):
+            self._mark(tid)
 
     def _mark(self, tid: str) -> None:
         self.dirty.add(tid)
@@ -159,36 +253,52 @@ class Watching:
             await asyncio.sleep(self.tick_s)  # at most one update a table each tick
 
     async def tick(self) -> None:
-        """Publish our changed counts, read the others', tell the sockets what changed."""
+        """Publish our spectators, read the others', tell the lobby and the sockets what
+        changed."""
         dirty, self.dirty = self.dirty, set()
-        changed = {t: self.local(t) for t in dirty if self.local(t) != self.published.get(t, 0)}
-        for tid, n in changed.items():
-            self.lobby(tid, n)
         if self.shared:
-            held = {t: self.local(t) for t in self.viewers}
+            held = {t: encode(c.mine) for t, c in self.tables.items() if c.mine}
+            gone = [t for t in self.published if t not in held]
             watched = [t for t in self.sockets.conns if self.sockets.conns[t]]
             try:
-                await self.counts.publish({**held, **changed})  # renews our fields' expiry
+                # every tick: renews our fields' expiry
+                await self.counts.publish({**held, **dict.fromkeys(gone)})
                 got = await self.counts.remote(watched)
             except Exception:
                 self.dirty |= dirty  # tried again next tick
                 raise
-            self.remote = {t: n for t, n in got.items() if n}
+            self.published = set(held)
+            for tid in watched:
+                fields = got.get(tid, {})
+                count = self.tables.get(tid)
+                if count is None and fields:
+                    count = self.tables[tid] = TableCount()
+                if count is not None:
+                    count.heard(fields, self.me)
             dirty |= set(watched)
-        for tid, n in changed.items():
-            if n:
-                self.published[tid] = n
-            else:
-                self.published.pop(tid, None)
         for tid in dirty:
+            self._tell_lobby(tid)
             self._push(tid)
+
+    def _tell_lobby(self, tid: str) -> None:
+        count = self.tables.get(tid)
+        n = count.share() if count else 0
+        if n == self.told.get(tid, 0):
+            return
+        if n:
+            self.told[tid] = n
+        else:
+            self.told.pop(tid, None)
+        self.lobby(tid, n)
 
     def _push(self, tid: str) -> None:
         conns = self.sockets.conns.get(tid)
         waiting = self.newcomers.pop(tid, {})
+        count = self.tables.get(tid)
+        if count is not None and not count.mine and (not conns or count.empty()):
+            del self.tables[tid]  # (bounded: only tables with sockets here)
         if not conns:
             self.shown.pop(tid, None)
-            self.remote.pop(tid, None)
             return
         n = self.total(tid)
         text = dumps({"t": "watching", "n": n})

@@ -159,6 +159,6 @@ class LobbyIndex:
         found = [
             e
             for e in self.sections[OPEN].values()
-            if e["game"] == game and e.get("quick") and e["free_seats"] == 1
+            if e["game"] == game and e.get("quick") and e["free_seats"] == 1 and not e.get("pool")
         ]
         return sorted(found, key=_key)

@@ -36,9 +36,10 @@ if TYPE_CHECKING:
     from vertex.server.compute.autoplay import Autoplay
     from vertex.server.live.sockets import Sockets
     from vertex.server.play.new_tables import NewTables
+    from vertex.server.players.identity import Me
     from vertex.server.settings import Settings
     from vertex.server.storage.repository import Repository
-    from vertex.server.storage.store import Store
+from vertex.server.storage.store import Store
 
 
 class Hub(Protocol):
@@ -56,7 +57,9 @@ class Hub(Protocol):
 
     async def get(self, tid: str) -> Table: ...
 
-    async def take_seat(self, tid: str, n: int, name: str) -> tuple[str, int]: ...
+    async def take_seat(
+        self, tid: str, n: int, name: str, me: Me | None = None, address: str = ""
+    ) -> tuple[str, int]: ...
 
 
 log = logging.getLogger("vertex.server")
@@ -152,7 +155,8 @@ class Lobby:
         await self._put(entry, publish=True)
 
     def watchers(self, tid: str, n: int) -> None:
-        """This process has `n` spectator sockets at table `tid` now."""
+        """This process's share of table `tid`'s spectators is `n` now (live/watching.py:
+        addresses, each counted by one process)."""
         self.counts.local(tid, n)
 
     def follows(self, tid: str) -> bool:
@@ -161,6 +165,8 @@ class Lobby:
     def _summary(self, table: Table) -> dict[str, Any]:
         entry = summary(table)
         entry["quick"] = quick(table.spec)
+        if table.spec.rated:
+            entry["rated"] = True
         return entry
 
     # ---- changes in, changes out ------------------------------------------------------------

@@ -19,6 +19,10 @@ from vertex.server.storage.schema import metadata
 from vertex.server.storage.store import Store
 
 GONE = "gone"
+#: Rated Play now: the rating points apart a waiting player accepts at once, and how many
+#: more each second they wait (after a minute ±700: anyone, nearly).
+NEAR = 100
+WIDEN = 10
 
 lobby_t = Table(
     "vertex_lobby",
@@ -133,8 +137,47 @@ class LobbyRows:
                     lobby_t.c.game == game,
                     lobby_t.c.quick == 1,
                     lobby_t.c.free_seats == 1,
+                    lobby_t.c.pool.is_(None),  # rated ones: rated_waiting
                 )
                 .order_by(lobby_t.c.listed_at)
+                .limit(most)
+            )
+            return [r.table_id for r in conn.execute(q)]
+
+        return await self.store.read(run)
+
+    async def rated(self, tid: str, pool: str, rating: int) -> None:
+        """A rated Play now table's pool and its waiting player's rating."""
+
+        def run(conn: Connection) -> None:
+            conn.execute(
+                update(lobby_t).where(lobby_t.c.table_id == tid).values(pool=pool, rating=rating)
+            )
+
+        await self.store.write(run)
+
+    async def rated_waiting(
+        self, pool: str, rating: int, creator: str, now: float, most: int = 20
+    ) -> list[str]:
+        """Rated Play now tables of `pool` someone of `rating` may sit at, nearest rating
+        first: one query. The range each table accepts widens the longer its player has
+        waited (`NEAR` points, and `WIDEN` more a second). Never a table opened from the
+        same address (one's own second key is no opponent)."""
+
+        def run(conn: Connection) -> list[str]:
+            c = lobby_t.c
+            apart = func.abs(c.rating - rating)
+            q = (
+                select(c.table_id)
+                .where(
+                    c.status == OPEN,
+                    c.pool == pool,
+                    c.quick == 1,
+                    c.free_seats >= 1,
+                    c.creator != creator,
+                    apart <= NEAR + WIDEN * (now - c.listed_at),
+                )
+                .order_by(apart, c.listed_at)
                 .limit(most)
             )
             return [r.table_id for r in conn.execute(q)]

@@ -10,6 +10,7 @@ from typing import Any
 
 from vertex.core import create_game
 from vertex.server.table import turns
+from vertex.server.table.pools import RATED_CLOCK, pool_of
 from vertex.server.table.spec import TableSpec
 from vertex.server.table.table import Table
 
@@ -56,7 +57,11 @@ def summary(table: Table) -> dict[str, Any]:
 
 def quick(spec: TableSpec) -> bool:
     """Can "Play now" seat someone here: the game's default options, people in every seat,
-    no clock (the default), no take-backs and no analysis during play."""
+    no clock (the default), no take-backs and no analysis during play; or rated Play now's:
+    a pool's options with its clock (`RATED_CLOCK`)."""
+    if spec.rated:
+        clock = None if spec.clock is None else spec.clock.as_dict()
+        return clock == RATED_CLOCK and pool_of(spec.game, spec.options) is not None
     if spec.clock is not None or spec.undo or spec.analysis:
         return False
     if any(s.kind != "human" for s in spec.seats):

@@ -1,12 +1,13 @@
 """The lobby's spectator counts, summed over the processes.
 
-Each process counts its own spectators per table (watching.py tells it) and sends each
-change over the lobby's bus (`{"watch": table, "worker", "n"}`); the others keep a count per
-process and show the sum. Two things would leave a count wrong for ever: a message the bus
-lost, and a process that died (it never says its spectators left). So each sweep every
-process also sends its whole list (`{"watching": {table: n}, "worker"}`), which replaces
-what the others had of it, and a process not heard from in `SILENT_SWEEPS` sweeps loses its
-counts.
+Each process counts its share of the spectators per table (live/watching.py tells it: the
+addresses watching there that no process before it holds too, so the shares add up to the
+site's count of addresses) and sends each change over the lobby's bus (`{"watch": table,
+"worker", "n"}`); the others keep a count per process and show the sum. Two things would
+leave a count wrong for ever: a message the bus lost, and a process that died (it never
+says its spectators left). So each sweep every process also sends its whole list
+(`{"watching": {table: n}, "worker"}`), which replaces what the others had of it, and a
+process not heard from in `SILENT_SWEEPS` sweeps loses its counts.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ class Watchers:
         self.sweeps = 0  # other processes' counts are dated by this process's sweeps
 
     def local(self, tid: str, n: int) -> None:
-        """This process has `n` spectator sockets at listed table `tid` now."""
+        """This process's share of listed table `tid`'s spectators is `n` now."""
         if self.index.get(tid) is None:
             return
         worker = self.hub.worker

@@ -23,14 +23,11 @@ from vertex.server.settings import Limits
 from vertex.server.site.quotas import LocalQuotas, RedisQuotas
 from vertex.server.storage.repository import Repository
 from vertex.server.storage.store import Store
-from vertex.server.table.pools import pool_of
+from vertex.server.table.pools import RATED_CLOCK, pool_of
 from vertex.server.table.spec import SeatSpec, TableSpec
 from vertex.server.table.table import Table
 
 log = logging.getLogger("vertex.server")
-
-#: A rated table's clock when none is asked for: a player who leaves loses on time.
-RATED_CLOCK = {"total": 600.0, "increment": 5.0}
 
 
 def not_ratable(reason: str, message: str) -> ApiError:

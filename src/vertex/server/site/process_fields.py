@@ -39,6 +39,11 @@ class ProcessFields:
 
     async def read(self, tids: list[str]) -> dict[str, list[str]]:
         """The other live processes' values, per table."""
+        got = await self.read_by_worker(tids)
+        return {tid: list(values.values()) for tid, values in got.items()}
+
+    async def read_by_worker(self, tids: list[str]) -> dict[str, dict[str, str]]:
+        """The other live processes' values, per table, by process (its worker id)."""
         if not tids:
             return {}
         async with self.redis.pipeline(transaction=False) as pipe:
@@ -49,16 +54,17 @@ class ProcessFields:
         return {tid: self._live(fields, now) for tid, fields in zip(tids, got, strict=True)}
 
     async def read_one(self, tid: str) -> list[str]:
-        return self._live(await self.redis.hgetall(self.prefix + tid), time.time())
+        return list(self._live(await self.redis.hgetall(self.prefix + tid), time.time()).values())
 
-    def _live(self, fields: dict[bytes, bytes], now: float) -> list[str]:
-        out: list[str] = []
+    def _live(self, fields: dict[bytes, bytes], now: float) -> dict[str, str]:
+        out: dict[str, str] = {}
         for worker, field in fields.items():
-            if worker.decode() == self.me:
+            name = worker.decode()
+            if name == self.me:
                 continue
             expiry, _, value = field.decode().partition(":")
             if float(expiry) >= now:
-                out.append(value)
+                out[name] = value
         return out
 
     async def close(self) -> None:

@@ -225,12 +225,12 @@ class Repository:
         if best is not None:
             await self.store.bests.add(best)
         facts = finished.facts(table)
-        if facts is not None:
+        if facts is not None:  # its players' seats leave their open tables in it too
             outcome = await self.store.results.record(facts)
             if table.result is not None:
                 table.result.update(outcome.result_fields())
-        if table.is_over and any(s.player is not None for s in table.seats):
-            await self.store.players.table_over(table.id)
+        elif table.is_over and any(s.player is not None for s in table.seats):
+            await self.store.players.table_over(table.id)  # no game: cancelled, expired
         await self.store.tables.set_status(table.id, table.status)
 
     async def _turns(self, table: Table, ev: StoredEvent) -> None:

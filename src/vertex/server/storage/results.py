@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import delete, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
@@ -27,6 +27,7 @@ from sqlalchemy.engine import Connection
 from vertex.server.storage.database import Database
 from vertex.server.storage.schema import (
     player_games_t,
+    player_seats_t,
     players_t,
     ratings_t,
     results_t,
@@ -86,6 +87,9 @@ class Results:
 
     def _record(self, f: Finished) -> Outcome:
         with self.db.engine.begin() as conn:
+            # the table's seats leave the players' open tables in the same transaction (a
+            # commit fewer on the move that ends a game)
+            conn.execute(delete(player_seats_t).where(player_seats_t.c.table_id == f.table_id))
             first = self._insert(results_t).values(
                 table_id=f.table_id,
                 ended_at=f.ended_at,
@@ -153,22 +157,14 @@ class Results:
         seats = f.players
         ids = sorted({s.player for s in seats if s.player is not None})
         c = ratings_t.c
-        for pid in ids:  # a newcomer's row first, so that every row can be locked
-            conn.execute(
-                self._insert(ratings_t)
-                .values(
-                    player_id=pid,
-                    pool=pool,
-                    mu=ratings.MU,
-                    sigma=ratings.SIGMA,
-                    games=0,
-                    wins=0,
-                    draws=0,
-                    losses=0,
-                    last_at=f.ended_at,
-                )
-                .on_conflict_do_nothing()
-            )
+        # a newcomer's row first (one statement for all), so that every row can be locked
+        fresh = {"mu": ratings.MU, "sigma": ratings.SIGMA, "last_at": f.ended_at}
+        fresh.update(games=0, wins=0, draws=0, losses=0, pool=pool)
+        conn.execute(
+            self._insert(ratings_t)
+            .values([{**fresh, "player_id": pid} for pid in ids])
+            .on_conflict_do_nothing()
+        )
         q = (
             select(c.player_id, c.mu, c.sigma)
             .where(c.pool == pool, c.player_id.in_(ids))
@@ -200,9 +196,9 @@ class Results:
     def _history(
         self, conn: Connection, f: Finished, changes: dict[int, tuple[float, float, float, float]]
     ) -> None:
-        """Each player's row of this game, and their counts."""
+        """Each player's row of this game (one statement for all), and their counts."""
+        rows = []
         for s in f.players:
-            result = f.outcome(s.seat)
             opponents = [
                 {"seat": o.seat, "player": o.player, "name": o.name, "kind": o.kind}
                 for o in f.seats
@@ -215,27 +211,28 @@ class Results:
                 "opponents": opponents,
                 "unrated": None if change else (f.unrated or ("daily-limit" if f.rated else None)),
             }
-            conn.execute(
-                self._insert(player_games_t)
-                .values(
-                    player_id=s.player,
-                    table_id=f.table_id,
-                    seat=s.seat,
-                    game=f.game,
-                    pool=f.pool,
-                    rated=int(change is not None),
-                    ended_at=f.ended_at,
-                    result=result,
-                    before=None if change is None else round(change[0]),
-                    after=None if change is None else round(change[2]),
-                    summary=stored_json(summary),
-                )
-                .on_conflict_do_nothing()
+            rows.append(
+                {
+                    "player_id": s.player,
+                    "table_id": f.table_id,
+                    "seat": s.seat,
+                    "game": f.game,
+                    "pool": f.pool,
+                    "rated": int(change is not None),
+                    "ended_at": f.ended_at,
+                    "result": f.outcome(s.seat),
+                    "before": None if change is None else round(change[0]),
+                    "after": None if change is None else round(change[2]),
+                    "summary": stored_json(summary),
+                }
             )
+        conn.execute(self._insert(player_games_t).values(rows).on_conflict_do_nothing())
+        for row in rows:
+            result = row["result"]
             p = players_t.c
             conn.execute(
                 update(players_t)
-                .where(p.id == s.player)
+                .where(p.id == row["player_id"])
                 .values(
                     games=p.games + 1,
                     wins=p.wins + int(result == "win"),

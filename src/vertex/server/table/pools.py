@@ -44,6 +44,10 @@ POOLS: tuple[Pool, ...] = (
 )
 BY_ID: dict[str, Pool] = {p.id: p for p in POOLS}
 
+#: A rated table's clock when none is asked for (and Play now's): whoever leaves loses on
+#: time (a rated table's `on_timeout` is `lose`).
+RATED_CLOCK: dict[str, float] = {"total": 600.0, "increment": 5.0}
+
 
 def pool_of(game: str, options: dict[str, Any]) -> Pool | None:
     """The pool a table of `game` with these (full) options plays in, or None: unrated."""
