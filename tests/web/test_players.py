@@ -383,3 +383,29 @@ def test_a_new_key_then_forget_me(players: LiveServer, context_factory: Any) -> 
     assert page.evaluate("localStorage.getItem('vertex.player.key')") is None
     assert players.http.get("/api/players/Short%20Lived").status_code == 404
     assert page.errors == []
+
+
+def test_play_rated_seats_two_players(players: LiveServer, context_factory: Any) -> None:
+    pages = []
+    for n, name in enumerate(["Quick One", "Quick Two"]):
+        address = f"198.51.100.{n + 1}"  # two people: rated Play now never pairs one address
+        key = claim(players, name, address)
+        page = new_page(context_factory, extra_http_headers={"x-forwarded-for": address})
+        page.goto(f"{players.url}/#key={key}")
+        page.wait_for_selector(ME)
+        pages.append(page)
+    first, second = pages
+    button = first.locator('[data-game="dots-and-boxes"] [data-action="play-rated"]')
+    expect(button).to_have_attribute("data-pool", "dots-and-boxes-3x3")
+    shot(first, "players-play-rated-desktop")
+    button.click()
+    first.wait_for_selector("[data-play-now-waiting]:not([hidden])")
+    second.click('[data-game="dots-and-boxes"] [data-action="play-rated"]')
+    for page in pages:
+        page.wait_for_url(re.compile(r"/tables/[^/#?]+$"))
+        page.wait_for_selector('[data-seat-rating="1"]')
+    assert first.url == second.url
+    view = players.get("/api/tables/" + first.url.rsplit("/", 1)[1])
+    assert view["rated"] is True
+    assert sorted(s["name"] for s in view["seats"]) == ["Quick One", "Quick Two"]
+    assert first.errors == [] and second.errors == []
