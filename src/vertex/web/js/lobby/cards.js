@@ -40,7 +40,7 @@ export function renderCards(host, games, chosen, onChoose, onPlayNow, onPlayRate
             "aria-label": t("lobby.rules-of", { game: name }), text: t("lobby.rules") }),
           // a rated game's leaderboards (the first pool's page links the others)
           game.pools && game.pools.length
-            ? h("a", { class: "game-rules game-leaderboard", "data-leaderboard-link": game.pools[0].id,
+            ? h("a", { class: "game-leaderboard", "data-leaderboard-link": game.pools[0].id,
               href: `/leaderboard/${encodeURIComponent(game.pools[0].id)}`,
               "aria-label": t("lobby.leaderboard-of", { game: name }), text: t("lobby.leaderboard") })
             : null),

@@ -248,7 +248,7 @@ function render({ animate = false, relabel = false } = {}) {
   main.dataset.pending = pending || "";
   // a visitor who can sit down: on a phone the name box and "take seat" come first (table.css)
   main.toggleAttribute("data-joining", model.mySeat === null && !view.state.is_over
-    && view.seats.some((s) => s.kind === "human" && !s.name));
+    && view.seats.some((s) => s.kind === "human" && !s.name && !s.former));
   const replaying = ui.replay.active; // the board shows a replayed ply
   if (!replaying) board.update(view.state, {
     mySeat: model.mySeat,

@@ -88,7 +88,7 @@ export function createSeats(host, deps) {
   function seatRow(model, n, due) {
     const view = model.view;
     const seat = view.seats[n];
-    const free = seat.kind === "human" && !seat.name;
+    const free = seat.kind === "human" && !seat.name && !seat.former; // a forgotten player's seat is not free
     const mine = model.mySeat === n;
     const over = isOver(model);
     const symbol = seatSymbol(n, view.state.board);
@@ -187,7 +187,7 @@ export function createSeats(host, deps) {
       rule.textContent = view.settings && view.settings.clock
         ? t("table.clock.rule", { rule: clockRule(view.settings.clock) }) : "";
       rule.hidden = !rule.textContent;
-      const freeSeats = view.seats.some((s) => s.kind === "human" && !s.name);
+      const freeSeats = view.seats.some((s) => s.kind === "human" && !s.name && !s.former);
       nameField.hidden = !(freeSeats && !isOver(model) && model.seatKnown && model.mySeat === null);
       const me = player();
       nameLabel.hidden = nameInput.hidden = keepRow.hidden = Boolean(me);
