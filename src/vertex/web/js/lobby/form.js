@@ -17,6 +17,7 @@ import { gameName, gameSummary, optionWords } from "./words.js";
 import { seatColor, seatSymbol } from "../shared/seats.js";
 import { remembered } from "../shared/store.js";
 import { player } from "../shared/player.js";
+import { poolName } from "../shared/pools.js";
 
 await Promise.all([loadCatalogs("options"), loadErrors()]); // option words; refusals
 
@@ -303,7 +304,8 @@ export class NewTableForm {
     const guest = !player();
     control.disabled = guest;
     if (guest) control.checked = false;
-    help.textContent = guest ? t("lobby.rated.guest") : t("lobby.rated.help");
+    help.textContent = guest ? t("lobby.rated.guest")
+      : t("lobby.rated.help", { pool: pool ? poolName([this.game], pool.id) : "" });
   }
 
   /** The options as they stand: the server's, with what the person has set on top. */
