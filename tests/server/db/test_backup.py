@@ -74,6 +74,7 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> str:
         keys = [claim(c, "Ann", "192.0.2.1"), claim(c, "Bob", "192.0.2.2")]
         assert rated_game(c, keys, ["192.0.2.1", "192.0.2.2"])["result"]["ratings"]
         sit(c, rated_table(c), 0, keys[0], "192.0.2.1")  # and a seat at an open table
+        two_player_table(c, clock={"per_move_days": 3})  # a slow table: its deadline's row
     return url
 
 
@@ -176,7 +177,7 @@ REFUSALS = {
     "a repeated row": r"lines \d+-\d+: a vertex_events row repeats another's key",
     "cut short": "no end line after line",
     "counts that differ": "a damaged backup",
-    "another schema": "schema revision '0000', this Vertex is at 0002",
+    "another schema": f"schema revision '0000', this Vertex is at {upgrades.head()}",
 }
 
 

@@ -9,6 +9,7 @@ from vertex.server.live.spectators import spectator_lines_t
 from vertex.server.lobby.rows import lobby_t
 from vertex.server.storage.schema import (
     bests_t,
+    deadlines_t,
     events_t,
     fences_t,
     metadata,
@@ -31,6 +32,7 @@ EXPORTED: tuple[Table, ...] = (
     player_games_t,  # each player's finished games
     ratings_t,  # ratings per pool
     results_t,  # finished tables' records, written once (their ratings)
+    deadlines_t,  # slow tables' next deadlines (their sweep wakes them from these)
 )
 
 #: Tables a backup leaves out, and why.

@@ -158,8 +158,8 @@ class Results:
         ids = sorted({s.player for s in seats if s.player is not None})
         c = ratings_t.c
         # a newcomer's row first (one statement for all), so that every row can be locked
-        fresh = {"mu": ratings.MU, "sigma": ratings.SIGMA, "last_at": f.ended_at}
-        fresh.update(games=0, wins=0, draws=0, losses=0, pool=pool)
+        fresh: dict[str, Any] = {"mu": ratings.MU, "sigma": ratings.SIGMA, "pool": pool}
+        fresh.update(games=0, wins=0, draws=0, losses=0, last_at=f.ended_at)
         conn.execute(
             self._insert(ratings_t)
             .values([{**fresh, "player_id": pid} for pid in ids])

@@ -24,6 +24,8 @@ await Promise.all([loadCatalogs("options"), loadErrors()]); // option words; ref
 const CHECK_DELAY_MS = 250;
 const LEVELS = [1, 2, 3, 4, 5];
 const FILL_LEVEL = 3;
+/** A slow table's choices of days a move (the server takes any whole 1 to 14). */
+const DAYS = [1, 2, 3, 5, 7, 14];
 // The server counts characters as a reader sees them (a joined emoji is one); `maxlength`
 // counts UTF-16 units, up to eight for one such emoji: room for 40 of them, the server decides.
 const NAME_CHARS = 40 * 8;
@@ -47,7 +49,8 @@ export class NewTableForm {
     this.local = new Map(); // option -> message for values that are not numbers at all
     this.seats = Number.isInteger(this.server.players) ? this.server.players : 2;
     this.seatValues = [];
-    this.clock = { kind: "none", perMove: "30", total: "10", increment: "5", onTimeout: "computer" };
+    this.clock = { kind: "none", perMove: "30", total: "10", increment: "5", days: "3",
+      onTimeout: "computer" };
     this.undo = false;
     this.analysis = false;
     this.listed = false; // private (link only) unless asked: as before the lobby listed tables
@@ -212,12 +215,22 @@ export class NewTableForm {
     h("option", { value: "computer", text: t("lobby.clock.computer") }),
     h("option", { value: "lose", text: t("lobby.clock.lose") }));
     timeout.value = c.onTimeout;
+    // a slow table: whole days a move, as correspondence play offers them; the seat whose
+    // days run out loses (the server never hands it to the computer)
+    const days = h("select", { id: "clock-days", name: "clock-days", "data-clock-days": "",
+      onchange: (ev) => { c.days = ev.target.value; } },
+    ...DAYS.map((n) => h("option", { value: String(n), text: t("lobby.clock.days", { n }) })));
+    days.value = c.days;
     this.clockParts = {
       perMove: h("div", { class: "clock-fields" },
         number("clock-per-move", "perMove", t("lobby.clock.per-move-seconds"), "1")),
       total: h("div", { class: "clock-fields" },
         number("clock-total", "total", t("lobby.clock.total-minutes"), "0.5"),
         number("clock-increment", "increment", t("lobby.clock.increment"), "0")),
+      days: h("div", { class: "clock-fields" },
+        h("div", { class: "field" },
+          h("label", { for: "clock-days", text: t("lobby.clock.days-per-move") }), days),
+        h("p", { class: "hint", text: t("lobby.clock.days-note") })),
       timeout: h("div", { class: "field" },
         h("label", { for: "on-timeout", text: t("lobby.clock.on-timeout") }), timeout),
       error: h("p", { class: "field-error", id: "clock-error", "data-clock-error": "" }),
@@ -233,8 +246,10 @@ export class NewTableForm {
       h("div", { class: "choices" },
         radio("none", t("lobby.clock.none")),
         radio("per-move", t("lobby.clock.per-move")),
-        radio("total", t("lobby.clock.total"))),
-      this.clockParts.perMove, this.clockParts.total, this.clockParts.timeout,
+        radio("total", t("lobby.clock.total")),
+        radio("days", t("lobby.clock.slow"))),
+      this.clockParts.perMove, this.clockParts.total, this.clockParts.days,
+      this.clockParts.timeout,
       this.clockParts.error);
     this.applyClock();
     return group;
@@ -244,7 +259,8 @@ export class NewTableForm {
     const { kind } = this.clock;
     this.clockParts.perMove.hidden = kind !== "per-move";
     this.clockParts.total.hidden = kind !== "total";
-    this.clockParts.timeout.hidden = kind === "none";
+    this.clockParts.days.hidden = kind !== "days";
+    this.clockParts.timeout.hidden = kind === "none" || kind === "days";
     this.clockError("");
   }
 
@@ -583,6 +599,7 @@ export class NewTableForm {
       if (total === null || !Number.isFinite(inc) || inc < 0) return { bad: true };
       return { clock: { total: Math.round(total * 60), increment: inc } };
     }
+    if (c.kind === "days") return { clock: { per_move_days: Number(c.days) } };
     return { clock: undefined };
   }
 
@@ -606,7 +623,7 @@ export class NewTableForm {
     const seats = this.seatValues.slice(0, this.seats).map((v) =>
       (v === "human" ? { kind: "human" } : { kind: "ai", level: Number(v.slice(3)) }));
     const body = { game: this.game.id, options, seats, undo: this.undo,
-      on_timeout: this.clock.onTimeout, listed: this.listed,
+      on_timeout: this.clock.kind === "days" ? "lose" : this.clock.onTimeout, listed: this.listed,
       analysis: this.analysis && !this.analysisField.hidden };
     if (clock.clock) body.clock = clock.clock;
     // rated only while the switch is shown (the options a pool's, every seat a person)

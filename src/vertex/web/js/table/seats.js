@@ -1,7 +1,8 @@
 // The seats panel: who sits where (name, presence, symbol and colour, score, whose turn,
 // clock, a computer's level), and the ways to a seat: "Take seat" for free seats, and
 // "let the computer play" for a seat whose player has gone — once the server's grace for a
-// player who may come back is over (a countdown everyone at the table sees).
+// player who may come back is over (a countdown everyone at the table sees); never on a slow
+// table (days a move), where being away is the pace.
 // Players (issue 34): a player sits under their name with their key (shared/api.js); a guest
 // may tick "Keep this name" to claim it first; a rated table needs a name, so the tick is
 // set there. A rated table shows each player's rating `[data-seat-rating="N"]`.
@@ -14,8 +15,8 @@ import { num, t } from "../shared/i18n.js";
 import { seatColor, seatSymbol } from "../shared/seats.js";
 import { remembered } from "../shared/store.js";
 import { amPlaying, handOverWait, isOver, turn } from "./model.js";
-import { clockRule, clockText, seatName } from "./text.js";
-import { secondsLeft } from "./clocks.js";
+import { clockRule, seatName } from "./text.js";
+import { leftText, secondsLeft } from "./clocks.js";
 
 /**
  * deps: {takeSeat(n, name) -> Promise (rejects with an ApiError), handOver(n)}
@@ -142,7 +143,9 @@ export function createSeats(host, deps) {
       }));
     }
     let handOver = null;
-    if (!mine && !over && amPlaying(model) && seat.kind === "human" && !seat.connected) {
+    // (a slow table's player away is never handed over: days away is its pace)
+    const handable = free || !view.slow;
+    if (!mine && !over && amPlaying(model) && seat.kind === "human" && !seat.connected && handable) {
       handOver = h("button", {
         type: "button", "data-action": "hand-over", "data-seat": n,
         "aria-describedby": wait ? wait.id : null,
@@ -226,7 +229,7 @@ export function createSeats(host, deps) {
       const due = turn(model);
       for (const [n, { clock, time }] of clocks) {
         const left = secondsLeft(model, n, due.includes(n));
-        const text = left === null ? "" : clockText(left);
+        const text = left === null ? "" : leftText(model, left);
         if (time.textContent !== text) time.textContent = text;
         clock.hidden = left === null;
         clock.classList.toggle("low", left !== null && left < 10 && due.includes(n));

@@ -50,6 +50,7 @@ export function clockText(seconds) {
 /** The table's clock in words: "30 s a move" or "5 min + 2 s a move". */
 export function clockRule(clock) {
   if (!clock) return "";
+  if (clock.per_move_days) return t("table.clock.perMoveDays", { n: clock.per_move_days });
   if (clock.per_move) return t("table.clock.perMove", { s: num(clock.per_move) });
   const minutes = num(Math.round((clock.total / 60) * 10) / 10);
   if (clock.increment) return t("table.clock.totalInc", { m: minutes, s: num(clock.increment) });
