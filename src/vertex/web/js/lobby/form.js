@@ -16,6 +16,8 @@ import { applicable, caseOf, fieldsOf } from "./schema.js";
 import { gameName, gameSummary, optionWords } from "./words.js";
 import { seatColor, seatSymbol } from "../shared/seats.js";
 import { remembered } from "../shared/store.js";
+import { player } from "../shared/player.js";
+import { poolName } from "../shared/pools.js";
 
 await Promise.all([loadCatalogs("options"), loadErrors()]); // option words; refusals
 
@@ -52,6 +54,7 @@ export class NewTableForm {
     this.undo = false;
     this.analysis = false;
     this.listed = false; // private (link only) unless asked: as before the lobby listed tables
+    this.rated = false; // asked for; sent only while the options are a pool's (ratedPool())
     this.name = remembered.name();
     this.checking = false;
     this.busy = false;
@@ -180,6 +183,8 @@ export class NewTableForm {
       switchField("undo", t("lobby.undo"), t("lobby.undo.help"), this.undo, (on) => { this.undo = on; }),
       this.analysisField = switchField("analysis", t("lobby.analysis"), t("lobby.analysis.help"),
         this.analysis, (on) => { this.analysis = on; }),
+      this.ratedField = switchField("rated", t("lobby.rated"), t("lobby.rated.help"),
+        this.rated, (on) => { this.rated = on; this.updateStatus(); }),
       switchField("listed", t("lobby.listed"), t("lobby.listed.help"), this.listed, (on) => { this.listed = on; }),
       this.nameField()),
     h("div", { class: "submit-row" }, this.submitButton, this.status, this.gotoProblem),
@@ -274,6 +279,9 @@ export class NewTableForm {
   }
 
   nameField() {
+    const me = player();
+    // a player sits under their name (the server takes it from the key): nothing to ask
+    if (me) return h("p", { class: "hint", "data-sit-as": "", text: t("me.sitAs", { name: me.name }) });
     const fallback = t("lobby.name.fallback");
     const input = h("input", { type: "text", id: "display-name", name: "display-name",
       autocomplete: "nickname", maxlength: NAME_CHARS, value: this.name,
@@ -282,6 +290,38 @@ export class NewTableForm {
     return h("div", { class: "field" },
       h("label", { for: "display-name", text: t("lobby.name") }), input,
       h("p", { class: "hint", id: "display-name-help", text: t("lobby.name.help", { fallback }) }));
+  }
+
+  /** The rating pool whose options are exactly those in force, with every seat a person;
+   * else null. A rated table is offered only then (the server checks it again). */
+  ratedPool() {
+    const pools = this.game.pools || [];
+    if (!pools.length) return null;
+    if (this.seatValues.slice(0, this.seats).some((v) => v !== "human")) return null;
+    const values = this.values();
+    const defaults = this.game.defaults || {};
+    const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+    return pools.find((pool) => {
+      const wanted = { ...defaults, ...(pool.options || {}) };
+      const names = new Set([...Object.keys(wanted), ...Object.keys(values)]);
+      // a name on one side only (a value the server derives) says nothing either way
+      return [...names].every((k) => !(k in wanted) || !(k in values) || same(values[k], wanted[k]));
+    }) || null;
+  }
+
+  /** Show the rated switch only where it applies; a guest sees it off, told to claim a name. */
+  applyRated() {
+    if (!this.ratedField) return;
+    const pool = this.ratedPool();
+    const control = this.ratedField.querySelector("input");
+    const help = this.ratedField.querySelector(".hint");
+    this.ratedField.hidden = !pool;
+    this.ratedField.dataset.pool = pool ? pool.id : "";
+    const guest = !player();
+    control.disabled = guest;
+    if (guest) control.checked = false;
+    help.textContent = guest ? t("lobby.rated.guest")
+      : t("lobby.rated.help", { pool: pool ? poolName([this.game], pool.id) : "" });
   }
 
   /** The options as they stand: the server's, with what the person has set on top. */
@@ -407,6 +447,7 @@ export class NewTableForm {
     this.analysisField.hidden = this.analysisSeats === null || this.seats !== this.analysisSeats;
     if (this.designer) this.designer.update(values, shown);
     this.renderSeats();
+    this.applyRated();
     this.updateStatus();
   }
 
@@ -518,6 +559,7 @@ export class NewTableForm {
     const select = h("select", { id, name: id, onchange: (ev) => {
       this.seatValues[i] = ev.target.value;
       this.renderSeats();
+      this.applyRated();
     } },
     h("option", { value: "human", text: t("lobby.seat.human") }),
     LEVELS.map((level) => h("option", { value: `ai-${level}`, text: levelName(level) })));
@@ -537,6 +579,7 @@ export class NewTableForm {
     for (let i = 1; i < this.seats; i += 1) this.seatValues[i] = `ai-${FILL_LEVEL}`;
     this.seatsRendered = -1;
     this.renderSeats();
+    this.applyRated();
   }
 
   // ---- opening the table ----
@@ -583,7 +626,9 @@ export class NewTableForm {
       on_timeout: this.clock.kind === "days" ? "lose" : this.clock.onTimeout, listed: this.listed,
       analysis: this.analysis && !this.analysisField.hidden };
     if (clock.clock) body.clock = clock.clock;
-    const typed = this.name.trim();
+    // rated only while the switch is shown (the options a pool's, every seat a person)
+    if (this.rated && player() && this.ratedPool()) body.rated = true;
+    const typed = player()?.name || this.name.trim();
     if (typed) remembered.setName(typed);
     this.busy = true;
     this.showError(null);

@@ -20,6 +20,8 @@ export function seatName(view, n) {
   if (seat.kind === "ai" && (!seat.name || COMPUTER_NAME.test(seat.name))) {
     return t("common.computer", { level: seat.level ?? "?" });
   }
+  // a player who was forgotten (DESIGN §5a): "former player" (the header's catalog)
+  if (!seat.name && seat.former) return t("me.former");
   return seat.name || t("common.seat", { n: n + 1 });
 }
 
