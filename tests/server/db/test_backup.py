@@ -30,7 +30,6 @@ from vertex.server.db.tables import EXPORTED, LEFT_OUT, every_table
 from vertex.server.puzzles.rows import add_puzzle
 from vertex.server.storage import upgrades
 from vertex.server.storage.schema import make_engine, metadata
-from vertex.server.storage.upgrades import head
 
 
 def _export(url: str) -> list[str]:
@@ -78,6 +77,7 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> str:
         keys = [claim(c, "Ann", "192.0.2.1"), claim(c, "Bob", "192.0.2.2")]
         assert rated_game(c, keys, ["192.0.2.1", "192.0.2.2"])["result"]["ratings"]
         sit(c, rated_table(c), 0, keys[0], "192.0.2.1")  # and a seat at an open table
+        two_player_table(c, clock={"per_move_days": 3})  # a slow table: its deadline's row
         # puzzles: a rated attempt (the player's and the puzzle's ratings, the attempt)
         p = next(p for p in shipped() if p.turns == 1 and p.game == "dots-and-boxes")
         auth = {"Authorization": f"Bearer {keys[0]}"}
@@ -189,7 +189,7 @@ REFUSALS = {
     "a repeated row": r"lines \d+-\d+: a vertex_events row repeats another's key",
     "cut short": "no end line after line",
     "counts that differ": "a damaged backup",
-    "another schema": "schema revision '0000', this Vertex is at " + head(),
+    "another schema": f"schema revision '0000', this Vertex is at {upgrades.head()}",
 }
 
 

@@ -15,6 +15,7 @@ from vertex.server.puzzles.rows import (
 )
 from vertex.server.storage.schema import (
     bests_t,
+    deadlines_t,
     events_t,
     fences_t,
     metadata,
@@ -37,6 +38,7 @@ EXPORTED: tuple[Table, ...] = (
     player_games_t,  # each player's finished games
     ratings_t,  # ratings per pool
     results_t,  # finished tables' records, written once (their ratings)
+    deadlines_t,  # slow tables' next deadlines (their sweep wakes them from these)
     puzzles_t,  # puzzles mined from the site's games (the shipped set is in the package)
     puzzle_ratings_t,  # each rated puzzle's rating
     puzzle_players_t,  # players' puzzle ratings
