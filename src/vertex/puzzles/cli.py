@@ -31,6 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     p.add_argument("--seen", action="append", default=[], help="skip the puzzles of this file")
     p.add_argument("--minutes", type=float, default=None, help="stop after this long")
     p.add_argument("--per-theme", type=int, default=None, help="at most this many per theme")
+    p.add_argument("--only", action="append", default=[], help="keep only this theme")
     p.add_argument("--quiet", action="store_true", help="no progress lines")
 
 
@@ -67,7 +68,15 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         for puzzle in make(
-            args.game, options, args.count, args.seed, seen, args.minutes, log, args.per_theme
+            args.game,
+            options,
+            args.count,
+            args.seed,
+            seen,
+            args.minutes,
+            log,
+            args.per_theme,
+            only=tuple(args.only),
         ):
             out.write(puzzle.line() + "\n")
             out.flush()

@@ -157,14 +157,18 @@ class DotsJudge:
         captures = [i for i in free if 1 in (rem[kit.line_pair[i][0]], rem[kit.line_pair[i][1]])]
         quiet = [i for i in free if kit.safe(rem, i)]
         out: list[str] = []
-        if any(kit.gains(drawn, i) == 2 for i in free):
-            out.append("double-dealing")  # a domino was handed over: one line takes both
         if captures:
             after = kit.remaining(drawn | 1 << line)
-            offered = sum(1 for c, r in enumerate(after[:-1]) if r == 1)
-            # declining: the last two cells of a chain left (the double-cross to come), or
-            # the last four of a loop
-            out.append("loops" if offered >= 4 else "all-but-two")
+            offered = sum(1 for r in after[:-1] if r == 1)
+            # declining: the last four cells of a loop left, or the last two of a chain (the
+            # double-cross to come); declined at once, before taking any, the whole of a
+            # two-cell handout goes back: the double-dealing move itself
+            if offered >= 4:
+                out.append("loops")
+            elif state.history and state.history[-1][0] != state.order[state.turn]:
+                out.append("double-dealing")
+            else:
+                out.append("all-but-two")
         elif line in quiet:
             played = (drawn & ~kit.predrawn).bit_count()
             playable = (kit.all_lines & ~kit.predrawn).bit_count()

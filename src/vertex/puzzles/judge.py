@@ -131,6 +131,16 @@ def _play(state: S, move: str, at: int) -> S:
         raise Refused("puzzle-illegal", str(exc), at=at, move=move) from exc
 
 
+def line_states(puzzle: Puzzle, moves: list[str]) -> list[dict[str, Any]]:
+    """The position after each move of `moves` from the puzzle's, as state views."""
+    state = position(puzzle)
+    out: list[dict[str, Any]] = []
+    for i, move in enumerate(moves):
+        state = _play(state, move, i)
+        out.append(state.to_dict())
+    return out
+
+
 def _judge_dots(j: DotsJudge, puzzle: Puzzle, state: DotsState, moves: list[str]) -> Verdict:
     seat = puzzle.to_move
     margin = puzzle.goal.margin

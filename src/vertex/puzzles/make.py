@@ -174,10 +174,11 @@ def make(
     log: Callable[[str], None] | None = None,
     per_theme: int | None = None,
     per_game: int = 4,
+    only: tuple[str, ...] = (),
 ) -> Iterator[Puzzle]:
     """Yield up to `count` new puzzles (not in `seen`, ids) for the game, from self-play:
     at most `per_game` from one game and, with `per_theme`, that many per first theme (so
-    the easy kinds do not crowd out the rest)."""
+    the easy kinds do not crowd out the rest); with `only`, just puzzles of those themes."""
     game = create_game(game_id, **options)
     rng = random.Random(seed)
     judge = DotsJudge(game) if isinstance(game, DotsGame) else None

@@ -10,6 +10,8 @@
   solution?, rating?, rating_change?, rated?}`. While `playing`, `reply` holds the
   computer's answer, to be added to the line before the player's next move; a finished
   attempt by a player with a key rates player and puzzle once (a replay stores nothing).
+- `POST /api/puzzles/{id}/give-up` → `{solution, rating?}` (a failed attempt for a player).
+- `POST /api/puzzles/{id}/positions {moves}` → `{states}`: the positions along a line.
 """
 
 from __future__ import annotations
@@ -71,3 +73,24 @@ def add_puzzle_routes(app: FastAPI, hub: Hub) -> None:
                 "puzzle-line", "send JSON {moves: [...]}", 422, params={"limit": 64}
             ) from exc
         return await hub.puzzles.attempt(puzzle_id, body, me)
+
+    @app.post("/api/puzzles/{puzzle_id}/give-up")
+    async def give_up(puzzle_id: PuzzleId, request: Request) -> dict[str, Any]:
+        """`{solution, rating?}`: the solution; for a player with a key, a failed attempt
+        unless one is stored already."""
+        me = await who(request)
+        return await hub.puzzles.give_up(puzzle_id, me)
+
+    @app.post("/api/puzzles/{puzzle_id}/positions")
+    async def positions(puzzle_id: PuzzleId, request: Request) -> dict[str, Any]:
+        """`{moves}` → `{states}`: the position after each move of a line from the puzzle's
+        position (to show the solution step by step; nothing is judged or stored)."""
+        address = address_of(request.scope, hub.settings.trusted_proxies)
+        await hub.allowances.puzzle_attempt(address)
+        try:
+            body = json.loads(await request.body())
+        except ValueError as exc:
+            raise ApiError(
+                "puzzle-line", "send JSON {moves: [...]}", 422, params={"limit": 64}
+            ) from exc
+        return await hub.puzzles.positions(puzzle_id, body)

@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy.exc import IntegrityError
 
-from vertex.puzzles.judge import Refused, Verdict, check_line, judge, position
+from vertex.puzzles.judge import Refused, Verdict, check_line, judge, line_states, position
 from vertex.puzzles.mine import Candidate
 from vertex.puzzles.model import Puzzle, pool_name
 from vertex.puzzles.shipped import shipped
@@ -182,6 +182,24 @@ class Puzzles:
             if me is not None:
                 out.update(await self._rate(puzzle, me, verdict.status == "solved"))
         return out
+
+    async def give_up(self, pid: str, me: Me | None) -> dict[str, Any]:
+        puzzle = await self.get(pid)
+        out: dict[str, Any] = {"solution": list(puzzle.solution)}
+        if me is not None:
+            out.update(await self._rate(puzzle, me, False))
+        return out
+
+    async def positions(self, pid: str, body: Any) -> dict[str, Any]:
+        puzzle = await self.get(pid)
+        if not isinstance(body, dict) or "moves" not in body:
+            raise ApiError("puzzle-line", "send {moves: [...]}", 422, params={"limit": 64})
+        try:
+            moves = check_line(body["moves"])
+            states = await asyncio.to_thread(line_states, puzzle, moves)
+        except Refused as exc:
+            raise refused(exc) from exc
+        return {"states": states}
 
     async def _rate(self, puzzle: Puzzle, me: Me, solved: bool) -> dict[str, Any]:
         for _ in range(3):  # a first rating of the same puzzle by two players at once

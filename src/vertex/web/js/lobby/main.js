@@ -56,7 +56,9 @@ function renderIntro() {
   startHeading.textContent = t("place.start");
   intro.replaceChildren(
     h("h1", { text: t("lobby.heading") }),
-    h("p", { class: "lead", text: t("lobby.intro") }));
+    h("p", { class: "lead", text: t("lobby.intro") }),
+    h("p", { class: "lobby-links" },
+      h("a", { class: "button", href: "/puzzles", "data-nav": "puzzles", text: t("common.puzzles") })));
 }
 
 function renderGames() {

@@ -64,6 +64,20 @@ export const api = {
     return call("GET", `/api/players/${encodeURIComponent(name)}/games${query ? `?${query}` : ""}`);
   },
   leaderboard: (pool) => call("GET", `/api/leaderboard/${encodeURIComponent(pool)}`),
+  // puzzles (DESIGN §5b): with the key, so that a player's attempts rate them
+  puzzleNext: (game, theme = "", after = "") => {
+    const q = new URLSearchParams({ game });
+    if (theme) q.set("theme", theme);
+    if (after) q.set("after", after);
+    return call("GET", `/api/puzzles/next?${q}`, undefined, true);
+  },
+  puzzleDaily: (game) => call("GET", `/api/puzzles/daily?game=${encodeURIComponent(game)}`, undefined, true),
+  puzzle: (id) => call("GET", `/api/puzzles/${encodeURIComponent(id)}`, undefined, true),
+  puzzleAttempt: (id, moves) =>
+    call("POST", `/api/puzzles/${encodeURIComponent(id)}/attempt`, { moves }, true),
+  puzzleGiveUp: (id) => call("POST", `/api/puzzles/${encodeURIComponent(id)}/give-up`, {}, true),
+  puzzlePositions: (id, moves) =>
+    call("POST", `/api/puzzles/${encodeURIComponent(id)}/positions`, { moves }),
   get: (path) => call("GET", path),
   post: (path, body, auth = false) => call("POST", path, body, auth),
 };

@@ -36,6 +36,8 @@ export function mountHeader() {
     h("a", { class: "brand", href: "/" },
       h("img", { src: iconUrl(), alt: "", width: 28, height: 28 }),
       h("span", { "data-i18n": "common.brand", text: t("common.brand") })),
+    h("nav", { class: "site-nav", "aria-label": t("common.brand") },
+      h("a", { href: "/puzzles", "data-nav": "puzzles", "data-i18n": "common.puzzles", text: t("common.puzzles") })),
     me,
     h("div", { class: "header-tools" },
       themeSwitch(),

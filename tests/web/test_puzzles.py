@@ -1,0 +1,118 @@
+"""Puzzles in the browser (DESIGN §6 "Puzzles"): a Dots and Boxes puzzle solved with the
+keyboard alone (the cell's menu of sides), a wrong move fails one, the next puzzle, the hint,
+a phone's width in Russian, and axe on the page.
+
+Screenshots land in artifacts/web/puzzles-*.png."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from playwright.sync_api import expect
+
+from tests.web.conftest import PHONE, LiveServer, no_sideways_scroll, shot, switch_lang
+from vertex.puzzles.judge import dots_judge, position
+from vertex.puzzles.model import Puzzle
+from vertex.puzzles.shipped import shipped
+
+ROOT = "main[data-puzzle]"
+
+
+def one_turn(pool: tuple[int, int], skip: int = 0) -> Puzzle:
+    rows, cols = pool
+    found = [
+        p
+        for p in shipped()
+        if p.game == "dots-and-boxes"
+        and p.options == {"rows": rows, "cols": cols}
+        and p.turns == 1
+        and len(p.solution) == 1
+    ]
+    return found[skip]
+
+
+def status(page: Any, value: str) -> None:
+    expect(page.locator(ROOT)).to_have_attribute("data-status", value)
+
+
+def open_puzzle(context_factory: Any, server: LiveServer, p: Puzzle, **kw: Any) -> Any:
+    page = context_factory(**kw).new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.errors = errors
+    page.goto(f"{server.url}/puzzles/{p.id}")
+    expect(page.locator(f'{ROOT}[data-puzzle="{p.id}"]')).to_have_attribute("data-game", p.game)
+    status(page, "playing")
+    page.wait_for_selector("[data-line]")
+    return page
+
+
+def test_solve_with_the_keyboard(server: LiveServer, context_factory: Any) -> None:
+    p = one_turn((3, 3))
+    page = open_puzzle(context_factory, server, p)
+    answer = p.solution[0]
+    # the keyboard way: a cell beside the line, its menu of sides, the side
+    cell = page.locator(f'[data-cell="{p.hint[0]}"]')
+    cell.focus()
+    page.keyboard.press("Enter")
+    item = page.locator(f'[role="menuitem"][data-line="{answer}"]')
+    expect(item).to_be_visible()
+    item.focus()
+    page.keyboard.press("Enter")
+    status(page, "solved")
+    expect(page.locator("[data-streak]")).to_have_attribute("data-streak", "1")
+    shot(page, "puzzles-solved-desktop")
+    assert page.errors == []
+
+
+def test_a_wrong_move_fails_then_the_next_puzzle(server: LiveServer, context_factory: Any) -> None:
+    p = one_turn((3, 3), 1)
+    page = open_puzzle(context_factory, server, p)
+    state = position(p)
+    judge, _ = dots_judge(state.game)
+    wrong = next(m for m in state.legal_moves() if m not in judge.best(state))
+    page.click(f'[data-line="{wrong}"]')
+    status(page, "failed")
+    expect(page.locator("[data-streak]")).to_have_attribute("data-streak", "0")
+    shot(page, "puzzles-failed-desktop")
+    page.click('[data-action="solution"]')
+    expect(page.locator("[data-puzzle-solution] li")).to_have_count(len(p.solution))
+    page.click('[data-action="next-puzzle"]')
+    expect(page.locator(ROOT)).not_to_have_attribute("data-puzzle", p.id)
+    status(page, "playing")
+    assert page.url.rsplit("/", 1)[-1] == page.get_attribute(ROOT, "data-puzzle")
+    assert page.errors == []
+
+
+def test_phone_in_russian_with_a_hint(server: LiveServer, context_factory: Any) -> None:
+    p = one_turn((4, 4))
+    page = open_puzzle(context_factory, server, p, **PHONE)
+    switch_lang(page, "ru")
+    expect(page.locator("[data-puzzle-goal]")).to_contain_text("Ваш ход")
+    page.click('[data-action="hint"]')
+    expect(page.locator("[data-hint]").first).to_be_attached()
+    assert no_sideways_scroll(page)
+    shot(page, "puzzles-phone-ru")
+    page.click(f'[data-line="{p.solution[0]}"]')
+    page.click(f'[data-line="{p.solution[0]}"]')  # a touch screen may ask to confirm
+    status(page, "solved")
+    assert page.errors == []
+
+
+def test_juxtapose_in_italian(server: LiveServer, context_factory: Any) -> None:
+    p = next(p for p in shipped() if p.game == "juxtapose")
+    page = context_factory(locale="it-IT").new_page()
+    page.goto(f"{server.url}/puzzles/{p.id}")
+    expect(page.locator(ROOT)).to_have_attribute("data-game", "juxtapose")
+    switch_lang(page, "it")
+    expect(page.locator("[data-puzzle-goal]")).to_contain_text("Tocca a te")
+    page.wait_for_selector("[data-square]")
+    shot(page, "puzzles-juxtapose-it")
+
+
+def test_lobby_links_to_puzzles(server: LiveServer, context_factory: Any) -> None:
+    page = context_factory().new_page()
+    page.goto(server.url + "/")
+    page.click('main [data-nav="puzzles"]')
+    expect(page.locator(ROOT)).to_have_attribute("data-status", "playing")
+    assert "/puzzles/" in page.url
