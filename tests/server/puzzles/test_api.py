@@ -94,3 +94,19 @@ def test_rated_attempt_is_stored_once(client: TestClient) -> None:
     assert again.json()["rated"] is False and again.json()["rating"] == body["rating"]
     view = client.get(f"/api/puzzles/{p.id}", headers=auth).json()
     assert view["player_rating"] == body["rating"] and view["attempted"]["solved"] is True
+
+
+def test_mined_puzzles_are_stored_once_and_served(client: TestClient) -> None:
+    from dataclasses import replace
+
+    from vertex.puzzles.mine import Candidate
+
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    p = _first("dots-and-boxes")
+    mined = replace(p, id="mined0000001", source="review")
+    found = [Candidate(mined, 3, 0, "a1-b1"), Candidate(p, 3, 0, "a1-b1")]
+    assert client.portal.call(hub.puzzles.store_mined, found) == 1  # the shipped one is known
+    assert client.portal.call(hub.puzzles.store_mined, found) == 0
+    assert client.get("/api/puzzles/mined0000001").json()["id"] == "mined0000001"
+    r = client.post("/api/puzzles/mined0000001/attempt", json={"moves": list(p.solution)})
+    assert r.json()["solved"] is True
