@@ -35,6 +35,7 @@ class Found:
     turns: int
     themes: tuple[str, ...]
     key: int
+    keeps: tuple[str, ...]
 
 
 class DotsJudge:
@@ -109,7 +110,7 @@ class DotsJudge:
         margin = self.value_for(state, seat, deadline)
         line, turns = self.line(state, seat, deadline)
         themes = self.themes(state, line_index)
-        return Found(margin, answer, line, turns, themes, self.key(state.drawn))
+        return Found(margin, answer, line, turns, themes, self.key(state.drawn), tuple(best))
 
     def line(
         self, state: DotsState, seat: int, deadline: float | None

@@ -109,6 +109,9 @@ def judge(puzzle: Puzzle, moves: list[str]) -> Verdict:
     """The verdict on the line `moves` from the puzzle's position (see the module notes)."""
     state = position(puzzle)
     if isinstance(state, DotsState):
+        quick = _first_move_only(puzzle, state, moves)
+        if quick is not None:
+            return quick
         judge_, lock = dots_judge(state.game)
         with lock:
             return _judge_dots(judge_, puzzle, state, moves)
@@ -141,6 +144,21 @@ def line_states(puzzle: Puzzle, moves: list[str]) -> list[dict[str, Any]]:
     return out
 
 
+def _first_move_only(puzzle: Puzzle, state: DotsState, moves: list[str]) -> Verdict | None:
+    """Most attempts are one move at a one-turn puzzle: judged by the puzzle's `keeps`
+    without a solver (nor its table, built on a process's first longer line)."""
+    if not puzzle.keeps or len(moves) > 1:
+        return None
+    if not moves:
+        return Verdict("playing")
+    after = _play(state, moves[0], 0)
+    if after.history[-1][1] not in puzzle.keeps:
+        return Verdict("failed", failed_at=0)
+    if puzzle.turns == 1 and (after.is_over or after.order[after.turn] != puzzle.to_move):
+        return Verdict("solved")
+    return None
+
+
 def _judge_dots(j: DotsJudge, puzzle: Puzzle, state: DotsState, moves: list[str]) -> Verdict:
     seat = puzzle.to_move
     margin = puzzle.goal.margin
@@ -156,8 +174,16 @@ def _judge_dots(j: DotsJudge, puzzle: Puzzle, state: DotsState, moves: list[str]
                 raise Refused("puzzle-reply", "that is not the computer's reply", at=i, move=move)
             state = after
             continue
+        first = i == 0 and bool(puzzle.keeps)
         state = _play(state, move, i)
-        if j.value_for(state, seat) < margin:
+        # the first move is looked up (the puzzle knows every move that keeps its goal);
+        # later ones are solved, from positions nearer the end
+        kept = (
+            move in puzzle.keeps or state.history[-1][1] in puzzle.keeps
+            if first
+            else (j.value_for(state, seat) >= margin)
+        )
+        if not kept:
             return Verdict("failed", failed_at=i)
         if state.is_over or state.order[state.turn] != seat:
             turns += 1

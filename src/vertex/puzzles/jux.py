@@ -66,6 +66,7 @@ class JuxFound:
     turns: int
     themes: tuple[str, ...]
     key: str
+    keeps: tuple[str, ...] = ()
 
 
 class JuxSearch:
@@ -157,13 +158,17 @@ class JuxSearch:
                 depth,
                 (f"win-in-{depth}",),
                 _hex(position_key(state)),
+                tuple(MOVE_NAMES[c] for c in good),
             )
         safe = [c for c in codes if not _gives_line(state.apply(c))]
         groups = {position_key(state.apply(c)) for c in safe}
         if len(groups) != 1 or len(safe) == len(codes):
             return None
         answer = MOVE_NAMES[safe[0]]
-        return JuxFound("survive", 0, answer, (answer,), 1, ("defence",), _hex(position_key(state)))
+        keeps = tuple(MOVE_NAMES[c] for c in safe)
+        return JuxFound(
+            "survive", 0, answer, (answer,), 1, ("defence",), _hex(position_key(state)), keeps
+        )
 
     def win_line(self, state: JuxtaposeState, first: int, depth: int) -> tuple[str, ...]:
         moves = [MOVE_NAMES[first]]

@@ -77,7 +77,7 @@ def puzzle_at(
         key = f"{found.key:x}:{_diff(state)}"
         goal = Goal("margin", margin=found.margin)
         hint = judge.hint(found.answer)
-        line, turns, themes = found.line, found.turns, found.themes
+        line, turns, themes, keeps = found.line, found.turns, found.themes, found.keeps
     elif isinstance(state, JuxtaposeState):
         jf = JuxSearch(deadline).find(state)
         if jf is None:
@@ -85,7 +85,7 @@ def puzzle_at(
         key = jf.key
         goal = Goal(jf.kind, depth=jf.depth)
         hint = (jf.answer,)
-        line, turns, themes = jf.line, jf.turns, jf.themes
+        line, turns, themes, keeps = jf.line, jf.turns, jf.themes, jf.keeps
     else:
         return None
     return Puzzle(
@@ -102,6 +102,7 @@ def puzzle_at(
         source=source,
         key=key,
         hint=_hint_region(hint),
+        keeps=keeps,
     )
 
 
@@ -203,10 +204,10 @@ def make(
                     )
                 except (SolveTimeout, SearchTimeout):
                     found = None
-                full = (
-                    per_theme is not None
-                    and found is not None
-                    and (themes.get(found.themes[0] if found.themes else "", 0) >= per_theme)
+                first = found.themes[0] if found is not None and found.themes else ""
+                full = found is not None and (
+                    (per_theme is not None and themes.get(first, 0) >= per_theme)
+                    or (bool(only) and not set(only) & set(found.themes))
                 )
                 if found is not None and found.id not in seen and not full:
                     seen.add(found.id)

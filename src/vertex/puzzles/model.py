@@ -62,6 +62,9 @@ class Puzzle:
     source: str = "selfplay"
     key: str = ""  # the canonical position key (hex), for deduplication
     hint: tuple[str, ...] = field(default=(), compare=False)  # where the answer lies
+    #: Every first move that keeps the goal (the answer and its symmetric images, and any
+    #: other the solver found): the judge looks the first move up instead of solving.
+    keeps: tuple[str, ...] = field(default=(), compare=False)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -78,6 +81,7 @@ class Puzzle:
             "source": self.source,
             "key": self.key,
             "hint": list(self.hint),
+            "keeps": list(self.keeps),
         }
 
     def line(self) -> str:
@@ -99,6 +103,7 @@ class Puzzle:
             source=str(data.get("source", "selfplay")),
             key=str(data.get("key", "")),
             hint=tuple(str(h) for h in data.get("hint", ())),
+            keeps=tuple(str(m) for m in data.get("keeps", ())),
         )
 
 

@@ -61,6 +61,10 @@ class Limits:
     #: What may wait to be sent to one table socket (conn.py): past it, resync and let go.
     send_buffer_bytes: int = 4 << 20
     tables_per_hour: int = 100  # created per client address
+    #: Puzzle moves judged by the solver (attempts and solution steps) per client address, a
+    #: minute, over all processes: a person moves a few times a minute.
+    puzzle_moves_per_minute: float = 120.0
+    puzzle_moves_burst: int = 30
     chat_chars: int = 500
     name_chars: int = 40
     #: Listed tables still waiting for players, per client address (across processes).

@@ -19,9 +19,6 @@ from vertex.server.settings import Limits
 from vertex.server.site.faults import unavailable
 from vertex.server.site.quotas import LocalQuotas, RedisQuotas
 
-#: Puzzle attempts (each a move judged by the solver) a minute from one address.
-PUZZLE_ATTEMPTS_PER_MINUTE = 120
-
 
 class Allowances:
     def __init__(
@@ -83,14 +80,15 @@ class Allowances:
 
     async def puzzle_attempt(self, address: str) -> None:
         """Attempts at puzzles from one address: each asks the solver, so they are counted
-        across the site's processes (a player moves a few times a minute; 120 is plenty)."""
+        across the site's processes (Limits.puzzle_moves_per_minute)."""
+        per_minute = self.limits.puzzle_moves_per_minute
         await self._per_minute(
             "puzzle-attempt",
             address,
-            PUZZLE_ATTEMPTS_PER_MINUTE,
-            30,
-            f"at most {PUZZLE_ATTEMPTS_PER_MINUTE} puzzle moves a minute from one address",
-            {"per_minute": PUZZLE_ATTEMPTS_PER_MINUTE},
+            per_minute,
+            self.limits.puzzle_moves_burst,
+            f"at most {per_minute:g} puzzle moves a minute from one address",
+            {"per_minute": per_minute},
         )
 
     async def claim(self, address: str) -> None:
