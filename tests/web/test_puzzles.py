@@ -11,6 +11,7 @@ from typing import Any
 from playwright.sync_api import expect
 
 from tests.web.conftest import PHONE, LiveServer, no_sideways_scroll, shot, switch_lang
+from tests.web.test_accessibility import AXE, audit, verdict
 from vertex.puzzles.judge import dots_judge, position
 from vertex.puzzles.model import Puzzle
 from vertex.puzzles.shipped import shipped
@@ -116,3 +117,19 @@ def test_lobby_links_to_puzzles(server: LiveServer, context_factory: Any) -> Non
     page.click('main [data-nav="puzzles"]')
     expect(page.locator(ROOT)).to_have_attribute("data-status", "playing")
     assert "/puzzles/" in page.url
+
+
+def test_axe_on_the_puzzle_page(server: LiveServer, context_factory: Any) -> None:
+    if not AXE.exists():
+        import pytest
+
+        pytest.skip("axe-core is not installed (`npm ci`)")
+    p = one_turn((3, 3), 2)
+    for opts in ({}, PHONE):
+        page = open_puzzle(context_factory, server, p, **opts)
+        found = audit(page, "playing")
+        page.click('[data-action="hint"]')
+        page.click('[data-action="solution"]')
+        expect(page.locator("[data-puzzle-solution] li")).to_have_count(len(p.solution))
+        found += audit(page, "solution")
+        assert not found, verdict(found)
