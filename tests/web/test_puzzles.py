@@ -133,3 +133,28 @@ def test_axe_on_the_puzzle_page(server: LiveServer, context_factory: Any) -> Non
         expect(page.locator("[data-puzzle-solution] li")).to_have_count(len(p.solution))
         found += audit(page, "solution")
         assert not found, verdict(found)
+
+
+def test_the_rules_page_lesson(server: LiveServer, context_factory: Any) -> None:
+    """Dots and Boxes' lesson: the first step's answer is judged right (with its why), a wrong
+    move on the next step is judged wrong, in Italian."""
+    from vertex.puzzles.lessons import lesson
+
+    steps = lesson("dots-and-boxes")
+    page = context_factory(locale="it-IT").new_page()
+    page.goto(f"{server.url}/rules/dots-and-boxes#lesson")
+    root = page.locator('[data-lesson="dots-and-boxes"]')
+    expect(root).to_have_attribute("data-status", "playing")
+    switch_lang(page, "it")
+    page.click(f'[data-lesson] [data-line="{steps[0][1].solution[0]}"]')
+    expect(root).to_have_attribute("data-status", "solved")
+    expect(page.locator(".lesson-status")).to_contain_text("Giusto")
+    shot(page, "puzzles-lesson-it")
+    page.click('[data-action="lesson-next"]')
+    expect(root).to_have_attribute("data-step", "1")
+    second = steps[1][1]
+    state = position(second)
+    judge, _ = dots_judge(state.game)
+    wrong = next(m for m in state.legal_moves() if m not in judge.best(state))
+    page.click(f'[data-lesson] [data-line="{wrong}"]')
+    expect(root).to_have_attribute("data-status", "failed")

@@ -8,6 +8,7 @@ from typing import Any
 from fastapi.testclient import TestClient
 
 from vertex.puzzles.judge import dots_judge, position
+from vertex.puzzles.lessons import lesson
 from vertex.puzzles.shipped import shipped
 
 
@@ -110,3 +111,19 @@ def test_mined_puzzles_are_stored_once_and_served(client: TestClient) -> None:
     assert client.get("/api/puzzles/mined0000001").json()["id"] == "mined0000001"
     r = client.post("/api/puzzles/mined0000001/attempt", json={"moves": list(p.solution)})
     assert r.json()["solved"] is True
+
+
+def test_lessons(client: TestClient) -> None:
+    for game in ("dots-and-boxes", "dots-and-triangles"):
+        body = client.get(f"/api/lessons/{game}").json()
+        assert [s["step"] for s in body["steps"]] == [
+            "safe",
+            "chains",
+            "double-cross",
+            "long-chain",
+        ]
+        first = lesson(game)[0][1]
+        assert body["steps"][0]["puzzle"]["id"] == first.id
+        r = client.post(f"/api/puzzles/{first.id}/attempt", json={"moves": [first.solution[0]]})
+        assert r.json()["solved"] is True
+    assert client.get("/api/lessons/juxtapose").status_code == 404

@@ -10,6 +10,7 @@
   solution?, rating?, rating_change?, rated?}`. While `playing`, `reply` holds the
   computer's answer, to be added to the line before the player's next move; a finished
   attempt by a player with a key rates player and puzzle once (a replay stores nothing).
+- `GET /api/lessons/{game}` → `{game, steps: [{step, puzzle}]}`: the rules page's lesson.
 - `POST /api/puzzles/{id}/give-up` → `{solution, rating?}` (a failed attempt for a player).
 - `POST /api/puzzles/{id}/positions {moves}` → `{states}`: the positions along a line.
 """
@@ -54,6 +55,15 @@ def add_puzzle_routes(app: FastAPI, hub: Hub) -> None:
         """The day's puzzle for the game (the same for everyone, UTC days)."""
         me = await who(request)
         return await hub.puzzles.view(await hub.puzzles.daily(game), me)
+
+    @app.get("/api/lessons/{game}")
+    async def lessons(
+        game: Annotated[str, Path(max_length=64)], request: Request
+    ) -> dict[str, Any]:
+        """The rules page's lesson: `{game, steps: [{step, puzzle}]}`, each puzzle as
+        `GET /api/puzzles/{id}` gives it (attempts go to the same routes)."""
+        me = await who(request)
+        return await hub.puzzles.lesson(game, me)
 
     @app.get("/api/puzzles/{puzzle_id}")
     async def one_puzzle(puzzle_id: PuzzleId, request: Request) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 
 from vertex.puzzles.judge import Refused, Verdict, check_line, judge, line_states, position
+from vertex.puzzles.lessons import lesson
 from vertex.puzzles.mine import Candidate
 from vertex.puzzles.model import Puzzle, pool_name
 from vertex.puzzles.shipped import shipped
@@ -128,6 +129,17 @@ class Puzzles:
         day = datetime.datetime.fromtimestamp(self.now(), datetime.UTC).date().isoformat()
         digest = hashlib.sha256(f"{day}:{game}".encode()).digest()
         return pool[int.from_bytes(digest[:4], "big") % len(pool)]
+
+    async def lesson(self, game: str, me: Me | None) -> dict[str, Any]:
+        steps = await asyncio.to_thread(lesson, game)
+        if not steps:
+            raise ApiError(
+                "puzzle-game", "no lesson for this game", 404, params={"game": game[:64]}
+            )
+        return {
+            "game": game,
+            "steps": [{"step": step, "puzzle": await self.view(p, me)} for step, p in steps],
+        }
 
     # ---- views -----------------------------------------------------------------------------
     async def view(self, puzzle: Puzzle, me: Me | None = None) -> dict[str, Any]:

@@ -290,6 +290,7 @@ function render(animate = false) {
   el.status.textContent = statusText();
   el.status.dataset.kind = ui.status;
   el.scores.replaceChildren(...scores(puzzle));
+  el.scores.hidden = !el.scores.childNodes.length;
   if (ui.refusal) {
     el.refusal.hidden = false;
     el.refusal.dataset.code = ui.refusal.code || "";

@@ -16,7 +16,7 @@ import { addCoordinates } from "./coords.js";
 await loadCatalogs("games", "options", "rules");
 
 // The sections every game has, in this order (a game may add its own, e.g. history).
-const SECTIONS = ["play", "win", "bests", "options", "decisions", "notation", "here", "history"];
+const SECTIONS = ["play", "win", "lesson", "bests", "options", "decisions", "notation", "here", "history"];
 
 const root = document.querySelector("[data-rules]");
 const gameId = pathGame();

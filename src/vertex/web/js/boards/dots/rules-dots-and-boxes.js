@@ -1,12 +1,18 @@
 // The rules of Dots and Boxes (RULES.md §1, §1.1), and the layout of its rules page.
 const P = "rules.dots-and-boxes.";
 
+export const sections = {
+  lesson: (host) => import("../../rules/lesson.js").then((m) => m.mountLesson(host, "dots-and-boxes")),
+};
+
 export const layout = {
   play: [
     ["p", "play.1"], ["p", "play.2"], ["p", "play.3"], ["fig", "box"], ["p", "play.4"],
     ["fig", "chain"], ["note", "play.tip"],
   ],
   win: [["p", "win.1"], ["p", "win.2"]],
+  // a short lesson on the real board, each step a puzzle the server judges (rules/lesson.js)
+  lesson: [["section", "lesson"]],
   options: [
     ["options", ["rows", "cols", "players", "misere", "border", "extra_turn"]],
     ["p", "opt.count"], ["fig", "border"],

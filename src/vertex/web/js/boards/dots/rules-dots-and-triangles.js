@@ -1,12 +1,18 @@
 // The rules of Dots and Triangles (RULES.md §1, §1.2), and the layout of its rules page.
 const P = "rules.dots-and-triangles.";
 
+export const sections = {
+  lesson: (host) => import("../../rules/lesson.js").then((m) => m.mountLesson(host, "dots-and-triangles")),
+};
+
 export const layout = {
   play: [
     ["p", "play.1"], ["p", "play.2"], ["fig", "triangle"], ["p", "play.3"], ["fig", "double"],
     ["p", "play.4"],
   ],
   win: [["p", "win.1"], ["p", "win.2"]],
+  // a short lesson on the real board, each step a puzzle the server judges (rules/lesson.js)
+  lesson: [["section", "lesson"]],
   options: [
     ["options", ["size", "shape", "length", "players", "misere", "border", "extra_turn"]],
     ["fig", "strip"],
