@@ -127,3 +127,48 @@ def test_lessons(client: TestClient) -> None:
         r = client.post(f"/api/puzzles/{first.id}/attempt", json={"moves": [first.solution[0]]})
         assert r.json()["solved"] is True
     assert client.get("/api/lessons/juxtapose").status_code == 404
+
+
+def test_the_review_hook_mines_and_stores_once(client: TestClient) -> None:
+    """The review's hook (record JSON and review, as issue 35's reviewer tells it): random
+    2×3 games with every move marked (the miner judges each position afresh) give stored
+    puzzles with source `review`, once each; a second telling stores nothing more."""
+    import json
+    import random
+
+    import vertex
+
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    game = vertex.create_game("dots-and-boxes", rows=2, cols=3)
+    rng = random.Random(5)
+    for _ in range(20):
+        state = game.initial_state(seed=0)
+        rows = []
+        while not state.is_over:
+            move = rng.choice(state.legal_moves())
+            rows.append(
+                {"ply": len(rows), "seat": state.to_move[0], "move": move, "mark": "mistake"}
+            )
+            state = state.play(move)
+        record = json.dumps(
+            {
+                "game": "dots-and-boxes",
+                "options": {"rows": 2, "cols": 3},
+                "seed": 0,
+                "moves": [{"seat": r["seat"], "move": r["move"], "t": 0} for r in rows],
+            }
+        )
+        client.portal.call(hub.puzzles.mine_review, "t1", record, {"moves": rows})
+        stored = client.portal.call(hub.store.db.reading, hub.puzzles._mined)
+        if stored:
+            break
+    assert stored and all(p.source == "review" for p in stored)
+    client.portal.call(hub.puzzles.mine_review, "t1", record, {"moves": rows})
+    assert len(client.portal.call(hub.store.db.reading, hub.puzzles._mined)) == len(stored)
+    body = client.get(f"/api/puzzles/{stored[0].id}").json()
+    assert body["goal"]["kind"] == "margin"
+    r = client.post(
+        f"/api/puzzles/{stored[0].id}/attempt", json={"moves": list(stored[0].solution)}
+    )
+    assert r.json()["solved"] is True
+    client.portal.call(hub.puzzles.mine_review, "t1", "not json", {"moves": rows})  # quiet

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import datetime
 import hashlib
+import json
 import random
 import time
 from collections.abc import Callable
@@ -20,7 +21,7 @@ from sqlalchemy.exc import IntegrityError
 
 from vertex.puzzles.judge import Refused, Verdict, check_line, judge, line_states, position
 from vertex.puzzles.lessons import lesson
-from vertex.puzzles.mine import Candidate
+from vertex.puzzles.mine import WRONG, Candidate, candidates_from_review
 from vertex.puzzles.model import Puzzle, pool_name
 from vertex.puzzles.shipped import shipped
 from vertex.server.errors import ApiError
@@ -29,6 +30,11 @@ from vertex.server.puzzles import rows
 from vertex.server.puzzles.rows import Rating
 from vertex.server.storage.store import Store
 from vertex.server.table import ratings
+
+#: Marked positions of one reviewed game put to the solver for puzzles (each ≤ 1 s).
+MINE_AT_MOST = 12
+#: A record longer than this is not a game of these boards.
+MAX_PLIES = 2000
 
 GAMES = ("dots-and-boxes", "dots-and-triangles", "juxtapose")
 THEMES = (
@@ -262,6 +268,26 @@ class Puzzles:
             return rows.attempted(conn, player, pid)
 
     # ---- mining ----------------------------------------------------------------------------
+    async def mine_review(self, tid: str, record_json: str, review: dict[str, Any]) -> None:
+        """The review's hook (`Reviewer.on_done`, issue 35's review): the finished game's
+        record and its review → candidate puzzles, stored (known positions skipped). Runs the
+        solver in a thread, a second at most a marked position, `MINE_AT_MOST` of them."""
+        try:
+            record = json.loads(record_json)
+            moves = [str(m["move"]) for m in record["moves"]]
+            rows = [r for r in review.get("moves", []) if isinstance(r, dict)][:MAX_PLIES]
+            game, options = str(record["game"]), dict(record.get("options") or {})
+            seed = int(record.get("seed") or 0)
+        except (ValueError, KeyError, TypeError):
+            return  # not a record this code knows: nothing to mine
+        marked = [r for r in rows if r.get("mark") in WRONG][:MINE_AT_MOST]
+        if not marked:
+            return
+        found = await asyncio.to_thread(
+            candidates_from_review, game, options, moves, marked, seed=seed, budget_s=1.0
+        )
+        await self.store_mined(found)
+
     async def store_mined(self, found: list[Candidate]) -> int:
         """Store mined candidates; those whose position is known (shipped or stored) are
         skipped. The count stored."""
