@@ -158,3 +158,23 @@ def test_the_rules_page_lesson(server: LiveServer, context_factory: Any) -> None
     wrong = next(m for m in state.legal_moves() if m not in judge.best(state))
     page.click(f'[data-lesson] [data-line="{wrong}"]')
     expect(root).to_have_attribute("data-status", "failed")
+
+
+def test_a_player_with_a_key_gets_a_rating(server: LiveServer, context_factory: Any) -> None:
+    r = server.http.post("/api/players", json={"name": "Puzzler"})
+    if r.status_code in (404, 405):
+        import pytest
+
+        pytest.skip("no players API on this branch")
+    key = r.json()["key"]
+    p = one_turn((3, 3), 3)
+    page = context_factory().new_page()
+    page.add_init_script(f"localStorage.setItem('vertex.player.key', {key!r})")
+    page.goto(f"{server.url}/puzzles/{p.id}")
+    expect(page.locator("[data-puzzle-rating]")).to_have_attribute("data-puzzle-rating", "1500")
+    page.wait_for_selector("[data-line]")
+    page.click(f'[data-line="{p.solution[0]}"]')
+    status(page, "solved")
+    rating = page.locator("[data-puzzle-rating]")
+    expect(rating).not_to_have_attribute("data-puzzle-rating", "1500")
+    assert int(rating.get_attribute("data-puzzle-rating") or 0) > 1500
