@@ -30,7 +30,8 @@ from vertex.server.live.conn import Conn
 from vertex.server.live.slots import Slots
 from vertex.server.live.sockets import Sockets, dumps
 from vertex.server.live.spectators import SpectatorChat
-from vertex.server.live.watching import TICK_S, LocalCounts, RedisCounts, Watching
+from vertex.server.live.viewers import LocalCounts, RedisCounts
+from vertex.server.live.watching import TICK_S, Watching
 from vertex.server.lobby import Lobby
 from vertex.server.parts import Parts
 from vertex.server.play import commands
