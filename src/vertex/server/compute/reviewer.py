@@ -33,6 +33,9 @@ from vertex.server.storage.store import Store
 log = logging.getLogger("vertex.server")
 
 Tell = Callable[[str, dict[str, Any]], Awaitable[None]]
+#: Told of every review this process finished: (table id, the game's record JSON, the
+#: review). The puzzles' mining (issue 35, `candidates_from_review`) hangs here.
+Done = Callable[[str, str, dict[str, Any]], Awaitable[None]]
 #: How often progress is written to the row and told to the sockets (and at the end).
 BEAT_S = 1.0
 #: A busy worker pool (the address's turn is taken): wait this long and ask again.
@@ -49,6 +52,7 @@ class Reviewer:
         self.me = me
         self.tell = tell
         self.running: dict[tuple[str, int], asyncio.Task[None]] = {}
+        self.on_done: list[Done] = []
 
     async def start(self, tid: str, state: State, plies: int, client: str) -> reviews.ReviewRow:
         """Start (or join) the review of the first `plies` moves of `state`'s game."""
@@ -88,6 +92,8 @@ class Reviewer:
                 await self.tell(
                     tid, {"t": "review", "status": "done", "done": total, "total": total}
                 )
+                for hook in self.on_done:
+                    await _quietly(hook(tid, record, data))
         except asyncio.CancelledError:
             await _quietly(reviews.drop(self.store, tid, plies, self.me))
             raise
@@ -164,7 +170,7 @@ async def _quietly(work: Awaitable[None]) -> None:
     try:
         await work
     except Exception:
-        log.exception("a review's claim could not be given up")
+        log.exception("a review's claim could not be given up, or a hook failed")
 
 
 def _positions(record: str, plies: int) -> list[State]:
