@@ -101,7 +101,9 @@ export function createReview(host, deps) {
     try {
       got(await asking);
     } catch (err) {
-      fail(err);
+      // a practice game moved on since: its review so far is another one, asked for anew
+      if (err.code === "no-review") start();
+      else fail(err);
     } finally {
       asking = null;
     }
