@@ -200,3 +200,52 @@ def test_every_rules_page(server: LiveServer, context_factory: Any, device: str)
     shot(page, f"a11y-rules-{device}")
     assert not found, verdict(found)
     assert page.errors == []
+
+
+@pytest.mark.parametrize("device", list(DEVICES))
+def test_the_players_pages(server: LiveServer, context_factory: Any, device: str) -> None:
+    """Issue 34: the claim dialog, the key link, the player's menu, a profile with a finished
+    game, the leaderboard and a table whose seats are players'."""
+    page = new_page(context_factory, device)
+    page.goto(server.url + "/")
+    page.wait_for_selector("[data-game] svg")
+    page.click('[data-action="claim-name"]')
+    page.wait_for_selector("dialog[open] form[data-claim-name]")
+    found = audit(page, "claim dialog")
+    name = f"Audit {device}"
+    page.fill('input[name="player-name"]', name)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("img[data-key-qr][src^='data:']")
+    found += audit(page, "key link")
+    shot(page, f"a11y-key-link-{device}")
+    page.keyboard.press("Escape")
+    page.click('[data-action="player-menu"]')
+    page.wait_for_selector('[data-action="forget-me"]')
+    found += audit(page, "player menu")
+    shot(page, f"a11y-player-menu-{device}")
+    key = page.evaluate("localStorage.getItem('vertex.player.key')")
+    other = server.post("/api/players", {"name": f"Other {device}"})["key"]
+    # a casual game of two players (kept in their history), Other resigns
+    table = server.post("/api/tables", {"game": "dots-and-boxes", "options": {}})["id"]
+    tokens = []
+    for seat, k in enumerate([key, other]):
+        r = server.http.post(
+            f"/api/tables/{table}/seats/{seat}",
+            json={"name": "x"},
+            headers={"authorization": f"Bearer {k}"},
+        )
+        tokens.append(r.json()["token"])
+    play_two_moves(server, table, tokens)
+    page.goto(f"{server.url}/tables/{table}")
+    page.wait_for_function("() => document.querySelector('[data-table]')?.dataset.mySeat === '0'")
+    found += audit(page, "a players' table")
+    server.post(f"/api/tables/{table}/actions", {"token": tokens[1], "action": "resign"})
+    page.goto(f"{server.url}/players/{name}")
+    page.wait_for_selector(f'[data-player="{name}"] [data-player-game="{table}"]')
+    found += audit(page, "profile")
+    shot(page, f"a11y-profile-{device}")
+    page.goto(f"{server.url}/leaderboard/dots-and-boxes-3x3")
+    page.wait_for_selector('[data-leaderboard="dots-and-boxes-3x3"]')
+    found += audit(page, "leaderboard")
+    assert not found, verdict(found)
+    assert page.errors == []

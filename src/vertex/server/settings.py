@@ -100,6 +100,10 @@ class Settings:
     #: are taken up again when touched, or shortly before their next clock deadline.
     #: `VERTEX_UNLOAD_AFTER_S`, `VERTEX_SWEEP_INTERVAL_S` (short ones for tests).
     unload_after_s: float = 300.0
+    #: The same for slow tables (days a move), which leave memory soon after their last
+    #: socket: their next deadline is in the store, where each process's sweep finds it
+    #: when it comes (upkeep.py). `VERTEX_SLOW_UNLOAD_AFTER_S`.
+    slow_unload_after_s: float = 60.0
     #: Analysis (perfect play, server/pages/analysis.py): seconds one analysis may take in all (the
     #: exact solver most of it, the level-5 estimate the rest), and how many one client
     #: address may ask for: `analysis_per_minute` on average, bursts of `analysis_burst`.
@@ -194,6 +198,7 @@ class Settings:
             ("body_timeout_s", "VERTEX_BODY_TIMEOUT_S"),
             ("hand_over_grace_s", "VERTEX_HAND_OVER_GRACE_S"),
             ("unload_after_s", "VERTEX_UNLOAD_AFTER_S"),
+            ("slow_unload_after_s", "VERTEX_SLOW_UNLOAD_AFTER_S"),
             ("sweep_interval_s", "VERTEX_SWEEP_INTERVAL_S"),
         ):
             if os.environ.get(var):

@@ -1,7 +1,8 @@
 """Upkeep: what one process does beside serving moves: catching its tables up to their
 log, expiring idle tables and letting idle ones leave memory (with their lease, when they
 have computer seats or clocks: they are taken up again when touched or shortly before their
-next deadline, autoplay.py), repairing tables whose end outran their status, and what
+next deadline, autoplay.py; slow tables, days a move, when a sweep finds their deadline
+due in the store), repairing tables whose end outran their status, and what
 `/healthz` says. The hub (hub.py) starts and stops it; it is
 given the parts it looks after and knows nothing of the hub.
 """
@@ -26,6 +27,7 @@ from vertex.server.settings import Settings
 from vertex.server.site.bus import RedisBus
 from vertex.server.site.faults import log_failure
 from vertex.server.storage.repository import Repository
+from vertex.server.table import clocks
 from vertex.server.table.events import Kind
 from vertex.server.tasks import stop_task
 
@@ -152,6 +154,7 @@ class Upkeep:
         for tid in await self.store.tables.idle_open(now - self.limits.idle_expiry_s):
             with contextlib.suppress(ApiError):
                 await self.repo.submit(tid, lambda t: t.expire(time.time()))
+        await self.wake_due(now)
         await self.lobby.sweep(now)
         for tid, table in list(self.repo.tables.items()):
             if not self._idle(tid, now) or self.repo.lock(tid).locked():
@@ -166,19 +169,51 @@ class Upkeep:
                     # nothing may change it meanwhile: a move waits, then loads it again
                     if self.repo.tables.get(tid) is not table or not self._idle(tid, now):
                         continue
+                    if table.slow:  # (its deadline, again: a write may have failed)
+                        await self.repo.keep_deadline(table)
                     await self.autoplay.unload(table)
                     self.repo.forget(tid)
             finally:
                 self.repo.drop_lock(tid)
 
+    async def wake_due(self, now: float) -> None:
+        """Slow tables whose deadline has come (deadlines.py: one indexed query): the one
+        process that gets a table's lease takes it up from its log, and its clock's timeout
+        makes the seat lose (autoplay.py). The log decides the rest: a timeout is one event
+        at one version, fenced by the lease's epoch, so it is written once whoever tries."""
+        try:
+            due = await self.store.deadlines.due(now)
+        except Exception as exc:  # the database is away: the next round asks again
+            log_failure(log, exc, "slow tables' deadlines not read")
+            return
+        for tid in due:
+            try:
+                table = self.repo.tables.get(tid)
+                if table is None or not self.leases.owns(tid):
+                    if not await self.leases.acquire(tid):
+                        continue  # another process runs it (and its timer)
+                    await self.autoplay.gained(tid)
+                    table = self.repo.tables.get(tid)
+                else:
+                    self.autoplay.after(table)  # held and run here: its timer, set again
+                if table is not None:
+                    deadline = clocks.next_deadline(table)
+                    if deadline is None or deadline > now:
+                        # the row was behind the log (a write that failed, or a clock taken
+                        # back): the table says when, not the row
+                        await self.repo.keep_deadline(table)
+            except Exception as exc:
+                log_failure(log, exc, "table %s could not be woken for its deadline", tid)
+
     def _idle(self, tid: str, now: float) -> bool:
-        """Idle: no event for `unload_after_s` (nor loaded that recently), no socket here,
-        nobody following it in the lobby."""
+        """Idle: no event for `unload_after_s` (`slow_unload_after_s` for a slow table; nor
+        loaded that recently), no socket here, nobody following it in the lobby."""
         table = self.repo.tables.get(tid)
+        if table is None:
+            return False
+        after = self.settings.slow_unload_after_s if table.slow else self.settings.unload_after_s
         return (
-            table is not None
-            and now - max(table.last_at, self.repo.loaded_at.get(tid, 0.0))
-            > self.settings.unload_after_s
+            now - max(table.last_at, self.repo.loaded_at.get(tid, 0.0)) > after
             and not self.sockets.has(tid)
             and not self.lobby.follows(tid)
         )

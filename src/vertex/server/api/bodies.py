@@ -49,12 +49,29 @@ class Clock(_Body):
     increment: float = Field(
         default=0, ge=0, le=3_600, allow_inf_nan=False, description="seconds added per move"
     )
+    per_move_days: int | None = Field(
+        default=None,
+        ge=1,
+        le=14,
+        description="whole days a move (a slow table: a seat whose days run out loses)",
+    )
 
     @model_validator(mode="after")
     def _one_kind(self) -> Clock:
-        if (self.per_move is None) == (self.total is None):
-            raise ValueError("a clock has either per_move or total (+ increment)")
+        kinds = [k for k in (self.per_move, self.total, self.per_move_days) if k is not None]
+        if len(kinds) != 1:
+            raise ValueError("a clock has one of per_move, total (+ increment), per_move_days")
+        if self.per_move_days is not None and self.increment:
+            raise ValueError("a clock of days a move has no increment")
         return self
+
+    def settings(self) -> dict[str, Any]:
+        """The clock as the table keeps and shows it: the fields given (a slow clock has no
+        increment to show)."""
+        out = self.model_dump(exclude_none=True)
+        if self.per_move_days is not None:
+            out.pop("increment", None)
+        return out
 
 
 class CreateTable(_Body):

@@ -64,7 +64,7 @@ def add_table_routes(app: FastAPI, hub: Hub) -> None:
         seats = None if body.seats is None else [s.spec() for s in body.seats]
         settings_ = {
             "undo": body.undo,
-            "clock": None if body.clock is None else body.clock.model_dump(exclude_none=True),
+            "clock": None if body.clock is None else body.clock.settings(),
             "on_timeout": body.on_timeout,
             "analysis": body.analysis,
         }

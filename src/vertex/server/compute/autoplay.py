@@ -148,10 +148,7 @@ class Autoplay:
 
     @staticmethod
     def next_deadline(table: Table) -> float | None:
-        if table.clock is None or table.is_over:
-            return None
-        deadlines = [d for s in turns.due(table) if (d := clocks.deadline(table, s)) is not None]
-        return min(deadlines) if deadlines else None
+        return clocks.next_deadline(table)
 
     async def unload(self, table: Table) -> None:
         """Let the table go (the caller forgets its copy): its lease is released, to be
@@ -159,7 +156,9 @@ class Autoplay:
         running, when anything touches it again (a socket, a move: loading claims it)."""
         self.lost(table.id)
         deadline = self.next_deadline(table)
-        if deadline is None:
+        if deadline is None or table.slow:
+            # a slow table's deadline is in the store (days away, in no timer meanwhile):
+            # whichever process's sweep finds it due takes the table up (upkeep.py)
             await self.leases.release(table.id, final=True)
         else:
             await self.leases.release(table.id, final=False, wake=deadline - WAKE_AHEAD_S)

@@ -10,6 +10,7 @@ from vertex.server.lobby.rows import lobby_t
 from vertex.server.storage.reviews import reviews_t
 from vertex.server.storage.schema import (
     bests_t,
+    deadlines_t,
     events_t,
     fences_t,
     metadata,
@@ -32,6 +33,7 @@ EXPORTED: tuple[Table, ...] = (
     player_games_t,  # each player's finished games
     ratings_t,  # ratings per pool
     results_t,  # finished tables' records, written once (their ratings)
+    deadlines_t,  # slow tables' next deadlines (their sweep wakes them from these)
     reviews_t,  # reviews of whole games (a claim still running is copied as it is)
 )
 

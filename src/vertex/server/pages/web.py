@@ -54,9 +54,22 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
 }
 IMMUTABLE = "public, max-age=31536000, immutable"
-PAGES = {"lobby": "index.html", "table": "table.html", "rules": "rules.html", "api": "api.html"}
+PAGES = {
+    "lobby": "index.html",
+    "table": "table.html",
+    "rules": "rules.html",
+    "api": "api.html",
+    "player": "player.html",
+    "leaderboard": "leaderboard.html",
+}
 #: A share link longer than this is not ours.
 MAX_QR_CHARS = 400
+#: What a key link looks like (`ORIGIN/#key=KEY`, js/shared/player.js): the key QR route
+#: draws nothing else, so it is no QR service for any text.
+KEY_LINK = re.compile(r"https?://[^\s/#?]+/#key=[A-Za-z0-9_.~%-]{16,200}")
+#: Longest name a profile page is asked for (the server's names are 20 graphemes; a
+#: grapheme may be several code points).
+MAX_NAME_CHARS = 200
 
 for ext, kind in ((".js", "text/javascript"), (".svg", "image/svg+xml")):
     mimetypes.add_type(kind, ext)
@@ -165,7 +178,8 @@ def qr_svg(text: str) -> str:
 def add_page_routes(
     app: FastAPI, site: Site, table_exists: Any, public_url: str | None, local: bool
 ) -> None:
-    """`/`, `/tables/{id}`, the table's QR code and the static files.
+    """`/`, `/tables/{id}`, the table's QR code, `/players/{name}`, `/leaderboard/{pool}`, the
+    key link's QR code and the static files.
 
     `table_exists(id)` is an async callable: the table page of a missing table still loads
     (it explains), but with a 404 status. QR codes link to `public_url`; without one, only a
@@ -190,6 +204,32 @@ def add_page_routes(
     @app.get("/rules/{game_id}", include_in_schema=False)
     async def rules_page(game_id: str) -> HTMLResponse:
         return html(site, site.page("rules"), 200 if game_id in game_ids() else 404)
+
+    @app.get("/players/{name}", include_in_schema=False)
+    async def player_page(name: str) -> HTMLResponse:
+        """A player's profile: a shell; its script asks /api/players/{name} (and says so when
+        there is no such player)."""
+        return html(site, site.page("player"), 200 if len(name) <= MAX_NAME_CHARS else 404)
+
+    @app.get("/leaderboard/{pool}", include_in_schema=False)
+    async def leaderboard_page(pool: str) -> HTMLResponse:
+        """A rating pool's leaderboard: a shell over /api/leaderboard/{pool}."""
+        return html(site, site.page("leaderboard"), 200 if len(pool) <= 64 else 404)
+
+    @app.post("/key-qr.svg", include_in_schema=False)
+    async def key_qr(request: Request) -> Response:
+        """The QR code of a player's key link (shown once, after a claim or a new key). The
+        link comes in the body of a POST, never in a URL: a GET would put the key in the
+        address, in logs and in caches. Nothing of it is kept or logged."""
+        try:
+            body = await request.json()
+        except ValueError:
+            body = None
+        text = body.get("text") if isinstance(body, dict) else None
+        if not isinstance(text, str) or len(text) > MAX_QR_CHARS or not KEY_LINK.fullmatch(text):
+            raise ApiError("bad-request", "the body must be {text: a key link}", 422)
+        headers = {"Cache-Control": "no-store"}
+        return Response(qr_svg(text), media_type="image/svg+xml", headers=headers)
 
     @app.get("/tables/{table_id}/qr.svg", include_in_schema=False)
     async def table_qr(table_id: str, request: Request) -> Response:

@@ -108,6 +108,14 @@ async def _hand_over(port: Port, c: Call[HandOver]) -> dict[str, Any]:
                 f"this table has no seat {target}",
                 params={"seat": target, "seats": len(t.seats)},
             )
+        if target != c.seat and t.slow and t.seats[target].taken:
+            # days away is a slow table's pace: an absent player is never handed over
+            raise ApiError(
+                "not-allowed",
+                f"seat {target}'s player has days to move; only they can hand it over",
+                409,
+                params={"why": "slow", "seat": target},
+            )
         if target != c.seat and target < len(here) and here[target]:
             raise ApiError(
                 "not-allowed",

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import re
 import time
 from collections import deque
@@ -28,13 +29,16 @@ from vertex.core import Game
 from vertex.server.errors import ApiError, not_found
 from vertex.server.metrics import COMMIT_SECONDS, EVENTS, MOVES
 from vertex.server.site.bus import LocalBus, RedisBus
+from vertex.server.site.faults import log_failure
 from vertex.server.storage.recent import KEPT, RECENT, RecentEvents, Sent
 from vertex.server.storage.store import Store
-from vertex.server.table import finished, turns, views
+from vertex.server.table import clocks, finished, turns, views
 from vertex.server.table.events import StoredEvent
 from vertex.server.table.records import OPEN, Fenced, TableRow
 from vertex.server.table.spec import TableSpec
 from vertex.server.table.table import Table
+
+log = logging.getLogger("vertex.server")
 
 _A = TypeVar("_A")
 _R = TypeVar("_R")
@@ -148,7 +152,24 @@ class Repository:
         self.tables[tid] = table
         self.recent.reset(tid)
         self.base[tid] = (table.state.to_dict(), turns.sealed(table))
+        if table.slow:
+            await self.keep_deadline(table)
         return table
+
+    async def keep_deadline(self, table: Table) -> None:
+        """A slow table's next deadline into the store, as of its version (deadlines.py),
+        for the sweeper that wakes it while nobody holds it. A failure is logged, not
+        raised: the event is stored already, and the table writes it again when it leaves
+        memory (upkeep.py). Before its start, the row holds the end of its wait for
+        players instead (clocks.SLOW_WAIT_S): no idle expiry until then."""
+        deadline = clocks.next_deadline(table)
+        if deadline is None and not table.started and not table.is_over:
+            wait = table.created_at + clocks.SLOW_WAIT_S
+            deadline = wait if wait > time.time() else None
+        try:
+            await self.store.deadlines.set(table.id, table.v, deadline)
+        except Exception as exc:
+            log_failure(log, exc, "the deadline of table %s was not stored", table.id)
 
     # ---- the write path ---------------------------------------------------------------------
     async def submit(
@@ -196,6 +217,8 @@ class Repository:
         if ev.kind == "move":
             MOVES.labels(table.spec.game).inc()
         await self.applied(table, ev, own=True)
+        if table.slow:  # (the writer of the event writes its deadline: deadlines.py)
+            await self.keep_deadline(table)
         return ev
 
     async def applied(self, table: Table, ev: StoredEvent, own: bool) -> None:

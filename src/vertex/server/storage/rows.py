@@ -7,10 +7,10 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from sqlalchemy import func, select, update
+from sqlalchemy import exists, func, select, update
 
 from vertex.server.storage.database import Database
-from vertex.server.storage.schema import events_t, stored_json, tables_t
+from vertex.server.storage.schema import deadlines_t, events_t, stored_json, tables_t
 from vertex.server.table.records import OPEN, TableRow
 from vertex.server.table.spec import TableSpec
 
@@ -81,7 +81,8 @@ class TableRows:
             return int(conn.execute(q).scalar_one())
 
     async def idle_open(self, before: float, most: int = 500) -> list[str]:
-        """Open tables with no event (nor creation) since `before`: the ones to expire."""
+        """Open tables with no event (nor creation) since `before`: the ones to expire (not
+        a slow table whose clock runs: days between moves are its pace)."""
         return await self.db.reading(self._select_idle, before, most)
 
     def _select_idle(self, before: float, most: int) -> list[str]:
@@ -96,6 +97,11 @@ class TableRows:
                 tables_t.c.status == OPEN,
                 tables_t.c.created_at < before,
                 func.coalesce(last, tables_t.c.created_at) < before,
+                # a slow table waits days for a move (or for its players): its clock ends
+                # it, not a pause (deadlines.py)
+                ~exists().where(
+                    deadlines_t.c.table_id == tables_t.c.id, deadlines_t.c.deadline.is_not(None)
+                ),
             )
             .limit(most)
         )

@@ -76,6 +76,17 @@ fences_t = Table(
     Column("epoch", BigInteger, nullable=False),
 )
 
+#: Slow tables (days a move): the next deadline of each, as of its version `v` (NULL: no
+#: clock running), for the sweeper that wakes a table nobody holds (deadlines.py).
+deadlines_t = Table(
+    "vertex_deadlines",
+    metadata,
+    Column("table_id", String(40), primary_key=True),
+    Column("v", Integer, nullable=False),
+    Column("deadline", Float, nullable=True),
+    Index("ix_vertex_deadlines_deadline", "deadline"),
+)
+
 
 # ---- players (DESIGN.md §5a): identity, seats, history, ratings ----------------------------
 

@@ -5,10 +5,10 @@ Its queries are grouped by what they ask about, each group a class of its own on
 database (database.py: the engine and its threads): the tables' rows (`store.tables`,
 rows.py), the event log (`store.log`, log.py: appends go through one writer that commits
 whatever has queued up in a single transaction, group_commit.py, so many tables' moves
-share one fsync), solo results (`store.bests`, bests.py), the players (`store.players`,
-players.py) and the finished tables' records, written once (`store.results`, results.py).
-Other modules' own tables (the lobby's rows, spectator chat) run their queries through
-`read` and `write`.
+share one fsync), solo results (`store.bests`, bests.py), slow tables' deadlines
+(`store.deadlines`, deadlines.py), the players (`store.players`, players.py) and the finished
+tables' records, written once (`store.results`, results.py). Other modules' own tables (the
+lobby's rows, spectator chat) run their queries through `read` and `write`.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from sqlalchemy.engine import Connection
 
 from vertex.server.storage.bests import Bests
 from vertex.server.storage.database import Database
+from vertex.server.storage.deadlines import Deadlines
 from vertex.server.storage.log import Log
 from vertex.server.storage.players import Players
 from vertex.server.storage.results import Results
@@ -41,6 +42,7 @@ class Store:
         self.bests = Bests(self.db)
         self.players = Players(self.db)
         self.results = Results(self.db)
+        self.deadlines = Deadlines(self.db)
 
     async def start(self) -> None:
         await self.db.writing(self.db.prepare_schema)

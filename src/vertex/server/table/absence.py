@@ -7,7 +7,7 @@ hand-over of that seat is refused until `Settings.hand_over_grace_s` has passed 
 (`not-allowed`, why `grace`, with the seconds left). A process that only just loaded the
 table starts the grace then: it is never shorter, only sometimes longer. Every view and
 presence message carries the seconds left per seat (`hand_over_in`), for the page's
-countdown.
+countdown. A slow table (days a move) has no grace and no hand-over of an absent player.
 """
 
 from __future__ import annotations
@@ -28,7 +28,10 @@ def note(table: Table, here: list[bool], now: float) -> None:
 
 def left(table: Table, here: list[bool], now: float, grace_s: float) -> list[float | None]:
     """Per seat: seconds before its absent player may be handed over (0: now); None for a
-    player who is here, a computer seat or a free seat (nothing to wait for)."""
+    player who is here, a computer seat or a free seat (nothing to wait for), and for every
+    seat of a slow table (never handed over for an absence: days away is its normal pace)."""
+    if table.slow:
+        return [None for _ in table.seats]
     note(table, here, now)
     out: list[float | None] = []
     for n in range(len(table.seats)):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 #: A person, or a computer player.
 SeatKind = Literal["human", "ai"]
@@ -32,6 +32,12 @@ class ClockSpec(BaseModel):
     per_move: float | None = None
     total: float | None = None
     increment: float | None = None
+    #: A slow table (correspondence): whole days a move, 1..14 (api/bodies.py checks them).
+    per_move_days: int | None = None
+
+    @property
+    def slow(self) -> bool:
+        return self.per_move_days is not None
 
     def as_dict(self) -> dict[str, float]:
         """As the table's settings show it: the fields it was set up with."""
@@ -59,6 +65,19 @@ class TableSpec(BaseModel):
     analysis: bool = False
     #: Rated (DESIGN.md §5a): options exactly a pool's, every seat a player with a key.
     rated: bool = False
+
+    @model_validator(mode="after")
+    def _slow_loses(self) -> TableSpec:
+        # A slow table is never handed to the computer for an absence: a player away for
+        # days is the normal case, and one who lets the days run out loses.
+        if self.slow:
+            self.on_timeout = "lose"
+        return self
+
+    @property
+    def slow(self) -> bool:
+        """Days a move: the table leaves memory while nobody is there (upkeep.py)."""
+        return self.clock is not None and self.clock.slow
 
     @classmethod
     def load(cls, stored: dict[str, Any] | TableSpec) -> TableSpec:

@@ -52,6 +52,9 @@ class Table:
         self.analysis_allowed: bool = spec.analysis
         self.clock: dict[str, float] | None = None if spec.clock is None else spec.clock.as_dict()
         self.on_timeout: str = spec.on_timeout
+        #: Days a move (spec.py): never handed to the computer for an absence, and out of
+        #: memory while nobody is there (upkeep.py), its next deadline kept in the store.
+        self.slow: bool = spec.slow
         step = self.game.step_seconds
         if self.clock is None and step is not None:
             # A game with its own step clock (Verticality): when it runs out the piece drops

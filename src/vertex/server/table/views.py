@@ -86,6 +86,8 @@ def view(
     }
     if t.rated:
         view["rated"] = True
+    if t.slow:  # (a flag sent only when true)
+        view["slow"] = True
     if state:
         view["state"] = t.state.to_dict()
     return for_viewer(view, viewer, turns.sealed(t))

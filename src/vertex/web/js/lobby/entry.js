@@ -42,6 +42,7 @@ export function seatName(seat) {
 
 export function clockInWords(clock) {
   if (!clock) return t("place.no-clock");
+  if (clock.per_move_days) return t("place.clock.per-move-days", { n: clock.per_move_days });
   if (clock.per_move) return t("place.clock.per-move", { s: num(clock.per_move) });
   return t("place.clock.total", { min: num(Math.round(clock.total / 60)), inc: num(clock.increment || 0) });
 }

@@ -16,12 +16,16 @@ import { applicable, caseOf, fieldsOf } from "./schema.js";
 import { gameName, gameSummary, optionWords } from "./words.js";
 import { seatColor, seatSymbol } from "../shared/seats.js";
 import { remembered } from "../shared/store.js";
+import { player } from "../shared/player.js";
+import { poolName } from "../shared/pools.js";
 
 await Promise.all([loadCatalogs("options"), loadErrors()]); // option words; refusals
 
 const CHECK_DELAY_MS = 250;
 const LEVELS = [1, 2, 3, 4, 5];
 const FILL_LEVEL = 3;
+/** A slow table's choices of days a move (the server takes any whole 1 to 14). */
+const DAYS = [1, 2, 3, 5, 7, 14];
 // The server counts characters as a reader sees them (a joined emoji is one); `maxlength`
 // counts UTF-16 units, up to eight for one such emoji: room for 40 of them, the server decides.
 const NAME_CHARS = 40 * 8;
@@ -45,10 +49,12 @@ export class NewTableForm {
     this.local = new Map(); // option -> message for values that are not numbers at all
     this.seats = Number.isInteger(this.server.players) ? this.server.players : 2;
     this.seatValues = [];
-    this.clock = { kind: "none", perMove: "30", total: "10", increment: "5", onTimeout: "computer" };
+    this.clock = { kind: "none", perMove: "30", total: "10", increment: "5", days: "3",
+      onTimeout: "computer" };
     this.undo = false;
     this.analysis = false;
     this.listed = false; // private (link only) unless asked: as before the lobby listed tables
+    this.rated = false; // asked for; sent only while the options are a pool's (ratedPool())
     this.name = remembered.name();
     this.checking = false;
     this.busy = false;
@@ -177,6 +183,8 @@ export class NewTableForm {
       switchField("undo", t("lobby.undo"), t("lobby.undo.help"), this.undo, (on) => { this.undo = on; }),
       this.analysisField = switchField("analysis", t("lobby.analysis"), t("lobby.analysis.help"),
         this.analysis, (on) => { this.analysis = on; }),
+      this.ratedField = switchField("rated", t("lobby.rated"), t("lobby.rated.help"),
+        this.rated, (on) => { this.rated = on; this.updateStatus(); }),
       switchField("listed", t("lobby.listed"), t("lobby.listed.help"), this.listed, (on) => { this.listed = on; }),
       this.nameField()),
     h("div", { class: "submit-row" }, this.submitButton, this.status, this.gotoProblem),
@@ -207,12 +215,22 @@ export class NewTableForm {
     h("option", { value: "computer", text: t("lobby.clock.computer") }),
     h("option", { value: "lose", text: t("lobby.clock.lose") }));
     timeout.value = c.onTimeout;
+    // a slow table: whole days a move, as correspondence play offers them; the seat whose
+    // days run out loses (the server never hands it to the computer)
+    const days = h("select", { id: "clock-days", name: "clock-days", "data-clock-days": "",
+      onchange: (ev) => { c.days = ev.target.value; } },
+    ...DAYS.map((n) => h("option", { value: String(n), text: t("lobby.clock.days", { n }) })));
+    days.value = c.days;
     this.clockParts = {
       perMove: h("div", { class: "clock-fields" },
         number("clock-per-move", "perMove", t("lobby.clock.per-move-seconds"), "1")),
       total: h("div", { class: "clock-fields" },
         number("clock-total", "total", t("lobby.clock.total-minutes"), "0.5"),
         number("clock-increment", "increment", t("lobby.clock.increment"), "0")),
+      days: h("div", { class: "clock-fields" },
+        h("div", { class: "field" },
+          h("label", { for: "clock-days", text: t("lobby.clock.days-per-move") }), days),
+        h("p", { class: "hint", text: t("lobby.clock.days-note") })),
       timeout: h("div", { class: "field" },
         h("label", { for: "on-timeout", text: t("lobby.clock.on-timeout") }), timeout),
       error: h("p", { class: "field-error", id: "clock-error", "data-clock-error": "" }),
@@ -228,8 +246,10 @@ export class NewTableForm {
       h("div", { class: "choices" },
         radio("none", t("lobby.clock.none")),
         radio("per-move", t("lobby.clock.per-move")),
-        radio("total", t("lobby.clock.total"))),
-      this.clockParts.perMove, this.clockParts.total, this.clockParts.timeout,
+        radio("total", t("lobby.clock.total")),
+        radio("days", t("lobby.clock.slow"))),
+      this.clockParts.perMove, this.clockParts.total, this.clockParts.days,
+      this.clockParts.timeout,
       this.clockParts.error);
     this.applyClock();
     return group;
@@ -239,7 +259,8 @@ export class NewTableForm {
     const { kind } = this.clock;
     this.clockParts.perMove.hidden = kind !== "per-move";
     this.clockParts.total.hidden = kind !== "total";
-    this.clockParts.timeout.hidden = kind === "none";
+    this.clockParts.days.hidden = kind !== "days";
+    this.clockParts.timeout.hidden = kind === "none" || kind === "days";
     this.clockError("");
   }
 
@@ -258,6 +279,9 @@ export class NewTableForm {
   }
 
   nameField() {
+    const me = player();
+    // a player sits under their name (the server takes it from the key): nothing to ask
+    if (me) return h("p", { class: "hint", "data-sit-as": "", text: t("me.sitAs", { name: me.name }) });
     const fallback = t("lobby.name.fallback");
     const input = h("input", { type: "text", id: "display-name", name: "display-name",
       autocomplete: "nickname", maxlength: NAME_CHARS, value: this.name,
@@ -266,6 +290,38 @@ export class NewTableForm {
     return h("div", { class: "field" },
       h("label", { for: "display-name", text: t("lobby.name") }), input,
       h("p", { class: "hint", id: "display-name-help", text: t("lobby.name.help", { fallback }) }));
+  }
+
+  /** The rating pool whose options are exactly those in force, with every seat a person;
+   * else null. A rated table is offered only then (the server checks it again). */
+  ratedPool() {
+    const pools = this.game.pools || [];
+    if (!pools.length) return null;
+    if (this.seatValues.slice(0, this.seats).some((v) => v !== "human")) return null;
+    const values = this.values();
+    const defaults = this.game.defaults || {};
+    const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+    return pools.find((pool) => {
+      const wanted = { ...defaults, ...(pool.options || {}) };
+      const names = new Set([...Object.keys(wanted), ...Object.keys(values)]);
+      // a name on one side only (a value the server derives) says nothing either way
+      return [...names].every((k) => !(k in wanted) || !(k in values) || same(values[k], wanted[k]));
+    }) || null;
+  }
+
+  /** Show the rated switch only where it applies; a guest sees it off, told to claim a name. */
+  applyRated() {
+    if (!this.ratedField) return;
+    const pool = this.ratedPool();
+    const control = this.ratedField.querySelector("input");
+    const help = this.ratedField.querySelector(".hint");
+    this.ratedField.hidden = !pool;
+    this.ratedField.dataset.pool = pool ? pool.id : "";
+    const guest = !player();
+    control.disabled = guest;
+    if (guest) control.checked = false;
+    help.textContent = guest ? t("lobby.rated.guest")
+      : t("lobby.rated.help", { pool: pool ? poolName([this.game], pool.id) : "" });
   }
 
   /** The options as they stand: the server's, with what the person has set on top. */
@@ -391,6 +447,7 @@ export class NewTableForm {
     this.analysisField.hidden = this.analysisSeats === null || this.seats !== this.analysisSeats;
     if (this.designer) this.designer.update(values, shown);
     this.renderSeats();
+    this.applyRated();
     this.updateStatus();
   }
 
@@ -502,6 +559,7 @@ export class NewTableForm {
     const select = h("select", { id, name: id, onchange: (ev) => {
       this.seatValues[i] = ev.target.value;
       this.renderSeats();
+      this.applyRated();
     } },
     h("option", { value: "human", text: t("lobby.seat.human") }),
     LEVELS.map((level) => h("option", { value: `ai-${level}`, text: levelName(level) })));
@@ -521,6 +579,7 @@ export class NewTableForm {
     for (let i = 1; i < this.seats; i += 1) this.seatValues[i] = `ai-${FILL_LEVEL}`;
     this.seatsRendered = -1;
     this.renderSeats();
+    this.applyRated();
   }
 
   // ---- opening the table ----
@@ -540,6 +599,7 @@ export class NewTableForm {
       if (total === null || !Number.isFinite(inc) || inc < 0) return { bad: true };
       return { clock: { total: Math.round(total * 60), increment: inc } };
     }
+    if (c.kind === "days") return { clock: { per_move_days: Number(c.days) } };
     return { clock: undefined };
   }
 
@@ -563,10 +623,12 @@ export class NewTableForm {
     const seats = this.seatValues.slice(0, this.seats).map((v) =>
       (v === "human" ? { kind: "human" } : { kind: "ai", level: Number(v.slice(3)) }));
     const body = { game: this.game.id, options, seats, undo: this.undo,
-      on_timeout: this.clock.onTimeout, listed: this.listed,
+      on_timeout: this.clock.kind === "days" ? "lose" : this.clock.onTimeout, listed: this.listed,
       analysis: this.analysis && !this.analysisField.hidden };
     if (clock.clock) body.clock = clock.clock;
-    const typed = this.name.trim();
+    // rated only while the switch is shown (the options a pool's, every seat a person)
+    if (this.rated && player() && this.ratedPool()) body.rated = true;
+    const typed = player()?.name || this.name.trim();
     if (typed) remembered.setName(typed);
     this.busy = true;
     this.showError(null);

@@ -11,6 +11,7 @@ import { LobbySocket } from "./live.js";
 import { MyTables } from "./mine.js";
 import { LobbyPlace } from "./place.js";
 import { Seating } from "./playnow.js";
+import { onPlayerChange } from "../shared/player.js";
 
 await loadCatalogs("lobby");
 
@@ -61,7 +62,8 @@ function renderIntro() {
 function renderGames() {
   const heading = h("h2", { id: "games-heading", class: "sr-only", text: t("lobby.games") });
   const list = h("div");
-  renderCards(list, games, chosen, choose, (game, button) => seating.playNow(game, button));
+  renderCards(list, games, chosen, choose, (game, button) => seating.playNow(game, button),
+    (game, pool, button) => seating.playRated(game, pool, button));
   cards.replaceChildren(heading, list);
 }
 
@@ -148,5 +150,11 @@ onLangChange(() => {
   if (place) place.render();
   if (mine) mine.render();
   alertsHost.replaceChildren(alertSettings());
+});
+// a name claimed (or signed out) while the form is open: its name field and rated switch
+// and the cards ("Play rated" is a player's)
+onPlayerChange(() => {
+  if (form) form.render();
+  if (games.length) renderGames();
 });
 load();

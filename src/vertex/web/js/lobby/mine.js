@@ -1,12 +1,20 @@
 // "Your tables": the tables this browser holds a seat at (their tokens stay in its storage;
-// the lobby socket is only told their ids), live, with "your turn" marked; ended ones move
-// to a short "recent" list. Tells the player (shared/alerts.js) when it becomes their turn or
-// someone sits at a table where they wait.
+// the lobby socket is only told their ids), and for a player with a key also the tables the
+// server says they sit at (GET /api/players/me `tables`: the same on every device), live,
+// with "your turn" marked; ended ones move to a short "recent" list. Tells the player
+// (shared/alerts.js) when it becomes their turn or someone sits at a table where they wait:
+// the socket's follow-by-id carries the turns of both kinds, and the player's list is asked
+// again now and then (a table joined on another device), less often while nothing changes.
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 import { tell } from "../shared/alerts.js";
 import { entryTitle, seatList } from "./entry.js";
 import { remembered } from "../shared/store.js";
+import { me, onPlayerChange, player } from "../shared/player.js";
+
+// how often the player's list is asked again: from 30 s, doubling to 5 min while it stays the
+// same or fails; at once when the page comes back into view
+const POLL_MS = [30_000, 60_000, 120_000, 300_000];
 
 export class MyTables {
   constructor(host, games, socket) {
@@ -15,15 +23,53 @@ export class MyTables {
     this.socket = socket;
     this.entries = new Map();
     this.waitingFor = null; // Play now: a table id, and what to do when someone sits
+    this.server = new Map(); // a player's tables as the server lists them: id -> {seat, …}
+    this.polls = 0;
+    this.pollTimer = null;
     this.root = h("section", { class: "mine card", "data-my-tables": "",
       "aria-labelledby": "mine-heading" });
     host.replaceChildren(this.root);
     this.refresh();
+    this.fromServer();
+    onPlayerChange(() => { this.server = new Map(); this.polls = 0; this.fromServer(); });
+    document.addEventListener("visibilitychange", () => {
+      if (document.visibilityState === "visible" && player()) { this.polls = 0; this.fromServer(); }
+    });
+  }
+
+  /** A player's tables from the server (every device's); again later, by the backoff. */
+  async fromServer() {
+    clearTimeout(this.pollTimer);
+    if (!player()) {
+      this.refresh();
+      return;
+    }
+    const before = JSON.stringify([...this.server.keys()].sort());
+    try {
+      const profile = await me(true);
+      this.server = new Map((profile?.tables || []).map((tb) => [tb.id, tb]));
+    } catch { /* offline: keep what we had */ }
+    const same = JSON.stringify([...this.server.keys()].sort()) === before;
+    this.polls = same ? this.polls + 1 : 0;
+    if (!same) this.refresh();
+    if (player()) {
+      const wait = POLL_MS[Math.min(this.polls, POLL_MS.length - 1)];
+      this.pollTimer = setTimeout(() => this.fromServer(), wait);
+    }
   }
 
   ids() {
     const hidden = new Set(remembered.hidden());
-    return remembered.tables().filter((id) => !hidden.has(id));
+    const all = [...this.server.keys(), ...remembered.tables()];
+    return [...new Set(all)].filter((id) => !hidden.has(id));
+  }
+
+  /** The seat this browser (or this player) holds at table `id`, or null. */
+  seatOf(id) {
+    const local = remembered.seat(id);
+    if (local !== null) return local;
+    const listed = this.server.get(id);
+    return listed && Number.isInteger(listed.seat) ? listed.seat : null;
   }
 
   /** Follow what storage holds now (after a seat was taken, or on load). */
@@ -37,7 +83,7 @@ export class MyTables {
     for (const id of missing) remembered.hide(id);
     for (const e of entries) {
       const before = this.entries.get(e.id);
-      const seat = remembered.seat(e.id);
+      const seat = this.seatOf(e.id);
       if (seat === null) findSeat(e.id).then(() => this.render());
       this.entries.set(e.id, e);
       this.told(before, e, seat);
@@ -84,7 +130,7 @@ export class MyTables {
   item(id) {
     const e = this.entries.get(id);
     if (!e) return null;
-    const seat = remembered.seat(id);
+    const seat = this.seatOf(id);
     const mine = seat !== null && myTurn(e, seat);
     const title = entryTitle(e, this.games);
     const state = e.section === "open" || (!e.started_at && e.free_seats)

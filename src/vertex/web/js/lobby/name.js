@@ -2,6 +2,7 @@
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 import { remembered } from "../shared/store.js";
+import { player } from "../shared/player.js";
 
 // 40 characters as the server counts them; `maxlength` counts UTF-16 units (lobby/form.js).
 const NAME_MOST = 40 * 8;
@@ -10,7 +11,8 @@ const NAME_MOST = 40 * 8;
  * holds `anchor`, what was clicked: the form takes a row of its own, never squeezed beside
  * the button); focus goes back to `anchor` when cancelled (resolves null). */
 export function askName(anchor, place = anchor) {
-  const known = remembered.name().trim();
+  // a player sits under their name (the key goes with the seat request: shared/api.js)
+  const known = (player()?.name || remembered.name()).trim();
   if (known) return Promise.resolve(known);
   document.querySelector("[data-name-ask]")?.remove();
   return new Promise((resolve) => {

@@ -72,10 +72,34 @@ export class Seating {
     this.showError(null);
     let seated;
     try {
-      seated = await api.post("/api/lobby/play-now", { game: game.id, name });
+      seated = await api.post("/api/lobby/play-now", { game: game.id, name }, true);
     } catch (err) {
       this.busy = false;
       this.showError(err);
+      return;
+    }
+    remembered.setToken(seated.id, seated.token);
+    remembered.setSeat(seated.id, seated.seat);
+    if (!seated.waiting) {
+      location.assign(seated.url);
+      return;
+    }
+    this.wait(seated, game);
+  }
+
+  /** Rated Play now in `pool` (a player: the key goes with it, their name is theirs): seated
+   * with a player of a similar rating, or waiting for one. */
+  async playRated(game, pool, button) {
+    if (this.busy) return;
+    this.busy = true;
+    this.showError(null);
+    let seated;
+    try {
+      seated = await api.post("/api/lobby/play-now", { game: game.id, pool: pool.id }, true);
+    } catch (err) {
+      this.busy = false;
+      this.showError(err);
+      button.focus();
       return;
     }
     remembered.setToken(seated.id, seated.token);

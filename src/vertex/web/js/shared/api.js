@@ -1,5 +1,9 @@
 // The HTTP API (DESIGN §5). Every failure becomes an ApiError with the server's code, its
 // params and message (or "offline" when the server cannot be reached); shared/errors.js words it.
+// The player key (shared/store.js) goes as `Authorization: Bearer` only on the calls that act
+// as the player (`auth`): a stale key on every call would fail public reads too and count as
+// failed key attempts against this address.
+import { remembered } from "./store.js";
 
 export class ApiError extends Error {
   constructor(code, message, status = 0, option = null, params = null) {
@@ -11,12 +15,15 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body) {
+async function call(method, path, body, auth = false) {
+  const headers = body === undefined ? {} : { "content-type": "application/json" };
+  const key = auth ? remembered.key() : null;
+  if (key) headers.authorization = `Bearer ${key}`;
   let response;
   try {
     response = await fetch(path, {
       method,
-      headers: body === undefined ? {} : { "content-type": "application/json" },
+      headers,
       body: body === undefined ? undefined : JSON.stringify(body),
       credentials: "same-origin",
       cache: "no-store",
@@ -26,6 +33,7 @@ async function call(method, path, body) {
   }
   let data = null;
   try { data = await response.json(); } catch { /* not JSON */ }
+  if (response.status === 204) return null;
   if (!response.ok) {
     const err = (data && data.error) || {};
     throw new ApiError(err.code || "http-error", err.message || response.statusText,
@@ -37,10 +45,25 @@ async function call(method, path, body) {
 export const api = {
   games: () => call("GET", "/api/games"),
   checkOptions: (game, options) => call("POST", "/api/options/check", { game, options }),
-  createTable: (body) => call("POST", "/api/tables", body),
+  createTable: (body) => call("POST", "/api/tables", body, true),
   table: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}`),
-  takeSeat: (id, n, name) => call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${n}`, { name }),
+  // a player sits with the key: the seat is theirs, under their name (the body's is ignored)
+  takeSeat: (id, n, name) => call("POST", `/api/tables/${encodeURIComponent(id)}/seats/${n}`, { name }, true),
   record: (id) => call("GET", `/api/tables/${encodeURIComponent(id)}/record`),
+  // players (DESIGN §5a): the key is shown once, by the caller
+  claimName: (name) => call("POST", "/api/players", { name }),
+  me: () => call("GET", "/api/players/me", undefined, true),
+  replaceKey: () => call("POST", "/api/players/me/key", {}, true),
+  forgetMe: () => call("DELETE", "/api/players/me", undefined, true),
+  player: (name) => call("GET", `/api/players/${encodeURIComponent(name)}`),
+  playerGames: (name, { game = "", cursor = "" } = {}) => {
+    const q = new URLSearchParams();
+    if (game) q.set("game", game);
+    if (cursor) q.set("cursor", cursor);
+    const query = q.toString();
+    return call("GET", `/api/players/${encodeURIComponent(name)}/games${query ? `?${query}` : ""}`);
+  },
+  leaderboard: (pool) => call("GET", `/api/leaderboard/${encodeURIComponent(pool)}`),
   get: (path) => call("GET", path),
-  post: (path, body) => call("POST", path, body),
+  post: (path, body, auth = false) => call("POST", path, body, auth),
 };

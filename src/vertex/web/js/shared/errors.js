@@ -15,7 +15,7 @@ export function loadErrors() {
  * has no words for its code. `label(option)` names an option in the page's words. */
 export function errorWords(err, label = (option) => option) {
   const params = err.params || {};
-  const reason = err.reason || {};
+  const reason = err.reason && typeof err.reason === "object" ? err.reason : {};
   const vars = { ...params, ...reason };
   if (err.option) vars.option = label(err.option);
   for (const [k, v] of Object.entries(vars)) {
@@ -23,7 +23,9 @@ export function errorWords(err, label = (option) => option) {
     // the local way, to the tenth the server decided by (1.1 mm, never "1 mm" for 1.04)
     else if (typeof v === "number") vars[k] = num(v, { maximumFractionDigits: 1, useGrouping: false });
   }
-  const sub = params.why || params.problem || reason.rule;
+  // (players' refusals name their cause `reason`: bad-name, not-ratable)
+  const sub = params.why || params.problem || reason.rule ||
+    (typeof params.reason === "string" ? params.reason : null);
   if (sub && has(`error.${err.code}.${sub}`)) return { key: `error.${err.code}.${sub}`, vars };
   if (has(`error.${err.code}`)) return { key: `error.${err.code}`, vars };
   return null;

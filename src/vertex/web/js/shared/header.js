@@ -1,6 +1,9 @@
-// The site header every page shares: the name (a link to the lobby), the language switch and
-// the theme (light, dark, or the system's).
+// The site header every page shares: the name (a link to the lobby), the player (a name
+// claimed, or the way to claim one: shared/me.js), the language switch and the theme (light,
+// dark, or the system's).
 import { h } from "./dom.js";
+import { mountMe } from "./me.js";
+import { watchTurns } from "./turns.js";
 import { LANGS, lang, loadCatalogs, onLangChange, setLang, t, translate } from "./i18n.js";
 import { wireSkipLink } from "./skip.js";
 import { setTheme, THEMES, themeChoice } from "./theme.js";
@@ -28,15 +31,19 @@ export function mountHeader() {
     h("span", { class: "lang-name", "aria-hidden": "true", text: t(`common.lang.${code}`) }),
     h("span", { class: "lang-code", "aria-hidden": "true", text: code.toUpperCase() })),
   );
+  const me = h("div", { class: "me" });
   host.replaceChildren(
     h("a", { class: "brand", href: "/" },
       h("img", { src: iconUrl(), alt: "", width: 28, height: 28 }),
       h("span", { "data-i18n": "common.brand", text: t("common.brand") })),
+    me,
     h("div", { class: "header-tools" },
       themeSwitch(),
       h("nav", { class: "langs", "aria-label": t("common.language"), "data-i18n-attr": "aria-label:common.language" },
         ...buttons)),
   );
+  mountMe(me);
+  watchTurns();
   onLangChange((now) => {
     for (const b of buttons) b.setAttribute("aria-pressed", String(b.dataset.lang === now));
   });

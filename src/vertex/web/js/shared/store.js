@@ -1,6 +1,9 @@
-// What the browser remembers: the display name, seat tokens per table, settings.
+// What the browser remembers: the display name, seat tokens per table, settings, and a
+// player's key (issue 34).
 // Seat tokens are the only proof of a seat: they stay in this browser's storage and in the
-// private seat link (a #fragment), never in a query string or anything sent to others.
+// private seat link (a #fragment), never in a query string or anything sent to others. The
+// player key likewise: storage, the key link's fragment, and the Authorization header of the
+// API calls that act as the player (shared/api.js).
 
 const NAME = "vertex.name";
 const SEAT = "vertex.seat.";
@@ -11,6 +14,8 @@ const RECENT = "vertex.recent"; // your tables that ended, newest first
 const RECENT_KEPT = 5;
 const VIEWER = "vertex.viewer"; // this browser's random id among a table's spectators
 const SEEN = "vertex.spectators-seen."; // the last spectators' line read, per table
+const KEY = "vertex.player.key";
+const PLAYER = "vertex.player.name"; // the key's name as last heard (the header shows it at once)
 
 function list(key) {
   try {
@@ -74,6 +79,15 @@ export const remembered = {
   /** The number (`n`) of the last spectators' line read at table `id` (0: none). */
   spectatorsSeen: (id) => Number(get(SEEN + id)) || 0,
   setSpectatorsSeen: (id, n) => set(SEEN + id, String(n)),
+  /** This browser's player key, or null (a guest). */
+  key: () => get(KEY) || null,
+  /** Keep `key` (and its player's name), or forget both (null: sign out on this device). */
+  setKey: (key, name = null) => {
+    set(KEY, key);
+    set(PLAYER, key ? name : null);
+  },
+  playerName: () => (get(KEY) ? get(PLAYER) || "" : ""),
+  setPlayerName: (name) => set(PLAYER, name),
   setting: (key, fallback = null) => {
     const raw = get(SETTING + key);
     return raw === null ? fallback : JSON.parse(raw);

@@ -2,6 +2,11 @@
 // seats down locally between events. Events replayed after a reconnect are old, so their
 // clocks are aged by how long ago the server wrote them (the server's clock, translated to
 // ours by the smallest delay seen on live events: on a live event that delay is about nil).
+// A slow table (days a move) shows days and hours left, then hours and minutes.
+import { t } from "../shared/i18n.js";
+import { clockText } from "./text.js";
+
+const DAY_S = 86400;
 
 let offset = null; // our Date.now() minus the server's time, in seconds
 
@@ -25,4 +30,16 @@ export function secondsLeft(model, n, due) {
 /** Run `fn` a few times a second (the table starts this only when it has a clock). */
 export function startTicking(fn) {
   return setInterval(fn, 200);
+}
+
+/** Seconds left as the seat's clock shows them: "2 d 5 h" and "5 h 12 min" on a slow
+ * table (days a move: seconds would only flicker), m:ss elsewhere. */
+export function leftText(model, seconds) {
+  const slow = Boolean(model.view && model.view.slow);
+  if (!slow || seconds < 3600) return clockText(seconds);
+  const minutes = Math.floor(seconds / 60);
+  if (seconds >= DAY_S) {
+    return t("table.clock.daysLeft", { d: Math.floor(seconds / DAY_S), h: Math.floor((seconds % DAY_S) / 3600) });
+  }
+  return t("table.clock.hoursLeft", { h: Math.floor(minutes / 60), m: minutes % 60 });
 }

@@ -12,6 +12,7 @@ import { mountHeader } from "../shared/header.js";
 import { onThemeChange } from "../shared/theme.js";
 import { loadCatalogs, onLangChange, t } from "../shared/i18n.js";
 import { remembered } from "../shared/store.js";
+import { me } from "../shared/player.js";
 import { TableSocket } from "./socket.js";
 import { createTouchSetting, mountBoard } from "./board.js";
 import { keepBoardInView } from "./keep-board.js";
@@ -50,16 +51,22 @@ async function boot() {
   mountHeader();
   token = tokenFromFragment() || remembered.token(tableId);
   loadGameNames();
+  // a player seated here from another device has no token in this browser: their key
+  // proves the seat (asked only when the server lists this table as theirs)
+  const mine = token ? null : me().catch(() => null);
   const view = await fetchView();
   if (!view) return;
+  const profile = mine ? await mine : null;
+  const listed = profile?.tables?.find((tb) => tb.id === tableId);
+  const key = listed ? remembered.key() : null;
   setView(model, view, performance.now());
-  model.seatKnown = !token; // with a token, the socket says which seat it holds
+  model.seatKnown = !token && !key; // with a token (or key), the socket says which seat it holds
   await build(view);
   render();
   socket = new TableSocket(tableId, socketHandlers());
   // A seat holder starts from the socket's snapshot: it is the view as that seat may see it
   // (the HTTP view is everyone's, without the seat's own sealed move); a spectator resumes.
-  socket.start({ token, since: token ? null : view.version });
+  socket.start({ token, key, since: token || key ? null : view.version });
   if (view.settings && view.settings.clock) startTicking(() => ui.seats.tick(model));
   onLangChange(() => render({ relabel: true }));
   onThemeChange(() => render({ relabel: true })); // seat inks are the theme's
@@ -241,7 +248,7 @@ function render({ animate = false, relabel = false } = {}) {
   main.dataset.pending = pending || "";
   // a visitor who can sit down: on a phone the name box and "take seat" come first (table.css)
   main.toggleAttribute("data-joining", model.mySeat === null && !view.state.is_over
-    && view.seats.some((s) => s.kind === "human" && !s.name));
+    && view.seats.some((s) => s.kind === "human" && !s.name && !s.former));
   const replaying = ui.replay.active; // the board shows a replayed ply
   if (!replaying) board.update(view.state, {
     mySeat: model.mySeat,

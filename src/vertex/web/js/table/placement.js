@@ -12,7 +12,7 @@ const WIDE = window.matchMedia("(min-width: 880px)");
 /** The stage of the table: seats still free, a game going on, or a finished game. */
 export function stageOf(model) {
   if (isOver(model)) return "over";
-  return model.view.seats.some((s) => s.kind === "human" && !s.name) ? "waiting" : "playing";
+  return model.view.seats.some((s) => s.kind === "human" && !s.name && !s.former) ? "waiting" : "playing";
 }
 
 /**

@@ -6,6 +6,7 @@ import { loadCatalogs, num, t } from "../shared/i18n.js";
 import { seatColor, seatSymbol } from "../shared/seats.js";
 import { endingSentences } from "./ending.js";
 import { nameList, seatName } from "./text.js";
+import { changeData, changeText } from "../shared/ratings.js";
 
 await Promise.all([
   loadCatalogs("table-result"),
@@ -87,6 +88,7 @@ export function createResult(host, deps = {}) {
                 won ? h("span", { class: "badge", text: t("table.result.winner") }) : null);
             }))
           : null,
+        ratingChanges(view),
         view.rematch
           ? h("p", { class: "rematch-link" },
             h("a", { class: "button primary", href: `/tables/${encodeURIComponent(view.rematch)}`,
@@ -103,4 +105,31 @@ export function createResult(host, deps = {}) {
       announce(`${words.headline || resultHeadline(model.view)} ${resultReason(model.view)}${note}`, true);
     },
   };
+}
+
+/** A rated table's result: each seat's rating before → after and the change,
+ * `[data-rating-change="N"]` (N the seat) whose text is the change: "+12", "−8" (a real minus
+ * sign), "±0"; its `data-change` says the same in ASCII ("+12", "-8", "+0"). An aborted rated
+ * table (ended before every seat moved) is unrated, and says so. */
+function ratingChanges(view) {
+  const result = view.result;
+  if (!view.rated) return null;
+  if (result.aborted || !Array.isArray(result.ratings) || !result.ratings.length) {
+    return result.aborted ? h("p", { class: "hint", "data-unrated": "", text: t("table.result.unrated") }) : null;
+  }
+  const rows = [...result.ratings].sort((a, b) => a.seat - b.seat).map((r) => {
+    const delta = r.after - r.before;
+    const swatch = h("span", { class: "swatch small", "aria-hidden": "true",
+      text: seatSymbol(r.seat, view.state.board) });
+    swatch.style.background = seatColor(r.seat);
+    return h("li", {}, swatch,
+      h("span", { text: seatName(view, r.seat) }),
+      h("span", { class: "rating-move", text: t("table.result.ratingMove", {
+        before: num(r.before, { useGrouping: false }), after: num(r.after, { useGrouping: false }) }) }),
+      h("strong", { class: `rating-change ${delta > 0 ? "up" : delta < 0 ? "down" : ""}`.trim(),
+        "data-rating-change": r.seat, "data-change": changeData(delta), text: changeText(delta) }));
+  });
+  return h("div", { class: "result-ratings" },
+    h("h3", { text: t("table.result.ratings") }),
+    h("ul", { class: "result-scores", "aria-label": t("table.result.ratings") }, ...rows));
 }

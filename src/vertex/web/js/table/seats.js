@@ -1,14 +1,22 @@
 // The seats panel: who sits where (name, presence, symbol and colour, score, whose turn,
 // clock, a computer's level), and the ways to a seat: "Take seat" for free seats, and
 // "let the computer play" for a seat whose player has gone — once the server's grace for a
-// player who may come back is over (a countdown everyone at the table sees).
+// player who may come back is over (a countdown everyone at the table sees); never on a slow
+// table (days a move), where being away is the pace.
+// Players (issue 34): a player sits under their name with their key (shared/api.js); a guest
+// may tick "Keep this name" to claim it first; a rated table needs a name, so the tick is
+// set there. A rated table shows each player's rating `[data-seat-rating="N"]`.
+import { api } from "../shared/api.js";
 import { announce, h } from "../shared/dom.js";
+import { errorWords, loadErrors } from "../shared/errors.js";
+import { keepKey, player, profileUrl } from "../shared/player.js";
+import { ratingText } from "../shared/ratings.js";
 import { num, t } from "../shared/i18n.js";
 import { seatColor, seatSymbol } from "../shared/seats.js";
 import { remembered } from "../shared/store.js";
 import { amPlaying, handOverWait, isOver, turn } from "./model.js";
-import { clockRule, clockText, seatName } from "./text.js";
-import { secondsLeft } from "./clocks.js";
+import { clockRule, seatName } from "./text.js";
+import { leftText, secondsLeft } from "./clocks.js";
 
 /**
  * deps: {takeSeat(n, name) -> Promise (rejects with an ApiError), handOver(n)}
@@ -22,7 +30,14 @@ export function createSeats(host, deps) {
     value: remembered.name(), "aria-describedby": "display-name-error",
   });
   const nameError = h("p", { class: "field-error", id: "display-name-error", role: "alert" });
-  const nameField = h("div", { class: "field take-name" }, nameLabel, nameInput, nameError);
+  const keep = h("input", { type: "checkbox", id: "keep-name", name: "keep-name",
+    "aria-describedby": "keep-name-help" });
+  const keepText = h("span");
+  const keepHelp = h("p", { class: "hint", id: "keep-name-help" });
+  const keepRow = h("div", { class: "keep-name" },
+    h("label", { for: "keep-name", class: "check-row" }, keep, keepText), keepHelp);
+  const sitAs = h("p", { class: "hint", "data-sit-as": "" });
+  const nameField = h("div", { class: "field take-name" }, nameLabel, nameInput, keepRow, nameError, sitAs);
   const list = h("ol", { class: "seat-list" });
   host.replaceChildren(heading, rule, nameField, list);
   host.setAttribute("aria-labelledby", heading.id);
@@ -33,7 +48,8 @@ export function createSeats(host, deps) {
   let ticking = null;
 
   async function take(n) {
-    const name = nameInput.value.trim();
+    const me = player();
+    let name = me ? me.name : nameInput.value.trim();
     nameError.textContent = "";
     if (!name) {
       nameError.textContent = t("table.seat.nameNeeded");
@@ -42,10 +58,28 @@ export function createSeats(host, deps) {
     }
     busy = true;
     for (const b of list.querySelectorAll("[data-take-seat]")) b.disabled = true;
+    let claimed = null;
     try {
+      if (!me && keep.checked) {
+        // claim first: the seat request then goes with the key, under that name
+        claimed = await api.claimName(name);
+        keepKey(claimed.key, claimed.name);
+        name = claimed.name;
+      }
       await deps.takeSeat(n, name);
+      if (claimed) {
+        const { showKeyLink } = await import("../shared/claim.js");
+        showKeyLink(claimed.key, claimed.name);
+      }
     } catch (err) {
-      nameError.textContent = t("table.seat.failed", { message: err.message });
+      await loadErrors();
+      const words = errorWords(err);
+      nameError.textContent = words ? t(words.key, words.vars)
+        : t("table.seat.failed", { message: err.message });
+      if (claimed) { // the name is ours, the seat was not: the key link all the same
+        const { showKeyLink } = await import("../shared/claim.js");
+        showKeyLink(claimed.key, claimed.name);
+      }
     } finally {
       busy = false;
       for (const b of list.querySelectorAll("[data-take-seat]")) b.disabled = false;
@@ -55,16 +89,27 @@ export function createSeats(host, deps) {
   function seatRow(model, n, due) {
     const view = model.view;
     const seat = view.seats[n];
-    const free = seat.kind === "human" && !seat.name;
+    const free = seat.kind === "human" && !seat.name && !seat.former; // a forgotten player's seat is not free
     const mine = model.mySeat === n;
     const over = isOver(model);
     const symbol = seatSymbol(n, view.state.board);
     const swatch = h("span", { class: "swatch", "aria-hidden": "true", text: symbol });
     swatch.style.background = seatColor(n);
 
+    // a player's name leads to their profile
     const name = h("span", { class: "seat-name" },
-      free ? t("table.seat.free") : seatName(view, n),
+      free ? t("table.seat.free")
+        : seat.player && seat.name ? h("a", { href: profileUrl(seat.name), text: seatName(view, n) })
+          : seatName(view, n),
       mine ? h("span", { class: "you" }, ` (${t("common.you")})`) : null);
+    const rating = !free && seat.rating && typeof seat.rating.value === "number"
+      ? h("span", { class: "seat-rating", "data-seat-rating": n, "data-value": seat.rating.value,
+        "data-provisional": String(Boolean(seat.rating.provisional)),
+        title: seat.rating.provisional ? t("ratings.provisionalHelp") : null },
+      h("span", { class: "sr-only", text: `${t("table.seat.rating")} ` }),
+      ratingText(seat.rating.value, seat.rating.provisional),
+      seat.rating.provisional ? h("span", { class: "sr-only", text: ` (${t("ratings.provisional")})` }) : null)
+      : null;
     const facts = [];
     if (seat.kind === "ai") facts.push(t("table.seat.computer", { level: seat.level ?? "?" }));
     else if (!free) facts.push(seat.connected ? t("table.seat.here") : t("table.seat.away"));
@@ -98,7 +143,9 @@ export function createSeats(host, deps) {
       }));
     }
     let handOver = null;
-    if (!mine && !over && amPlaying(model) && seat.kind === "human" && !seat.connected) {
+    // (a slow table's player away is never handed over: days away is its pace)
+    const handable = free || !view.slow;
+    if (!mine && !over && amPlaying(model) && seat.kind === "human" && !seat.connected && handable) {
       handOver = h("button", {
         type: "button", "data-action": "hand-over", "data-seat": n,
         "aria-describedby": wait ? wait.id : null,
@@ -113,7 +160,7 @@ export function createSeats(host, deps) {
       "data-seat": n,
       "aria-current": due ? "true" : null,
     },
-    h("span", { class: "seat-line" }, swatch, h("span", { class: "seat-who" }, name, meta), right),
+    h("span", { class: "seat-line" }, swatch, h("span", { class: "seat-who" }, name, rating, meta), right),
     wait,
     buttons.length ? h("span", { class: "seat-buttons" }, ...buttons) : null);
   }
@@ -143,8 +190,17 @@ export function createSeats(host, deps) {
       rule.textContent = view.settings && view.settings.clock
         ? t("table.clock.rule", { rule: clockRule(view.settings.clock) }) : "";
       rule.hidden = !rule.textContent;
-      const freeSeats = view.seats.some((s) => s.kind === "human" && !s.name);
+      const freeSeats = view.seats.some((s) => s.kind === "human" && !s.name && !s.former);
       nameField.hidden = !(freeSeats && !isOver(model) && model.seatKnown && model.mySeat === null);
+      const me = player();
+      nameLabel.hidden = nameInput.hidden = keepRow.hidden = Boolean(me);
+      sitAs.hidden = !me;
+      sitAs.textContent = me ? t("me.sitAs", { name: me.name }) : "";
+      keepText.textContent = t("me.keep");
+      // a rated table seats players only: a guest's name is claimed to sit there
+      keep.disabled = Boolean(view.rated);
+      if (view.rated) keep.checked = true;
+      keepHelp.textContent = view.rated ? t("table.seat.ratedNeedsName") : t("me.keep.help");
       const due = turn(model);
       // Rebuilt on each change; focus goes back to the same control in the new rows.
       const active = document.activeElement;
@@ -173,7 +229,7 @@ export function createSeats(host, deps) {
       const due = turn(model);
       for (const [n, { clock, time }] of clocks) {
         const left = secondsLeft(model, n, due.includes(n));
-        const text = left === null ? "" : clockText(left);
+        const text = left === null ? "" : leftText(model, left);
         if (time.textContent !== text) time.textContent = text;
         clock.hidden = left === null;
         clock.classList.toggle("low", left !== null && left < 10 && due.includes(n));

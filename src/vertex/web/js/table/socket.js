@@ -52,6 +52,7 @@ export class TableSocket {
     this.tableId = tableId;
     this.on = handlers;
     this.token = null;
+    this.key = null; // a player's key: proves their seat where this browser holds no token
     this.v = null; // the last version handed to the page; null: we need a snapshot
     this.ws = null;
     this.ready = false; // caught up on this connection: commands may go out
@@ -77,9 +78,11 @@ export class TableSocket {
     };
   }
 
-  /** Connect, with the seat token (or null: a spectator) and the version already drawn. */
-  start({ token = null, since = null } = {}) {
+  /** Connect, with the seat token (or null: a spectator) and the version already drawn; or,
+   * with no token, with the key of a player who sits here (their seat from another device). */
+  start({ token = null, key = null, since = null } = {}) {
     this.token = token;
+    this.key = token ? null : key;
     this.v = since;
     window.addEventListener("online", this._wake);
     window.addEventListener("offline", this._offline);
@@ -99,6 +102,7 @@ export class TableSocket {
   /** Reconnect as another seat (a seat just taken) or as a spectator (null). */
   setToken(token) {
     this.token = token;
+    this.key = null; // a seat just taken has its token; a refused key is not tried again
     this._connectNow();
   }
 
@@ -127,7 +131,7 @@ export class TableSocket {
     const params = new URLSearchParams();
     // A seat's token goes in the first frame, never in the URL (a proxy's log would keep
     // it): `hello=1` tells the server to wait for that frame (DESIGN §5c).
-    if (this.token) params.set("hello", "1");
+    if (this.token || this.key) params.set("hello", "1");
     if (this.v !== null) params.set("since", String(this.v));
     // this browser's id: its tabs count once among the spectators
     params.set("viewer", remembered.viewer());
@@ -152,8 +156,11 @@ export class TableSocket {
     }
     this.ws = ws;
     const token = this.token;
+    const key = token ? null : this.key;
     ws.onopen = () => {
-      if (token && this.ws === ws) ws.send(JSON.stringify({ t: "hello", token }));
+      if (this.ws !== ws) return;
+      if (token) ws.send(JSON.stringify({ t: "hello", token }));
+      else if (key) ws.send(JSON.stringify({ t: "hello", key })); // DESIGN §5a
     };
     ws.onmessage = (e) => this._message(e.data);
     ws.onclose = (e) => { if (this.ws === ws) this._closed(e.code); };

@@ -55,7 +55,7 @@ export function createStatus(host, deps) {
     render(model) {
       const view = model.view;
       const due = turn(model);
-      const waitingFor = view.seats.filter((s) => s.kind === "human" && !s.name).length;
+      const waitingFor = view.seats.filter((s) => s.kind === "human" && !s.name && !s.former).length;
       turnLine.classList.toggle("mine", isMyTurn(model));
       turnLine.hidden = isOver(model); // the result banner says it
       if (isOver(model)) {

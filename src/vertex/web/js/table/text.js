@@ -20,6 +20,8 @@ export function seatName(view, n) {
   if (seat.kind === "ai" && (!seat.name || COMPUTER_NAME.test(seat.name))) {
     return t("common.computer", { level: seat.level ?? "?" });
   }
+  // a player who was forgotten (DESIGN §5a): "former player" (the header's catalog)
+  if (!seat.name && seat.former) return t("me.former");
   return seat.name || t("common.seat", { n: n + 1 });
 }
 
@@ -48,6 +50,7 @@ export function clockText(seconds) {
 /** The table's clock in words: "30 s a move" or "5 min + 2 s a move". */
 export function clockRule(clock) {
   if (!clock) return "";
+  if (clock.per_move_days) return t("table.clock.perMoveDays", { n: clock.per_move_days });
   if (clock.per_move) return t("table.clock.perMove", { s: num(clock.per_move) });
   const minutes = num(Math.round((clock.total / 60) * 10) / 10);
   if (clock.increment) return t("table.clock.totalInc", { m: minutes, s: num(clock.increment) });

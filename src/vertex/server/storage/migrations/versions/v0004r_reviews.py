@@ -2,14 +2,14 @@
 claim that makes one process compute it (storage/reviews.py).
 
 Revision ID: 0004r
-Revises: 0002
+Revises: 0003
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0004r"
-down_revision = "0002"
+down_revision = "0003"
 branch_labels = None
 depends_on = None
 
