@@ -7,6 +7,7 @@ from sqlalchemy import Table
 
 from vertex.server.live.spectators import spectator_lines_t
 from vertex.server.lobby.rows import lobby_t
+from vertex.server.storage.reviews import reviews_t
 from vertex.server.storage.schema import (
     bests_t,
     deadlines_t,
@@ -33,6 +34,7 @@ EXPORTED: tuple[Table, ...] = (
     ratings_t,  # ratings per pool
     results_t,  # finished tables' records, written once (their ratings)
     deadlines_t,  # slow tables' next deadlines (their sweep wakes them from these)
+    reviews_t,  # reviews of whole games (a claim still running is copied as it is)
 )
 
 #: Tables a backup leaves out, and why.
