@@ -1,14 +1,14 @@
 """Reviews of whole games (DESIGN.md §5b): one row per game reviewed, which is also the
 claim that makes one process compute it (storage/reviews.py).
 
-Revision ID: 0004r
+Revision ID: 0004
 Revises: 0003
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004r"
+revision = "0004"
 down_revision = "0003"
 branch_labels = None
 depends_on = None
