@@ -56,6 +56,9 @@ class GameInfo:
     #: The option that is the game's own clock (Verticality's step clock, `step_seconds`),
     #: or None: the new-table form offers it as the table's clock, not the table clock too.
     clock_option: str | None = None
+    #: The rating pools (RULES.md §5): (pool id, the options RULES.md names) each; a pool's
+    #: id is one URL path segment. Tables of other options play unrated.
+    rating_pools: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
 
     def describe(self) -> dict[str, Any]:
         """The game for `list_games()` and `GET /api/games`."""

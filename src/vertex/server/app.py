@@ -26,6 +26,7 @@ from vertex.server.pages.analysis import add_analysis_routes
 from vertex.server.pages.bests import router as bests_router
 from vertex.server.pages.built import WEB_BUILD
 from vertex.server.pages.replay import add_replay_routes
+from vertex.server.pages.review import add_review_routes
 from vertex.server.pages.rules import add_rules_routes
 from vertex.server.pages.web import SecurityHeaders, Site, add_page_routes
 from vertex.server.parts import parts_for
@@ -89,4 +90,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     add_replay_routes(app, hub)
     add_lobby_routes(app, hub)
     add_analysis_routes(app, hub)
+    add_review_routes(app, hub)
     return app

@@ -30,7 +30,8 @@ from vertex.server.live.conn import Conn
 from vertex.server.live.slots import Slots
 from vertex.server.live.sockets import Sockets, dumps
 from vertex.server.live.spectators import SpectatorChat
-from vertex.server.live.watching import TICK_S, LocalCounts, RedisCounts, Watching
+from vertex.server.live.viewers import LocalCounts, RedisCounts
+from vertex.server.live.watching import TICK_S, Watching
 from vertex.server.lobby import Lobby
 from vertex.server.parts import Parts
 from vertex.server.play import commands
@@ -219,10 +220,23 @@ class Hub:
             self.spectators.heard(tid, event["spectator_chat"])
         elif "presence" in event:
             await self.sockets.refresh(tid)
+        elif "tell" in event:
+            self._tell_here(tid, event["tell"])
         else:
             await self.repo.on_bus(tid, event)
 
     # ---- sockets ----------------------------------------------------------------------------
+    async def tell(self, tid: str, msg: dict[str, Any]) -> None:
+        """A message for every socket of the table, in every process, not in its log (a
+        review's progress: pages/review.py)."""
+        self._tell_here(tid, msg)
+        await self.bus.publish(tid, {"tell": msg})
+
+    def _tell_here(self, tid: str, msg: dict[str, Any]) -> None:
+        text = dumps(msg)
+        for conn in self.sockets.conns.get(tid, ()):
+            conn.send(text)
+
     async def attach(self, conn: Conn, since: int | None) -> None:
         """Send a new socket the snapshot (or the events after `since`) and then every event."""
         tid = conn.table_id

@@ -64,6 +64,12 @@ ANALYSIS_SECONDS = Histogram(
 ANALYSES = Counter(
     "vertex_analyses", "Analyses by outcome (done, cached, busy, timeout, cancelled)", ["outcome"]
 )
+REVIEWS = Counter(
+    "vertex_reviews",
+    "Reviews asked for, by outcome: computed (this process claimed it and computes it), "
+    "joined (another one does), stored (done already), failed",
+    ["outcome"],
+)
 OUTAGES = Counter("vertex_outages", "Rounds or requests failed for want of Redis or the database")
 HTTP = Counter("vertex_http_requests", "HTTP requests answered, by status class", ["status"])
 

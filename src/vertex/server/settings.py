@@ -118,6 +118,16 @@ class Settings:
     #: running at a time and `analysis_waiting` more waiting, in turn with the others.
     analysis_workers: int = 0
     analysis_waiting: int = 1
+    #: Review of a whole game (server/pages/review.py): the Dots family's solver may spend
+    #: `review_position_s` on one position, `review_total_s` on the review's exact part in
+    #: all; past them the positions left get the level-5 player's move in
+    #: `review_estimate_s` (an estimate). Juxtapose's exact search gets `review_depth_s` a
+    #: position. A claim whose process stopped beating for `review_stale_s` is taken over.
+    review_position_s: float = 20.0
+    review_total_s: float = 120.0
+    review_estimate_s: float = 0.4
+    review_depth_s: float = 1.0
+    review_stale_s: float = 30.0
     #: A seat whose player left (no socket open anywhere) may be handed to the computer by
     #: another player only after this long (a page reload is not leaving).
     #: `VERTEX_HAND_OVER_GRACE_S`.

@@ -6,6 +6,7 @@ only a batch of rows in memory at a time."""
 from __future__ import annotations
 
 import json
+import time
 import tracemalloc
 from collections.abc import Iterator
 from dataclasses import replace
@@ -60,6 +61,14 @@ def _count(url: str) -> int:
         engine.dispose()
 
 
+def wait_review(c: TestClient, tid: str) -> None:
+    for _ in range(400):
+        if c.get(f"/api/tables/{tid}/review").json()["status"] == "done":
+            return
+        time.sleep(0.05)
+    raise AssertionError("the review did not finish")
+
+
 @pytest.fixture(scope="module")
 def source(tmp_path_factory: pytest.TempPathFactory) -> str:
     """The shipped fixture, upgraded, and a game played on it by today's server (the tests
@@ -75,7 +84,11 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> str:
         assert c.post(f"/api/tables/{tid}/moves", json={"token": ann, "move": move}).is_success
         # players: a rated game played out (names, seats, games, ratings, results)
         keys = [claim(c, "Ann", "192.0.2.1"), claim(c, "Bob", "192.0.2.2")]
-        assert rated_game(c, keys, ["192.0.2.1", "192.0.2.2"])["result"]["ratings"]
+        played = rated_game(c, keys, ["192.0.2.1", "192.0.2.2"])
+        assert played["result"]["ratings"]
+        # a review of that game, stored (reviews)
+        assert c.post(f"/api/tables/{played['id']}/review").is_success
+        wait_review(c, played["id"])
         sit(c, rated_table(c), 0, keys[0], "192.0.2.1")  # and a seat at an open table
         two_player_table(c, clock={"per_move_days": 3})  # a slow table: its deadline's row
         # puzzles: a rated attempt (the player's and the puzzle's ratings, the attempt)

@@ -8,15 +8,15 @@ import asyncio
 import json
 from typing import Any
 
-from vertex.server.live.watching import (
+from vertex.server.live.viewers import (
     LISTED,
     LocalCounts,
     TableCount,
-    Watching,
     decode,
     encode,
     viewer_key,
 )
+from vertex.server.live.watching import Watching
 
 
 class FakeConn:

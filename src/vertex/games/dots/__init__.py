@@ -19,6 +19,10 @@ BOXES = GameInfo(
     options=BoxesOptions,
     game="vertex.games.dots.boxes:DotsAndBoxes",
     solver=SOLVER,
+    rating_pools=(
+        ("dots-and-boxes-3x3", (("rows", 3), ("cols", 3))),
+        ("dots-and-boxes-5x5", (("rows", 5), ("cols", 5))),
+    ),
 )
 TRIANGLES = GameInfo(
     id="dots-and-triangles",
@@ -30,6 +34,7 @@ TRIANGLES = GameInfo(
     options=TrianglesOptions,
     game="vertex.games.dots.triangles:DotsAndTriangles",
     solver=SOLVER,
+    rating_pools=(("dots-and-triangles-6", (("size", 6),)),),
 )
 FIGURES = GameInfo(
     id="figures",
@@ -43,6 +48,9 @@ FIGURES = GameInfo(
     game="vertex.games.dots.figures:Figures",
     symbols_by_lot=True,
     solver=SOLVER,
+    rating_pools=tuple(
+        (f"figures-6x6-{n}", (("rows", 6), ("cols", 6), ("players", n))) for n in (2, 3, 4)
+    ),
 )
 GAMES = (BOXES, TRIANGLES, FIGURES)
 

@@ -19,6 +19,7 @@ JUXTAPOSE = GameInfo(
     game="vertex.games.juxtapose.game:Juxtapose",
     sudden_win=True,  # a line wins at once
     scored=False,  # won by a line or drawn: no points
+    rating_pools=(("juxtapose-2", (("players", 2),)),),
 )
 GAMES = (JUXTAPOSE,)
 

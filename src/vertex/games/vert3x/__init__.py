@@ -19,6 +19,9 @@ VERT3X = GameInfo(
     game="vertex.games.vert3x.game:Vert3x",
     can_end_by_agreement=True,
     version_words=True,  # web/js/boards/vert3x/vert3x-version.js
+    rating_pools=(
+        ("vert3x-trianguliche-3x3", (("rules", "trianguliche"), ("width", 3), ("height", 3))),
+    ),
 )
 GAMES = (VERT3X,)
 

@@ -140,6 +140,44 @@ class Analyst:
                 self._results.popitem(last=False)
         return out
 
+    async def job(
+        self, client: str, table: str, fn: Callable[..., dict[str, Any]], *args: Any, limit_s: float
+    ) -> dict[str, Any]:
+        """`fn(*args)` (a module-level function of the worker's, JSON in and out) on a worker in
+        `client`'s turn, like an analysis: the review (reviewer.py) runs a position at a time
+        this way, so it shares the workers fairly with everyone's analyses. Busy (503) when
+        the client already has a turn waiting; analysis-timeout when it overruns."""
+        try:
+            async with self.share.turn(client):
+                worker = self._take(table)
+                try:
+                    return await self._call(worker, fn, args, limit_s)
+                finally:
+                    self._slots.give_back(self.workers.index(worker))
+        except Full:
+            raise _busy() from None
+
+    async def _call(
+        self,
+        worker: Worker,
+        fn: Callable[..., dict[str, Any]],
+        args: tuple[Any, ...],
+        limit_s: float,
+    ) -> dict[str, Any]:
+        loop = asyncio.get_running_loop()
+        pool = worker.executor()
+        grace = GRACE_S + (START_GRACE_S if worker.fresh and self.kind == "process" else 0.0)
+        worker.fresh = False
+        worker.cancel.clear()
+        work = loop.run_in_executor(pool, fn, *args)
+        try:
+            return await asyncio.wait_for(asyncio.shield(work), limit_s + grace)
+        except TimeoutError:
+            worker.abandon()
+            raise ApiError(
+                "analysis-timeout", "the analysis overran its time limit and was stopped", 503
+            ) from None
+
     def _take(self, table: str) -> Worker:
         """A free worker (one is: turns never outnumber workers), the table's last one if it
         is free (it keeps that table's solver)."""

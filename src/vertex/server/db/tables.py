@@ -13,6 +13,7 @@ from vertex.server.puzzles.rows import (
     puzzle_ratings_t,
     puzzles_t,
 )
+from vertex.server.storage.reviews import reviews_t
 from vertex.server.storage.schema import (
     bests_t,
     deadlines_t,
@@ -39,6 +40,7 @@ EXPORTED: tuple[Table, ...] = (
     ratings_t,  # ratings per pool
     results_t,  # finished tables' records, written once (their ratings)
     deadlines_t,  # slow tables' next deadlines (their sweep wakes them from these)
+    reviews_t,  # reviews of whole games (a claim still running is copied as it is)
     puzzles_t,  # puzzles mined from the site's games (the shipped set is in the package)
     puzzle_ratings_t,  # each rated puzzle's rating
     puzzle_players_t,  # players' puzzle ratings

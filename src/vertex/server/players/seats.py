@@ -8,8 +8,8 @@ import time
 from typing import Any
 
 from vertex.server.players.identity import Me
+from vertex.server.storage.beside import seat_turns
 from vertex.server.storage.players import SeatRow
-from vertex.server.storage.repository import seat_turns
 from vertex.server.storage.store import Store
 from vertex.server.table import ratings
 from vertex.server.table.pools import pool_of

@@ -29,10 +29,10 @@ from vertex.core import Game
 from vertex.server.errors import ApiError, not_found
 from vertex.server.metrics import COMMIT_SECONDS, EVENTS, MOVES
 from vertex.server.site.bus import LocalBus, RedisBus
-from vertex.server.site.faults import log_failure
+from vertex.server.storage.beside import Beside
 from vertex.server.storage.recent import KEPT, RECENT, RecentEvents, Sent
 from vertex.server.storage.store import Store
-from vertex.server.table import clocks, finished, turns, views
+from vertex.server.table import finished, turns, views
 from vertex.server.table.events import StoredEvent
 from vertex.server.table.records import OPEN, Fenced, TableRow
 from vertex.server.table.spec import TableSpec
@@ -68,6 +68,7 @@ class Repository:
         recent: RecentEvents[Sent] | None = None,
     ) -> None:
         self.store = store
+        self.beside = Beside(store)
         self.bus = bus
         self.scaled = scaled
         self.tables: dict[str, Table] = {}
@@ -110,7 +111,7 @@ class Repository:
         events = await self.store.log.events(tid)
         # replaying a log can mean re-running physics: off the event loop
         loaded, recent, base = await asyncio.to_thread(_rebuild, tid, row, events)
-        await self.players_loaded(loaded)
+        await self.beside.players_loaded(loaded)
         if loaded.status != row.status:  # the process died between the event and the status
             await self.status_changed(loaded)
         elif loaded.is_over and finished.facts(loaded) is not None:
@@ -157,19 +158,10 @@ class Repository:
         return table
 
     async def keep_deadline(self, table: Table) -> None:
-        """A slow table's next deadline into the store, as of its version (deadlines.py),
-        for the sweeper that wakes it while nobody holds it. A failure is logged, not
-        raised: the event is stored already, and the table writes it again when it leaves
-        memory (upkeep.py). Before its start, the row holds the end of its wait for
-        players instead (clocks.SLOW_WAIT_S): no idle expiry until then."""
-        deadline = clocks.next_deadline(table)
-        if deadline is None and not table.started and not table.is_over:
-            wait = table.created_at + clocks.SLOW_WAIT_S
-            deadline = wait if wait > time.time() else None
-        try:
-            await self.store.deadlines.set(table.id, table.v, deadline)
-        except Exception as exc:
-            log_failure(log, exc, "the deadline of table %s was not stored", table.id)
+        await self.beside.keep_deadline(table)
+
+    async def status_changed(self, table: Table) -> None:
+        await self.beside.status_changed(table)
 
     # ---- the write path ---------------------------------------------------------------------
     async def submit(
@@ -228,7 +220,7 @@ class Repository:
         if table.status != before:  # first: the end's message carries the ratings
             await self.status_changed(table)
         elif own and any(s.player is not None for s in table.seats):
-            self.spawn(self._turns(table, ev))
+            self.spawn(self.beside.turns(table, ev))
         sent = _sent(table, ev, self.base.get(table.id), self.said.setdefault(table.id, {}))
         if "state" in sent.msg:
             self.base[table.id] = (sent.msg["state"], sent.sealed)
@@ -240,38 +232,6 @@ class Repository:
                 await self.listener(table, ev, sent, own)
         finally:
             self.recent.add(table.id, sent)  # gone out: kept packed (recent.py)
-
-    async def status_changed(self, table: Table) -> None:
-        # The result before the status: a table marked over has its solo best kept already,
-        # and its players' records (results.py: once, whoever gets here first).
-        best = views.solo_best(table)
-        if best is not None:
-            await self.store.bests.add(best)
-        facts = finished.facts(table)
-        if facts is not None:  # its players' seats leave their open tables in it too
-            outcome = await self.store.results.record(facts)
-            if table.result is not None:
-                table.result.update(outcome.result_fields())
-        elif table.is_over and any(s.player is not None for s in table.seats):
-            await self.store.players.table_over(table.id)  # no game: cancelled, expired
-        await self.store.tables.set_status(table.id, table.status)
-
-    async def _turns(self, table: Table, ev: StoredEvent) -> None:
-        """The players' seats' turns after this event (the writing process's job)."""
-        if table.is_over:
-            return
-        status, due = seat_turns(table)
-        await self.store.players.turns(table.id, ev.seq, status, due, ev.at)
-
-    async def players_loaded(self, table: Table) -> None:
-        """Seats of players forgotten since show as former players."""
-        ids = [s.player for s in table.seats if s.player is not None]
-        if not ids:
-            return
-        names = await self.store.players.names(ids)
-        for seat in table.seats:
-            if seat.player is not None and names.get(seat.player, "") is None:
-                seat.former = True
 
     async def catch_up(self, table: Table) -> bool:
         """Apply what other processes logged since our copy's version; False if nothing."""
@@ -341,14 +301,6 @@ class Repository:
         for task in list(self._tasks):
             with contextlib.suppress(BaseException):
                 await task
-
-
-def seat_turns(table: Table) -> tuple[str, set[int]]:
-    """A table's status for its players' seats (`open`: waiting for players, `playing`)
-    and the seats whose turn it is."""
-    if not table.started:
-        return "open", set()
-    return "playing", set(table.state.to_move)
 
 
 async def off_loop(table: Table, fn: Callable[[_A], _R], arg: _A) -> _R:

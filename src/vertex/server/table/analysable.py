@@ -31,6 +31,23 @@ def refusal(game: Game[Any]) -> str | None:
     return None
 
 
+def review_refusal(game: Game[Any]) -> str | None:
+    """Why the review of a whole game (server/pages/review.py) cannot cover `game` (None: it
+    can): the games the analysis covers, and two-player Juxtapose (searched exactly to a
+    depth: a win or loss within a few moves)."""
+    if game.id == "juxtapose":
+        if game.seats != 2:
+            return f"Juxtapose's review is for two players; this table has {game.seats}"
+        return None
+    reason = refusal(game)
+    if reason is not None and game.solver is None:
+        return (
+            f"a game's review covers the Dots family (two players) and two-player "
+            f"Juxtapose; {game.name} is not supported"
+        )
+    return reason
+
+
 def gate(game: Game[Any], over: bool, allowed: bool, played: bool = True) -> str | None:
     """The code of why a table does not offer analysis now (None: it does):
     `not-analysable` (the game), `no-game` (over before its first move: cancelled or

@@ -1,4 +1,5 @@
-"""Rating pools (RULES.md §5): the exact options a rated table plays with.
+"""Rating pools (RULES.md §5): the exact options a rated table plays with. Each game names
+its own (`GameInfo.rating_pools`); here they are one list.
 
 A pool is a game with given options; its full options are what the game makes of them
 (defaults filled in), so a table is in a pool only when its options are exactly those.
@@ -11,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from vertex.core import create_game
+from vertex.core.registry import catalogue
 
 
 @dataclass(frozen=True)
@@ -28,19 +30,11 @@ class Pool:
         return {"id": self.id, "options": self.options}
 
 
-POOLS: tuple[Pool, ...] = (
-    Pool("dots-and-boxes-3x3", "dots-and-boxes", (("rows", 3), ("cols", 3))),
-    Pool("dots-and-boxes-5x5", "dots-and-boxes", (("rows", 5), ("cols", 5))),
-    Pool("dots-and-triangles-6", "dots-and-triangles", (("size", 6),)),
-    Pool("figures-6x6-2", "figures", (("rows", 6), ("cols", 6), ("players", 2))),
-    Pool("figures-6x6-3", "figures", (("rows", 6), ("cols", 6), ("players", 3))),
-    Pool("figures-6x6-4", "figures", (("rows", 6), ("cols", 6), ("players", 4))),
-    Pool(
-        "vert3x-trianguliche-3x3",
-        "vert3x",
-        (("rules", "trianguliche"), ("width", 3), ("height", 3)),
-    ),
-    Pool("juxtapose-2", "juxtapose", (("players", 2),)),
+#: Every game's pools, as the games declare them (`GameInfo.rating_pools`).
+POOLS: tuple[Pool, ...] = tuple(
+    Pool(pool_id, info.id, given)
+    for info in catalogue().values()
+    for pool_id, given in info.rating_pools
 )
 BY_ID: dict[str, Pool] = {p.id: p for p in POOLS}
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from vertex.core.record import Record
 from vertex.server.table import clocks, takebacks, turns
-from vertex.server.table.analysable import gate, refusal
+from vertex.server.table.analysable import gate, refusal, review_refusal
 from vertex.server.table.events import SEAT_KINDS, STATE_KINDS, StoredEvent
 from vertex.server.table.records import BestRow
 from vertex.server.table.table import Table
@@ -68,6 +68,7 @@ def view(
         "version_words": t.game.info.version_words,  # the page words the version itself
         # does the analysis (perfect play) cover this game? The page offers it only then
         "analysable": refusal(t.game) is None,
+        "reviewable": review_refusal(t.game) is None,
         # and is it offered now (None), or why not: the page shows that reason
         "analysis": analysis_gate(t),
         "options": t.game.options_dict(),

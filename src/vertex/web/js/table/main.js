@@ -330,6 +330,9 @@ function socketHandlers() {
     watching(n) {
       if (ui) ui.watching.set(n);
     },
+    review(msg) {
+      if (ui && ui.replay) ui.replay.reviewProgress(msg);
+    },
     spectatorChat(lines, replace) {
       if (ui) ui.spectators.lines(lines, replace);
     },

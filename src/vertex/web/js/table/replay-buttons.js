@@ -36,6 +36,14 @@ export function analysisClosed(view) {
   return Boolean(view && view.analysis === "analysis-closed");
 }
 
+/** The review of the whole game (js/table/review.js) is offered for the games it covers
+ * (`view.reviewable`) once a move was played, when the game is over or at a practice table
+ * (analysis allowed during play): the server's rule, server/pages/review.py. */
+export function reviewOffered(view) {
+  if (!view || !view.reviewable || !view.state || !view.state.ply) return false;
+  return Boolean(view.result || view.state.is_over || (view.settings && view.settings.analysis));
+}
+
 /** The analysis button as the table has it now: offered, closed (disabled, with its
  * reason shown) or absent (a game the analysis does not cover). */
 export function showAnalysisButton(button, reason, view, shown) {
@@ -64,6 +72,8 @@ export function createReplay(host, deps) {
     type: "button", class: "analysis-ask", "data-action": "analysis", "aria-describedby": "analysis-hint",
   });
   const hint = h("span", { id: "analysis-hint", class: "sr-only" });
+  const reviewButton = h("button", { type: "button", class: "review-open", "data-action": "review" });
+  const reviewHost = h("div", { class: "replay-review" }, reviewButton);
   const closedReason = h("p", {
     id: "analysis-closed", class: "hint analysis-closed", "data-analysis-closed": "", hidden: true,
   });
@@ -72,9 +82,30 @@ export function createReplay(host, deps) {
     bar: h("div", { class: "replay-bar" }, openButton),
     analysisHost: h("div", { class: "replay-analysis" }, askButton, hint, closedReason),
   };
-  host.append(buttons.bar, buttons.analysisHost);
+  host.append(buttons.bar, buttons.analysisHost, reviewHost);
   let panels = null; // js/table/replay.js's controller, from the first press on
   let loading = false;
+  let review = null; // js/table/review.js's panel, from the first press of its button on
+  let reviewLoading = null;
+
+  async function pressReview() {
+    reviewLoading ??= import("./review.js").then((mod) => {
+      review = mod.createReview(reviewHost, {
+        id: deps.id, model: deps.model, board: deps.board, names: deps.names,
+        show: (ply) => press((p) => p.show(ply)),
+        replayPly: () => (panels && panels.active ? panels.ply : null),
+      });
+      reviewButton.setAttribute("aria-expanded", "true");
+      return review;
+    });
+    try {
+      (await reviewLoading).start();
+    } catch (err) {
+      console.error("review could not be loaded", err);
+      reviewLoading = null;
+    }
+  }
+  reviewButton.addEventListener("click", () => pressReview());
 
   async function press(then) {
     if (loading) return; // the first press is fetching: it opens
@@ -82,7 +113,10 @@ export function createReplay(host, deps) {
       loading = true;
       try {
         const mod = await import("./replay.js");
-        panels = mod.createReplay(host, { ...deps, ...buttons });
+        panels = mod.createReplay(host, {
+          ...deps, ...buttons,
+          stepped: () => { if (deps.stepped) deps.stepped(); if (review) review.stepped(); },
+        });
       } catch (err) {
         console.error("replay could not be loaded", err);
         return;
@@ -91,7 +125,7 @@ export function createReplay(host, deps) {
       }
       render();
     }
-    then(panels);
+    return then(panels);
   }
   openButton.addEventListener("click", () => press((p) => (p.active ? p.close() : p.open())));
   askButton.addEventListener("click", () => press((p) => p.ask()));
@@ -100,6 +134,9 @@ export function createReplay(host, deps) {
     openButton.textContent = t("table.replay.open");
     askButton.textContent = t("table.analysis.ask");
     closedReason.textContent = t("table.analysis.closed");
+    reviewButton.textContent = t("table.review.open");
+    reviewButton.hidden = !reviewOffered(deps.model.view);
+    if (review) review.render();
     if (panels) {
       panels.render();
       return;
@@ -109,7 +146,7 @@ export function createReplay(host, deps) {
     openButton.hidden = !replayOffered(view, false);
     showAnalysisButton(askButton, closedReason, view, st && { ply: st.ply || 0, state: st });
     // nothing to offer: no empty panel
-    host.hidden = openButton.hidden && askButton.hidden;
+    host.hidden = openButton.hidden && askButton.hidden && reviewButton.hidden;
     // A link to a game's replay (the Verticality bests board's) ends in #replay: open it once.
     if (!openButton.hidden && location.hash === "#replay") {
       history.replaceState(history.state, "", location.pathname + location.search);
@@ -123,6 +160,8 @@ export function createReplay(host, deps) {
     /** The ply shown while replaying (a peek from the move list), else null. */
     get peeking() { return panels && panels.active ? panels.ply : null; },
     peek: (ply) => press((p) => p.show(ply)),
+    /** The review's progress from the table's socket ({t: "review", done, total}). */
+    reviewProgress: (msg) => { if (review) review.progress(msg); },
     live: () => { if (panels) panels.close(); },
     render,
   };

@@ -292,6 +292,9 @@ export class TableSocket {
       case "spectator-chat": // the spectators' chat: all its lines (`replace`), or new ones
         this.on.spectatorChat?.(Array.isArray(msg.lines) ? msg.lines : [], Boolean(msg.replace));
         break;
+      case "review": // a review of the game is under way (js/table/review.js): its progress
+        this.on.review?.(msg);
+        break;
       case "ack":
       case "error":
         this._answer(msg);

@@ -2,14 +2,14 @@
 their attempts (one per player and puzzle).
 
 Revision ID: 0004z
-Revises: 0003
+Revises: 0004
 """
 
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0004z"
-down_revision = "0003"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
