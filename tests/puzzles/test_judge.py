@@ -10,6 +10,7 @@ from vertex.games.dots.engine import DotsState
 from vertex.puzzles.dots import DotsJudge
 from vertex.puzzles.judge import Refused, check_line, dots_judge, judge, position
 from vertex.puzzles.make import puzzle_at
+from vertex.puzzles.model import pool_name
 from vertex.puzzles.shipped import shipped
 
 
@@ -87,7 +88,7 @@ def test_a_3x3_position_with_one_answer() -> None:
     """A known position: the finder's answer is the solver's only best move group."""
     game = create_game("dots-and-boxes", rows=3, cols=3)
     state = game.initial_state(seed=0)
-    p = next(p for p in shipped() if p.options == {"rows": 3, "cols": 3})
+    p = next(p for p in shipped() if pool_name(p.game, p.options) == "dots-and-boxes-3x3")
     for m in p.moves:
         state = state.play(m)
     found = puzzle_at(game, {"rows": 3, "cols": 3}, state, DotsJudge(game), None)

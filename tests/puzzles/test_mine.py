@@ -7,13 +7,18 @@ from vertex.core.registry import create_game
 from vertex.games.dots.engine import DotsState
 from vertex.puzzles.judge import dots_judge, position
 from vertex.puzzles.mine import candidates_from_review
+from vertex.puzzles.model import pool_name
 from vertex.puzzles.shipped import shipped
 
 
 def planted_game() -> tuple[list[str], int, str]:
     """A 3×3 game through a shipped puzzle's position where the mover plays a losing move,
     then both play best to the end: its moves, the mistake's ply, the puzzle's id."""
-    p = next(p for p in shipped() if p.options == {"rows": 3, "cols": 3} and p.turns == 1)
+    p = next(
+        p
+        for p in shipped()
+        if pool_name(p.game, p.options) == "dots-and-boxes-3x3" and p.turns == 1
+    )
     state = position(p)
     assert isinstance(state, DotsState)
     j, _ = dots_judge(state.game)

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from tests.web.conftest import PHONE, LiveServer, no_sideways_scroll, shot, switch_lang
 from tests.web.test_accessibility import AXE, audit, verdict
 from vertex.puzzles.judge import dots_judge, position
-from vertex.puzzles.model import Puzzle
+from vertex.puzzles.model import Puzzle, pool_name
 from vertex.puzzles.shipped import shipped
 
 ROOT = "main[data-puzzle]"
@@ -25,7 +25,7 @@ def one_turn(pool: tuple[int, int], skip: int = 0) -> Puzzle:
         p
         for p in shipped()
         if p.game == "dots-and-boxes"
-        and p.options == {"rows": rows, "cols": cols}
+        and pool_name(p.game, p.options) == f"dots-and-boxes-{rows}x{cols}"
         and p.turns == 1
         and len(p.solution) == 1
     ]

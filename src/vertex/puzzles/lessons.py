@@ -17,19 +17,18 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable
-from typing import Any
 
 from vertex.games.dots.engine import DotsState
 from vertex.puzzles.judge import dots_judge, position
-from vertex.puzzles.model import Puzzle
+from vertex.puzzles.model import Puzzle, pool_name
 from vertex.puzzles.shipped import shipped
 
 STEPS = ("safe", "chains", "double-cross", "long-chain")
 
 #: The board of each game's lesson: small, so the lesson's positions read at a glance.
-BOARDS: dict[str, dict[str, Any]] = {
-    "dots-and-boxes": {"rows": 3, "cols": 3},
-    "dots-and-triangles": {"size": 4},
+BOARDS: dict[str, str] = {
+    "dots-and-boxes": "dots-and-boxes-3x3",
+    "dots-and-triangles": "dots-and-triangles-4",
 }
 
 
@@ -76,7 +75,10 @@ def lesson(game: str) -> tuple[tuple[str, Puzzle], ...]:
     pool = [
         p
         for p in shipped()
-        if p.game == game and p.options == board and p.turns == 1 and p.goal.margin >= 0
+        if p.game == game
+        and pool_name(p.game, p.options) == board
+        and p.turns == 1
+        and p.goal.margin >= 0
     ]
     pool.sort(key=lambda p: (_facts(p)[1], p.id))
     out: list[tuple[str, Puzzle]] = []

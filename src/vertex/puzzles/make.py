@@ -22,7 +22,7 @@ from vertex.games.dots.engine import DotsGame, DotsState
 from vertex.games.juxtapose.game import MOVE_NAMES, JuxtaposeState
 from vertex.puzzles.dots import DotsJudge
 from vertex.puzzles.jux import JuxSearch, SearchTimeout
-from vertex.puzzles.model import Goal, Puzzle, pool_name, puzzle_id
+from vertex.puzzles.model import Goal, Puzzle, plain_options, pool_name, puzzle_id
 
 #: Seconds the judge may spend on one position before it is passed over.
 POSITION_BUDGET_S = 1.0
@@ -68,6 +68,7 @@ def puzzle_at(
     source: str = "selfplay",
 ) -> Puzzle | None:
     """The puzzle at `state` (reached from the start with seed 0), or None."""
+    options = plain_options(game.id, options)
     moves = tuple(m for _, m in state.history)
     pool = pool_name(game.id, options)
     if isinstance(state, DotsState) and judge is not None:

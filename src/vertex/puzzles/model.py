@@ -114,6 +114,16 @@ def puzzle_id(game: str, options: dict[str, Any], key: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:12]
 
 
+def plain_options(game: str, options: dict[str, Any]) -> dict[str, Any]:
+    """The options as a puzzle keeps them: only those that differ from the game's defaults,
+    so `{rows: 4, cols: 4}` and a record's full list name one board (and one puzzle id)."""
+    from vertex.core.registry import create_game
+
+    mine = create_game(game, **options).options_dict()
+    default = create_game(game).options_dict()
+    return {k: v for k, v in mine.items() if default.get(k) != v}
+
+
 def pool_name(game: str, options: dict[str, Any]) -> str:
     """A short name for a game and its options, as the shipped files and the page group them
     (`dots-and-boxes-4x4`, `dots-and-triangles-4`, `juxtapose`)."""
