@@ -12,7 +12,8 @@ from playwright.sync_api import expect
 
 from tests.web.conftest import PHONE, LiveServer, no_sideways_scroll, shot, switch_lang
 from tests.web.test_accessibility import AXE, audit, verdict
-from vertex.puzzles.judge import dots_judge, position
+from vertex.puzzles.dots import DotsJudge
+from vertex.puzzles.judge import position
 from vertex.puzzles.model import Puzzle, pool_name
 from vertex.puzzles.shipped import shipped
 
@@ -70,7 +71,7 @@ def test_a_wrong_move_fails_then_the_next_puzzle(server: LiveServer, context_fac
     p = one_turn((3, 3), 1)
     page = open_puzzle(context_factory, server, p)
     state = position(p)
-    judge, _ = dots_judge(state.game)
+    judge = DotsJudge(state.game)  # its own solver: the server's runs in this process
     wrong = next(m for m in state.legal_moves() if m not in judge.best(state))
     page.click(f'[data-line="{wrong}"]')
     status(page, "failed")
@@ -154,7 +155,7 @@ def test_the_rules_page_lesson(server: LiveServer, context_factory: Any) -> None
     expect(root).to_have_attribute("data-step", "1")
     second = steps[1][1]
     state = position(second)
-    judge, _ = dots_judge(state.game)
+    judge = DotsJudge(state.game)  # its own solver: the server's runs in this process
     wrong = next(m for m in state.legal_moves() if m not in judge.best(state))
     page.click(f'[data-lesson] [data-line="{wrong}"]')
     expect(root).to_have_attribute("data-status", "failed")
@@ -178,3 +179,38 @@ def test_a_player_with_a_key_gets_a_rating(server: LiveServer, context_factory: 
     rating = page.locator("[data-puzzle-rating]")
     expect(rating).not_to_have_attribute("data-puzzle-rating", "1500")
     assert int(rating.get_attribute("data-puzzle-rating") or 0) > 1500
+
+
+def test_a_longer_line_with_the_computers_replies(server: LiveServer, context_factory: Any) -> None:
+    """A two-turn puzzle: the player's turn, the computer's reply drawn on the board, the
+    player's next turn, solved; each of the player's moves is the solver's own best."""
+    p = next(
+        p
+        for p in shipped()
+        if pool_name(p.game, p.options) == "dots-and-boxes-3x3" and p.turns >= 2
+    )
+    page = open_puzzle(context_factory, server, p)
+    state = position(p)
+    judge = DotsJudge(state.game)  # its own solver: the server's runs in this process
+    replied = False
+    for _ in range(30):
+        if page.get_attribute(ROOT, "data-status") != "playing":
+            break
+        move = judge.best(state)[0]
+        with page.expect_response(lambda r: r.url.endswith("/attempt")):
+            page.click(f'[data-line="{move}"]')
+        state = state.play(move)
+        expect(page.locator(f'[data-line="{move}"][data-drawn]')).to_be_attached()
+        page.wait_for_timeout(150)  # the answer drawn
+        if page.get_attribute(ROOT, "data-status") != "playing":
+            break
+        # the computer's moves the page drew since: follow them on our copy of the game
+        while not state.is_over and state.to_move != (p.to_move,):
+            reply = judge.reply(state)
+            expect(page.locator(f'[data-line="{reply}"][data-drawn]')).to_be_attached()
+            state = state.play(reply)
+            replied = True
+    status(page, "solved")
+    assert replied
+    shot(page, "puzzles-two-turns")
+    assert page.errors == []
