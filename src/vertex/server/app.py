@@ -25,6 +25,7 @@ from vertex.server.hub import Hub
 from vertex.server.pages.analysis import add_analysis_routes
 from vertex.server.pages.bests import router as bests_router
 from vertex.server.pages.built import WEB_BUILD
+from vertex.server.pages.puzzles import add_puzzle_pages
 from vertex.server.pages.replay import add_replay_routes
 from vertex.server.pages.review import add_review_routes
 from vertex.server.pages.rules import add_rules_routes
@@ -75,7 +76,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return True
 
     local = settings.redis_url is None
-    add_page_routes(app, Site(build=WEB_BUILD), table_exists, settings.public_url, local)
+    site = Site(build=WEB_BUILD)
+    add_page_routes(app, site, table_exists, settings.public_url, local)
+    add_puzzle_pages(app, site)
     add_rules_routes(app)
     add_health_routes(app, hub)
     add_table_routes(app, hub)

@@ -61,7 +61,6 @@ PAGES = {
     "api": "api.html",
     "player": "player.html",
     "leaderboard": "leaderboard.html",
-    "puzzles": "puzzles.html",
 }
 #: A share link longer than this is not ours.
 MAX_QR_CHARS = 400
@@ -201,15 +200,6 @@ def add_page_routes(
     async def table_page(table_id: str) -> HTMLResponse:
         found = len(table_id) <= 64 and await table_exists(table_id)
         return html(site, site.page("table"), 200 if found else 404)
-
-    @app.get("/puzzles", include_in_schema=False)
-    async def puzzles_page() -> HTMLResponse:
-        return html(site, site.page("puzzles"))
-
-    @app.get("/puzzles/{puzzle_id}", include_in_schema=False)
-    async def puzzle_page(puzzle_id: str) -> HTMLResponse:
-        # the page asks for the puzzle and says so when it is unknown
-        return html(site, site.page("puzzles"))
 
     @app.get("/rules/{game_id}", include_in_schema=False)
     async def rules_page(game_id: str) -> HTMLResponse:

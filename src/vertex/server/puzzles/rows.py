@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 
 from vertex.puzzles.model import Puzzle
 from vertex.server.storage.schema import metadata
+from vertex.server.table import ratings
 
 puzzles_t = Table(
     "vertex_puzzles",
@@ -199,3 +200,36 @@ def record_attempt(
             )
         )
     return True
+
+
+def rate_attempt(
+    conn: Connection, puzzle: Puzzle, player: str, solved: bool, now: float
+) -> dict[str, Any]:
+    """A player's finished attempt, rated as a two-seat game (solved: the player wins) in the
+    caller's transaction: `{rating, rating_change?, rated}`. A replay (an attempt of this
+    player at this puzzle stored already) gives the first one's rating and writes nothing."""
+    before = attempted(conn, player, puzzle.id)
+    if before is not None:
+        return {"rating": round(before["after"]), "rated": False}
+    mine = player_rating(conn, player)
+    theirs = puzzle_rating(conn, puzzle.id)
+    p0 = mine or Rating(ratings.MU, ratings.SIGMA)
+    q0 = theirs or Rating(puzzle.rating, ratings.SIGMA / 2)
+    (pm, ps), (qm, qs) = ratings.rate(
+        [(p0.mu, p0.sigma), (q0.mu, q0.sigma)], [1, 2] if solved else [2, 1]
+    )
+    wrote = record_attempt(
+        conn,
+        player,
+        puzzle.id,
+        solved,
+        p0,
+        Rating(pm, ps),
+        Rating(qm, qs),
+        theirs is not None,
+        mine is not None,
+        now,
+    )
+    if not wrote:
+        return {"rating": round(p0.mu), "rated": False}
+    return {"rating": round(pm), "rating_change": round(pm - p0.mu), "rated": True}

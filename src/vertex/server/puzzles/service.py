@@ -229,31 +229,7 @@ class Puzzles:
 
     def _rate_once(self, puzzle: Puzzle, player: str, solved: bool) -> dict[str, Any]:
         with self.store.engine.begin() as conn:
-            before = rows.attempted(conn, player, puzzle.id)
-            mine = rows.player_rating(conn, player)
-            theirs = rows.puzzle_rating(conn, puzzle.id)
-            if before is not None:  # a replay: the first attempt's figures, nothing written
-                return {"rating": round(before["after"]), "rated": False}
-            p0 = mine or Rating(ratings.MU, ratings.SIGMA)
-            q0 = theirs or Rating(puzzle.rating, ratings.SIGMA / 2)
-            (pm, ps), (qm, qs) = ratings.rate(
-                [(p0.mu, p0.sigma), (q0.mu, q0.sigma)], [1, 2] if solved else [2, 1]
-            )
-            wrote = rows.record_attempt(
-                conn,
-                player,
-                puzzle.id,
-                solved,
-                p0,
-                Rating(pm, ps),
-                Rating(qm, qs),
-                theirs is not None,
-                mine is not None,
-                self.now(),
-            )
-            if not wrote:
-                return {"rating": round(p0.mu), "rated": False}
-            return {"rating": round(pm), "rating_change": round(pm - p0.mu), "rated": True}
+            return rows.rate_attempt(conn, puzzle, player, solved, self.now())
 
     def _player_rating(self, player: str) -> Rating | None:
         with self.store.engine.connect() as conn:
