@@ -59,6 +59,10 @@ class GameInfo:
     #: The rating pools (RULES.md §5): (pool id, the options RULES.md names) each; a pool's
     #: id is one URL path segment. Tables of other options play unrated.
     rating_pools: tuple[tuple[str, tuple[tuple[str, Any], ...]], ...] = ()
+    #: For a game without an exact solver: its exact search to a depth ("module:function",
+    #: `judge(state, budget_s)`), with which a whole game's review judges its moves (a win or
+    #: loss within a few moves); None: the review covers it only through its solver.
+    review_search: str | None = None
 
     def describe(self) -> dict[str, Any]:
         """The game for `list_games()` and `GET /api/games`."""

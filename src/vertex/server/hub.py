@@ -221,7 +221,7 @@ class Hub:
         elif "presence" in event:
             await self.sockets.refresh(tid)
         elif "tell" in event:
-            self._tell_here(tid, event["tell"])
+            self.sockets.tell(tid, event["tell"])
         else:
             await self.repo.on_bus(tid, event)
 
@@ -229,13 +229,8 @@ class Hub:
     async def tell(self, tid: str, msg: dict[str, Any]) -> None:
         """A message for every socket of the table, in every process, not in its log (a
         review's progress: pages/review.py)."""
-        self._tell_here(tid, msg)
+        self.sockets.tell(tid, msg)
         await self.bus.publish(tid, {"tell": msg})
-
-    def _tell_here(self, tid: str, msg: dict[str, Any]) -> None:
-        text = dumps(msg)
-        for conn in self.sockets.conns.get(tid, ()):
-            conn.send(text)
 
     async def attach(self, conn: Conn, since: int | None) -> None:
         """Send a new socket the snapshot (or the events after `since`) and then every event."""

@@ -20,6 +20,7 @@ JUXTAPOSE = GameInfo(
     sudden_win=True,  # a line wins at once
     scored=False,  # won by a line or drawn: no points
     rating_pools=(("juxtapose-2", (("players", 2),)),),
+    review_search="vertex.ai.juxtapose_exact:judge",
 )
 GAMES = (JUXTAPOSE,)
 

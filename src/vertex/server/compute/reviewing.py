@@ -70,16 +70,19 @@ def review_position(
     try:
         state = found[1][ply]
         if found[2] is None:
-            return _juxtapose(state, budget_s)
+            return _searched(state, budget_s)
         return _dots(state, found[2], start, budget_s, estimate_s)
     finally:
         _keep(key, found)
 
 
-def _juxtapose(state: State, budget_s: float) -> dict[str, Any]:
-    from vertex.ai.juxtapose_exact import judge
+def _searched(state: State, budget_s: float) -> dict[str, Any]:
+    """A game without a solver: its own exact search to a depth (`GameInfo.review_search`)."""
+    from vertex.core.info import load
 
-    verdict = judge(state, budget_s)  # type: ignore[arg-type]
+    path = state.game.info.review_search
+    assert path is not None  # analysable.review_refusal lets no other game through
+    verdict = load(path)(state, budget_s)
     known = verdict.value is not None
     return {"exact": known, "value": verdict.value, "best": verdict.best, "depth": verdict.depth}
 

@@ -101,6 +101,13 @@ class Sockets:
         return bool(self.conns.get(tid))
 
     # ---- events -----------------------------------------------------------------------------
+    def tell(self, tid: str, msg: dict[str, Any]) -> None:
+        """A message for every socket of the table here that is in no log (a review's
+        progress)."""
+        text = dumps(msg)
+        for conn in self.conns.get(tid, ()):
+            conn.send(text)
+
     def broadcast(self, table: Table, sent: Sent) -> Fanout:
         """One message per kind of viewer, not per socket: its text and its WebSocket frame
         are made once per class (who may see which sealed move, deltas or not) and the same

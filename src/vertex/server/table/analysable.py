@@ -35,9 +35,9 @@ def review_refusal(game: Game[Any]) -> str | None:
     """Why the review of a whole game (server/pages/review.py) cannot cover `game` (None: it
     can): the games the analysis covers, and two-player Juxtapose (searched exactly to a
     depth: a win or loss within a few moves)."""
-    if game.id == "juxtapose":
+    if game.solver is None and game.info.review_search is not None:
         if game.seats != 2:
-            return f"Juxtapose's review is for two players; this table has {game.seats}"
+            return f"{game.name}'s review is for two players; this table has {game.seats}"
         return None
     reason = refusal(game)
     if reason is not None and game.solver is None:
