@@ -4,7 +4,7 @@
 # a new run finds another (equally checked) set; the files append, skipping known positions.
 set -e
 D=src/vertex/puzzles/data
-V="nice -n 19 env PYTHONPATH=src python -m vertex.cli puzzles make"
+V="nice -n 19 env PYTHONPATH=src .venv/bin/python -m vertex.cli puzzles make"
 $V dots-and-boxes rows=3 cols=3 --count 70 --per-theme 25 --seed 1 --minutes 10 --quiet --out $D/dots-and-boxes-3x3.jsonl
 $V dots-and-boxes rows=4 cols=4 --count 90 --per-theme 30 --seed 2 --minutes 15 --quiet --out $D/dots-and-boxes-4x4.jsonl
 $V dots-and-boxes rows=5 cols=5 --count 50 --per-theme 20 --seed 3 --minutes 15 --quiet --out $D/dots-and-boxes-5x5.jsonl
