@@ -1,14 +1,14 @@
 """Puzzles (DESIGN.md §5b): mined puzzles, puzzle ratings, players' puzzle ratings and
 their attempts (one per player and puzzle).
 
-Revision ID: 0004z
+Revision ID: 0005
 Revises: 0004
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0004z"
+revision = "0005"
 down_revision = "0004"
 branch_labels = None
 depends_on = None
