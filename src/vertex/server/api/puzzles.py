@@ -37,6 +37,11 @@ def add_puzzle_routes(app: FastAPI, hub: Hub) -> None:
         address = address_of(request.scope, hub.settings.trusted_proxies)
         return await hub.identity.me(request.headers.get("authorization"), address)
 
+    @app.get("/api/puzzles/games")
+    async def puzzle_games() -> dict[str, Any]:
+        """The games with puzzles, each with its themes (in the order a choice lists them)."""
+        return {"games": hub.puzzles.games()}
+
     @app.get("/api/puzzles/next")
     async def next_puzzle(
         request: Request,

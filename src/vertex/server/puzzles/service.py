@@ -36,7 +36,8 @@ MINE_AT_MOST = 12
 #: A record longer than this is not a game of these boards.
 MAX_PLIES = 2000
 
-GAMES = ("dots-and-boxes", "dots-and-triangles", "juxtapose")
+#: Every theme (RULES.md §5), in the order a choice lists them; a game's are those its
+#: shipped puzzles have.
 THEMES = (
     "chain-control",
     "all-but-two",
@@ -96,8 +97,15 @@ class Puzzles:
         with self.store.engine.connect() as conn:
             return rows.mined(conn)
 
+    def games(self) -> list[dict[str, Any]]:
+        """The games with puzzles (those of the shipped set), each with its themes."""
+        return [
+            {"game": game, "themes": [t for t in THEMES if any(t in p.themes for p in pool)]}
+            for game, pool in self.by_game.items()
+        ]
+
     async def choices(self, game: str, theme: str | None) -> list[Puzzle]:
-        if game not in GAMES:
+        if game not in self.by_game:
             raise ApiError(
                 "puzzle-game", "no puzzles for this game", 422, params={"game": game[:64]}
             )
@@ -128,7 +136,7 @@ class Puzzles:
 
     async def daily(self, game: str) -> Puzzle:
         """The same puzzle all day (UTC) for everyone, from the shipped set."""
-        pool = self.by_game.get(game, []) if game in GAMES else []
+        pool = self.by_game.get(game, [])
         if not pool:
             await self.choices(game, None)  # the refusal for an unknown game
             raise ApiError("puzzle-none", "no puzzle for this game yet", 404)

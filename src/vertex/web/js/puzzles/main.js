@@ -11,9 +11,13 @@ import { loadCatalogs, num, onLangChange, t } from "../shared/i18n.js";
 import { remembered } from "../shared/store.js";
 import { mountBoard } from "../table/board.js";
 import { streak } from "./streak.js";
-import { GAMES, gameName, goalText, themeName, themesOf } from "./words.js";
+import { gameName, goalText, themeName } from "./words.js";
 
-await loadCatalogs("puzzles", "table");
+// the games with puzzles and their themes, as the server has them (the page names none)
+const [offered] = await Promise.all([api.puzzleGames(), loadCatalogs("puzzles", "table")]);
+const GAMES = offered.games.map((g) => g.game);
+const THEMES = new Map(offered.games.map((g) => [g.game, g.themes]));
+const themesOf = (game) => THEMES.get(game) || [];
 
 const main = document.querySelector("main");
 const GAME_KEY = "vertex.puzzles.game";

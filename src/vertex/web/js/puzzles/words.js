@@ -2,15 +2,6 @@
 // alone (goal {kind, margin|depth}, themes), in the page's language.
 import { num, t } from "../shared/i18n.js";
 
-export const GAMES = ["dots-and-boxes", "dots-and-triangles", "juxtapose"];
-
-/** The themes of a game's puzzles (RULES §5), in the order the choice lists them. */
-export function themesOf(game) {
-  return game === "juxtapose"
-    ? ["win-in-1", "win-in-2", "win-in-3", "defence"]
-    : ["chain-control", "all-but-two", "double-dealing", "sacrifice", "loops", "endgame", "opening-safe"];
-}
-
 /** The goal in a sentence. */
 export function goalText(goal) {
   if (!goal) return "";

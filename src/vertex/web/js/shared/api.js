@@ -65,6 +65,7 @@ export const api = {
   },
   leaderboard: (pool) => call("GET", `/api/leaderboard/${encodeURIComponent(pool)}`),
   // puzzles (DESIGN §5b): with the key, so that a player's attempts rate them
+  puzzleGames: () => call("GET", "/api/puzzles/games"),
   puzzleNext: (game, theme = "", after = "") => {
     const q = new URLSearchParams({ game });
     if (theme) q.set("theme", theme);
