@@ -45,7 +45,7 @@ unit: $(STAMP) $(NODE_STAMP) $(WEB_STAMP)
 	  echo "NOTE: Chromium is not installed: the browser tests (tests/web) will be SKIPPED. Install it with: apt-get install chromium"
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || \
 	  echo "NOTE: nginx is not installed: the deployment test (tests/server/deploy) will be SKIPPED. Install it with: apt-get install nginx"
-	$(BIN)/python -m pytest -m "not slow" --durations=25
+	$(BIN)/python -m pytest -m "not slow" -n 2 --dist loadfile --durations=25
 	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || \
 	  echo "NOTE: the browser tests (tests/web) were SKIPPED: Chromium is not installed."
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || \

@@ -115,9 +115,13 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         yield live
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    """The session's Chromium (`.get()`), launched again if a watchdog had to kill it."""
+    """The module's Chromium (`.get()`), launched again if a watchdog had to kill it.
+
+    A module's, not the session's: Playwright's sync API keeps an event loop running in this
+    thread while it is open, and the suite's other tests (`asyncio.run`) must not meet it when
+    `make test` runs the files on two workers in any order (pytest-xdist)."""
     if CHROMIUM is None:
         pytest.skip("Chromium is not installed (apt-get install chromium): browser tests skipped")
     from playwright.sync_api import sync_playwright

@@ -25,6 +25,7 @@ from fastapi import FastAPI, Path, Query, Request
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub
 from vertex.server.players.identity import Me
+from vertex.server.puzzles.service import games
 from vertex.server.site.addresses import address_of
 
 PuzzleId = Annotated[str, Path(max_length=64, description="a puzzle's id")]
@@ -40,7 +41,7 @@ def add_puzzle_routes(app: FastAPI, hub: Hub) -> None:
     @app.get("/api/puzzles/games")
     async def puzzle_games() -> dict[str, Any]:
         """The games with puzzles, each with its themes (in the order a choice lists them)."""
-        return {"games": hub.puzzles.games()}
+        return {"games": games(hub.puzzles.by_game)}
 
     @app.get("/api/puzzles/next")
     async def next_puzzle(

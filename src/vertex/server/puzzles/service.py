@@ -53,6 +53,14 @@ THEMES = (
 )
 
 
+def games(by_game: dict[str, list[Puzzle]]) -> list[dict[str, Any]]:
+    """The games with puzzles (those of the shipped set), each with its themes."""
+    return [
+        {"game": game, "themes": [t for t in THEMES if any(t in p.themes for p in pool)]}
+        for game, pool in by_game.items()
+    ]
+
+
 def refused(exc: Refused) -> ApiError:
     """The judge's refusal as the API's (each code a literal, for the catalogs' test)."""
     p = exc.params
@@ -96,13 +104,6 @@ class Puzzles:
     def _mined(self) -> list[Puzzle]:
         with self.store.engine.connect() as conn:
             return rows.mined(conn)
-
-    def games(self) -> list[dict[str, Any]]:
-        """The games with puzzles (those of the shipped set), each with its themes."""
-        return [
-            {"game": game, "themes": [t for t in THEMES if any(t in p.themes for p in pool)]}
-            for game, pool in self.by_game.items()
-        ]
 
     async def choices(self, game: str, theme: str | None) -> list[Puzzle]:
         if game not in self.by_game:
