@@ -194,6 +194,7 @@ def measure(args: argparse.Namespace) -> None:
         sg = spiel_game(ROWS)
     keep = {n: 0 for n in names}
     secs: dict[str, list[float]] = {n: [] for n in names}
+    cpu: dict[str, list[float]] = {n: [] for n in names}
     print(
         f"\n{len(kept)} positions, {args.seconds:g} s a move, {load()}\n"
         f"{'seed':>4} {'quiet':>5} {'value':>5} {'keep':>9}  " + "  ".join(f"{n:>8}" for n in names)
@@ -205,9 +206,10 @@ def measure(args: argparse.Namespace) -> None:
         marks = []
         for lv in levels:
             cold()
-            t0 = time.monotonic()
+            t0, c0 = time.monotonic(), time.process_time()
             move = player(game, lv, seed=0).choose(state, seat, args.seconds)
             secs[f"level {lv}"].append(time.monotonic() - t0)
+            cpu[f"level {lv}"].append(time.process_time() - c0)
             ok = move in best
             keep[f"level {lv}"] += ok
             marks.append(("yes " if ok else "no  ") + f"{move:>7}")
@@ -218,9 +220,10 @@ def measure(args: argparse.Namespace) -> None:
                 sp.apply_action(actions[move])
             bot = bots.get("os") or cpp_bot(sg, 10**9, args.seconds, 1)
             bots["os"] = bot
-            t0 = time.monotonic()
+            t0, c0 = time.monotonic(), time.process_time()
             move = action_to_line(bot.step(sp), ROWS, COLS)
             secs["OS MCTS"].append(time.monotonic() - t0)
+            cpu["OS MCTS"].append(time.process_time() - c0)
             ok = move in best
             keep["OS MCTS"] += ok
             marks.append(("yes " if ok else "no  ") + f"{move:>7}")
@@ -235,8 +238,10 @@ def measure(args: argparse.Namespace) -> None:
     chance = sum(len(p["best"]) / p["open"] for p in kept) / n
     print(f"  {'a random line (expected)':24} {chance * n:5.1f}  {chance:4.0%}")
     for name in names:
-        mean = sum(secs[name]) / n
-        print(f"  {name:24} {keep[name]:5}  {keep[name] / n:4.0%}   {mean:.2f} s a move (wall)")
+        print(
+            f"  {name:24} {keep[name]:5}  {keep[name] / n:4.0%}   {sum(secs[name]) / n:.2f} s "
+            f"a move (wall), max {max(secs[name]):.2f}; {sum(cpu[name]) / n:.2f} s of CPU"
+        )
 
 
 if __name__ == "__main__":

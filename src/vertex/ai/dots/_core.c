@@ -68,7 +68,7 @@ typedef struct {
     int misere, extra, touch, sign, forced, loony, chains;
     /* quiet: from this ply on (0: never) a node with a quiet line searches no handout; ply:
      * the current node's distance from the root */
-    int quiet, ply, handout;
+    int quiet, ply, handout, sac_quiet;
     int order[MAXL];
     int nsym, nchunk;
     u128 *symtab; /* [sym][chunk][256] */
@@ -590,11 +590,26 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
     memcpy(moves + n, quiet, nq * sizeof(int));
     n += nq;
     if (s->quiet && nq && s->ply >= s->quiet) {
-        /* the middle game (quiet lines left), pruned: no handout of `handout` cells or more */
-        for (int i = 0; i < n1; i++)
-            if (handout_size(s, drawn, rem, g1[i], s->handout) < s->handout) moves[n++] = g1[i];
-        for (int i = 0; i < n2; i++)
-            if (handout_size(s, drawn, rem, g2[i], s->handout) < s->handout) moves[n++] = g2[i];
+        /* the middle game (quiet lines left), pruned: no handout of `handout` cells or more,
+         * none at all while more than `sac_quiet` quiet lines are left, and of the lines
+         * that hand out one cell alone one per cell (after the forced capture they give
+         * the same position) */
+        if (nq <= s->sac_quiet) {
+            u128 given = 0;
+            for (int i = 0; i < n1; i++) {
+                int line = g1[i];
+                if (handout_size(s, drawn, rem, line, s->handout) >= s->handout) continue;
+                int c = rem[s->pa[line]] == 2 ? s->pa[line] : s->pb[line];
+                if (handout_size(s, drawn, rem, line, 2) == 1) {
+                    if (given & BIT(c)) continue;
+                    given |= BIT(c);
+                }
+                moves[n++] = line;
+            }
+            for (int i = 0; i < n2; i++)
+                if (handout_size(s, drawn, rem, g2[i], s->handout) < s->handout)
+                    moves[n++] = g2[i];
+        }
     } else {
         memcpy(moves + n, g1, n1 * sizeof(int));
         n += n1;
@@ -1052,13 +1067,13 @@ static void stop_helpers(Core *self, Helper *hs, int n, volatile int *halt, int 
 
 static PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"drawn", "reach", "deadline", "poll", "best", "mtdf", "history",
-                            "chains", "threads", "guess", "quiet", "handout", NULL};
+                            "chains", "threads", "guess", "quiet", "handout", "sac_quiet", NULL};
     PyObject *drawn_o, *reach_o, *deadline = Py_None, *poll = Py_None;
     int want_best = 1, mtdf = 1, history = 0, chains = 1, threads = 1, guess = 0, quiet = 0;
-    int handout = 3;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOppppiiii", names, &drawn_o, &reach_o,
+    int handout = 3, sac_quiet = MAXL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOppppiiiii", names, &drawn_o, &reach_o,
                                      &deadline, &poll, &want_best, &mtdf, &history, &chains,
-                                     &threads, &guess, &quiet, &handout))
+                                     &threads, &guess, &quiet, &handout, &sac_quiet))
         return NULL;
     if (threads < 1 || threads > MAXTHREADS) {
         PyErr_Format(PyExc_ValueError, "threads: 1 to %d", MAXTHREADS);
@@ -1069,6 +1084,7 @@ static PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     self->quiet = quiet < 0 ? 0 : quiet;
     self->ply = 0;
     self->handout = handout < 1 ? 1 : handout > MAXC ? MAXC : handout;
+    self->sac_quiet = sac_quiet;
     u128 drawn, reach;
     if (from_py(drawn_o, &drawn) || from_py(reach_o, &reach)) return NULL;
     if (drawn & ~self->all) {

@@ -7,12 +7,14 @@
 4. more simulations, plus exact play of simple chain-and-loop endgames and, with two
    players, the exact solver once few lines are left; with the compiled core, the middle
    game's pruned search (below) in up to LEVEL4_MIDDLE_SHARE of the budget before MCTS;
-5. the budget in full: the solver first (with the compiled core at every move: the value
-   search up to EXACT_SHARE of the budget while quiet lines are left, SOLVER_SHARE else),
-   then, in the middle game, the pruned search up to MIDDLE_SHARE (`CoreSolver.keep_line`:
-   no handout of three cells or more while a quiet line is left — a heuristic that keeps
-   the exact value on 26 of 31 recorded 5×5 middle-game positions), MCTS when neither is
-   done, and MCTS again to choose among equally good solved moves.
+5. the budget in full: while quiet lines are left (the middle game, with the compiled
+   core), the pruned search up to MIDDLE_SHARE of the budget (`CoreSolver.keep_line`: no
+   handout of three cells or more while a quiet line is left — a heuristic whose line kept
+   the exact value on 26 of 31 recorded 5×5 middle-game positions), then, if time is left,
+   the exact value search up to EXACT_SHARE, whose line wins; otherwise the solver first
+   (its table kept; with the compiled core at every move, up to SOLVER_SHARE of the budget),
+   MCTS when the position is still too big, and MCTS again to choose among equally good
+   solved moves.
 
 The compiled solvers' tables are kept per process between moves, games and tables of the
 same board (`kept_tables`): at most KEPT_BOARDS boards, each an exact table of TABLE_BYTES
@@ -61,10 +63,11 @@ TABLE_BYTES = 64 << 20
 MIDDLE_BYTES = 64 << 20
 #: Boards whose tables a process keeps (the least recently used go first).
 KEPT_BOARDS = 2
-#: Level 5 while quiet lines are left: the exact value search's share of the budget ...
-EXACT_SHARE = 0.2
-#: ... then the middle game's pruned search, up to this share (MCTS has the rest).
-MIDDLE_SHARE = 0.7
+#: Level 5 while quiet lines are left: the middle game's pruned search up to this share of
+#: the budget (MCTS has the rest when it is not done) ...
+MIDDLE_SHARE = 0.65
+#: ... and when it is done early, the exact value search up to this share.
+EXACT_SHARE = 0.75
 #: Level 4: the pruned search up to this share of the budget, then MCTS.
 LEVEL4_MIDDLE_SHARE = 0.5
 
@@ -165,7 +168,6 @@ class DotsPlayer(RebuiltPlayer):
                 if best is None and kept is not None:
                     line = self._middle(state, start, budget_s, kept)
                     if line is not None:
-                        self.last_reason = "middle"
                         return self.kit.names[line]
             finally:
                 if kept is not None:
@@ -237,18 +239,8 @@ class DotsPlayer(RebuiltPlayer):
         stop = None if self.level == 4 else start + budget * SOLVER_SHARE
         if self.level == 4 and open_lines > LEVEL4_SOLVE_LINES:
             stop = deadline
-        if every_move and quiet_left and kept is not None:
-            # the middle game: the value alone first (its line keeps it), the best lines
-            # only if the time allows, so that more of the budget is left to the pruned search
-            try:
-                _, line = kept.exact.keep_line(state, deadline=start + budget * EXACT_SHARE)
-            except SolveTimeout:
-                return None
-            try:
-                sol = kept.exact.solve(state, deadline=stop)
-            except SolveTimeout:
-                return [line]
-            return [self.kit.index[name] for name in sol.best_moves]
+        if every_move and quiet_left:
+            return None  # the middle game: the pruned search first (`_middle`)
         try:
             sol = self.solver.solve(state, deadline=stop)
         except SolveTimeout:
@@ -258,8 +250,9 @@ class DotsPlayer(RebuiltPlayer):
     def _middle(
         self, state: DotsState, start: float, budget: float, kept: KeptTables
     ) -> int | None:
-        """The middle game's pruned search (`CoreSolver.keep_line(middle=True)`) within the
-        level's share of the budget: its line, or None."""
+        """The middle game: the pruned search (`CoreSolver.keep_line(middle=True)`) within
+        the level's share of the budget; at level 5, when it is done early, the exact value
+        search in what is left of EXACT_SHARE, whose line wins. A line, or None."""
         if self.level < 4 or not self._quiet_left(state):
             return None
         from vertex.ai.dots.core import CoreSolver
@@ -271,6 +264,14 @@ class DotsPlayer(RebuiltPlayer):
             _, line = kept.middle.keep_line(state, deadline=start + budget * share, middle=True)
         except SolveTimeout:
             return None
+        if self.level >= 5 and time.monotonic() < start + budget * EXACT_SHARE:
+            try:
+                _, line = kept.exact.keep_line(state, deadline=start + budget * EXACT_SHARE)
+                self.last_reason = "solver"
+                return line
+            except SolveTimeout:
+                pass
+        self.last_reason = "middle"
         return line
 
     def _search(
