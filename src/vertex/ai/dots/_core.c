@@ -66,8 +66,8 @@ typedef struct {
     u128 cmask[MAXC + 1];
     u128 reach_of[MAXL];
     int misere, extra, touch, sign, forced, loony, chains;
-    /* quiet: from this ply on (0: never) a node with a quiet line searches no handout; ply:
-     * the current node's distance from the root */
+    /* quiet: the middle game's pruning (below) at every node of ply quiet - 1 or more, so 1:
+     * everywhere, the root too (0: never); ply: the current node's distance from the root */
     int quiet, ply, handout, sac_quiet;
     int order[MAXL];
     int nsym, nchunk;
@@ -589,7 +589,7 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
     n = ncap;
     memcpy(moves + n, quiet, nq * sizeof(int));
     n += nq;
-    if (s->quiet && nq && s->ply >= s->quiet) {
+    if (s->quiet && nq && s->ply + 1 >= s->quiet) {
         /* the middle game (quiet lines left), pruned: no handout of `handout` cells or more,
          * none at all while more than `sac_quiet` quiet lines are left, and of the lines
          * that hand out one cell alone one per cell (after the forced capture they give
@@ -1876,8 +1876,11 @@ static PyMethodDef module_methods[] = {
 static PyMethodDef Core_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))Core_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(drawn, reach, deadline=None, poll=None, best=True, mtdf=True, history=False, "
-     "chains=True, threads=1, guess=0) -> (value, best lines) or None when stopped; guess: "
-     "the first try of the value search (MTD(f))"},
+     "chains=True, threads=1, guess=0, quiet=0, handout=3, sac_quiet=128) -> (value, best "
+     "lines) or None when stopped; guess: the first try of the value search (MTD(f)); quiet "
+     "> 0: the middle game's pruned search (a heuristic: from ply quiet - 1, where a quiet "
+     "line is left, no handout of `handout` cells or more, none while more than sac_quiet "
+     "quiet lines are left)"},
     {"probe", (PyCFunction)Core_probe, METH_O,
      "probe(drawn) -> (lo, hi, line) the table holds for the position, or None"},
     {"cancel", (PyCFunction)Core_cancel, METH_NOARGS, "stop a running search (any thread)"},

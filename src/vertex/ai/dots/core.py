@@ -138,8 +138,9 @@ class CoreSolver:
         here on, score-free), by the value search alone: no search per root line, the line
         is the one the search stored at the root. SolveTimeout when not done by `deadline`.
 
-        `middle`: the middle game's pruned search, a heuristic — below the root, where a
-        quiet line is left, no handout of `handout` cells or more is searched. Use a
+        `middle`: the middle game's pruned search, a heuristic — wherever a quiet line is
+        left, no handout of `handout` cells or more is searched, and of the lines that hand
+        out a lone cell one per cell. Use a
         solver of its own for it: its table's bounds are not exact. On 31 recorded 5×5
         middle-game positions its line kept the exact value in 26
         (bench/bench_middle_game.py), in a tenth of the exact search's positions."""
