@@ -1,7 +1,7 @@
 """The 5×5 middle game (issue 36, goal 1): do the computer players keep the solver's value?
 
     .venv/bin/python bench/bench_middle_game.py [--solve N] [--limit S] [--memory BYTES]
-        [--levels 1,2,3,4,5] [--seconds S] [--mcts] [--only K] [--verdicts PATH]
+        [--levels 1,2,3,4,5] [--seconds S] [--mcts] [--only K] [--warm N]
 
 Positions: 5×5 Dots and Boxes reached by quiet play from the empty board — every line drawn
 gives no cell a third side while such a line is left — stopped at a drawn-from-the-seed
@@ -16,11 +16,14 @@ line — and the ones not settled in time are recorded as such (not used). The v
 written to bench/middle_game_5x5.json (data, committed), so later runs need not re-solve.
 
 Then every kept position is put to levels `--levels` at `--seconds` a move (each a fresh
-player, as at the start of a server move; seed 0) and, with `--mcts`, to OpenSpiel's C++
+player, seed 0, the process's kept solver tables dropped first: a cold start) and, with `--mcts`, to OpenSpiel's C++
 `pyspiel.MCTSBot` (random rollouts, MCTS-Solver on, UCT c = 2, the same wall time a move;
 as in bench_dots_openspiel.py): the share of positions where the chosen line is one of the
-value-keeping lines. All players are asked one position at a time, side by side, so the
-box's load hits them alike; the load average is printed with the figures.
+value-keeping lines. `--warm N`: before each position the level thinks (same budget) at
+the seat's last N turns of that game, its kept solver tables carried over as in a worker
+process (the lines drawn stay the recorded ones). All players are asked one position at a
+time, side by side, so the box's load hits them alike; the load average is printed with the
+figures, and each player's mean wall and CPU seconds a move.
 """
 
 from __future__ import annotations
@@ -161,6 +164,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=1.0, help="budget a move")
     ap.add_argument("--mcts", action="store_true", help="OpenSpiel's C++ MCTS as well")
     ap.add_argument("--only", type=int, default=0, help="the first K kept positions only")
+    ap.add_argument(
+        "--warm", type=int, default=0, help="the levels think at the seat's last N turns first"
+    )
     args = ap.parse_args()
     if args.solve:
         solve_new(args.solve, args.limit, args.memory)
@@ -175,6 +181,23 @@ def cold() -> None:
     except ImportError:
         return
     forget_tables()
+
+
+def think_before(
+    game: DotsGame[Any], moves: list[str], seat: int, level: int, turns: int, seconds: float
+) -> None:
+    """The player thinks at the seat's last `turns` turns before the position, as in a game
+    (the lines drawn stay the recorded ones): what the kept tables hold when it gets there."""
+    state = game.initial_state()
+    before: list[DotsState] = []
+    for move in moves:
+        if state.to_move[0] == seat and not state.is_over:
+            before.append(state)
+        nxt = state.play(move)
+        assert isinstance(nxt, DotsState)
+        state = nxt
+    for earlier in before[-turns:]:
+        player(game, level, seed=0).choose(earlier, seat, seconds)
 
 
 def measure(args: argparse.Namespace) -> None:
@@ -196,7 +219,9 @@ def measure(args: argparse.Namespace) -> None:
     secs: dict[str, list[float]] = {n: [] for n in names}
     cpu: dict[str, list[float]] = {n: [] for n in names}
     print(
-        f"\n{len(kept)} positions, {args.seconds:g} s a move, {load()}\n"
+        f"\n{len(kept)} positions, {args.seconds:g} s a move, "
+        + (f"warm: {args.warm} turns before, " if args.warm else "cold, ")
+        + f"{load()}\n"
         f"{'seed':>4} {'quiet':>5} {'value':>5} {'keep':>9}  " + "  ".join(f"{n:>8}" for n in names)
     )
     for p in kept:
@@ -206,6 +231,8 @@ def measure(args: argparse.Namespace) -> None:
         marks = []
         for lv in levels:
             cold()
+            if args.warm:
+                think_before(game, p["moves"], seat, lv, args.warm, args.seconds)
             t0, c0 = time.monotonic(), time.process_time()
             move = player(game, lv, seed=0).choose(state, seat, args.seconds)
             secs[f"level {lv}"].append(time.monotonic() - t0)
