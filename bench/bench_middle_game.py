@@ -16,14 +16,14 @@ line — and the ones not settled in time are recorded as such (not used). The v
 written to bench/middle_game_5x5.json (data, committed), so later runs need not re-solve.
 
 Then every kept position is put to levels `--levels` at `--seconds` a move (each a fresh
-player, seed 0, the process's kept solver tables dropped first: a cold start) and, with `--mcts`, to OpenSpiel's C++
-`pyspiel.MCTSBot` (random rollouts, MCTS-Solver on, UCT c = 2, the same wall time a move;
-as in bench_dots_openspiel.py): the share of positions where the chosen line is one of the
-value-keeping lines. `--warm N`: before each position the level thinks (same budget) at
-the seat's last N turns of that game, its kept solver tables carried over as in a worker
-process (the lines drawn stay the recorded ones). All players are asked one position at a
-time, side by side, so the box's load hits them alike; the load average is printed with the
-figures, and each player's mean wall and CPU seconds a move.
+player, seed 0, the process's kept solver tables dropped first: a cold start) and, with
+`--mcts`, to OpenSpiel's C++ `pyspiel.MCTSBot` (random rollouts, MCTS-Solver on, UCT c = 2,
+the same wall time a move; as in bench_dots_openspiel.py): the share of positions where the
+chosen line is one of the value-keeping lines. `--warm N`: before each position the level
+thinks (same budget) at the seat's last N turns of that game, its kept solver tables carried
+over as in a worker process (the lines drawn stay the recorded ones). All players are
+asked one position at a time, side by side, so the box's load hits them alike; the load
+average is printed with the figures, and each player's mean wall and CPU seconds a move.
 """
 
 from __future__ import annotations

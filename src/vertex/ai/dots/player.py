@@ -263,7 +263,12 @@ class DotsPlayer(RebuiltPlayer):
         try:
             _, line = kept.middle.keep_line(state, deadline=start + budget * share, middle=True)
         except SolveTimeout:
-            return None
+            # not done: the line of the search's last finished pass that raised the bound
+            got = kept.middle.core.probe(state.drawn)
+            if got is None or got[2] < 0 or got[0] <= -self.kit.cells:
+                return None
+            self.last_reason = "middle, unfinished"
+            return got[2]
         if self.level >= 5 and time.monotonic() < start + budget * EXACT_SHARE:
             try:
                 _, line = kept.exact.keep_line(state, deadline=start + budget * EXACT_SHARE)
