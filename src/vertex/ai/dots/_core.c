@@ -66,6 +66,9 @@ typedef struct {
     u128 cmask[MAXC + 1];
     u128 reach_of[MAXL];
     int misere, extra, touch, sign, forced, loony, chains;
+    /* quiet: the middle game's pruning (below) at every node of ply quiet - 1 or more, so 1:
+     * everywhere, the root too (0: never); ply: the current node's distance from the root */
+    int quiet, ply, handout, sac_quiet;
     int order[MAXL];
     int nsym, nchunk;
     u128 *symtab; /* [sym][chunk][256] */
@@ -441,6 +444,29 @@ static int run_moves(const Core *s, u128 drawn, const int *rem, int L, int *out)
     return 1;
 }
 
+/* The cells a handout `line` (no capture) puts on offer: from each side it leaves with one
+ * side to go, the run of two-sided cells behind it; counted up to `cap`. */
+static int handout_size(const Core *s, u128 drawn, const int *rem, int line, int cap) {
+    int n = 0;
+    int sides[2] = {s->pa[line], s->pb[line]};
+    for (int i = 0; i < 2 && n < cap; i++) {
+        int cur = sides[i], in = line;
+        if (cur == s->nc || rem[cur] != 2) continue;
+        for (;;) {
+            n++;
+            if (n >= cap) break;
+            u128 f = s->cmask[cur] & ~drawn & ~BIT(in);
+            if (!f) break;
+            int out = lowbit(f);
+            int nxt = across(s, out, cur);
+            if (nxt == s->nc || nxt == sides[i] || rem[nxt] != 2) break;
+            in = out;
+            cur = nxt;
+        }
+    }
+    return n;
+}
+
 /* ---- search -------------------------------------------------------------------------------- */
 static void fill_rem(const Core *s, u128 drawn, int *rem) {
     for (int c = 0; c < s->nc; c++) rem[c] = popc(s->cmask[c] & ~drawn);
@@ -460,12 +486,18 @@ static int child(Core *s, u128 drawn, u128 reach, int line, int left, int alpha,
     u128 after = drawn | BIT(line);
     int k = gains(s, after, line);
     u128 r2 = s->touch ? (reach | s->reach_of[line]) : reach;
+    int v;
+    s->ply++;
     if (k) {
         int gain = s->sign * k;
-        if (s->extra) return gain + search(s, after, r2, alpha - gain, beta - gain, left - k);
-        return gain - search(s, after, r2, gain - beta, gain - alpha, left - k);
-    }
-    return -search(s, after, r2, -beta, -alpha, left);
+        if (s->extra)
+            v = gain + search(s, after, r2, alpha - gain, beta - gain, left - k);
+        else
+            v = gain - search(s, after, r2, gain - beta, gain - alpha, left - k);
+    } else
+        v = -search(s, after, r2, -beta, -alpha, left);
+    s->ply--;
+    return v;
 }
 
 static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, int *rem) {
@@ -557,10 +589,33 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
     n = ncap;
     memcpy(moves + n, quiet, nq * sizeof(int));
     n += nq;
-    memcpy(moves + n, g1, n1 * sizeof(int));
-    n += n1;
-    memcpy(moves + n, g2, n2 * sizeof(int));
-    n += n2;
+    if (s->quiet && nq && s->ply + 1 >= s->quiet) {
+        /* the middle game (quiet lines left), pruned: no handout of `handout` cells or more,
+         * none at all while more than `sac_quiet` quiet lines are left, and of the lines
+         * that hand out one cell alone one per cell (after the forced capture they give
+         * the same position) */
+        if (nq <= s->sac_quiet) {
+            u128 given = 0;
+            for (int i = 0; i < n1; i++) {
+                int line = g1[i];
+                if (handout_size(s, drawn, rem, line, s->handout) >= s->handout) continue;
+                int c = rem[s->pa[line]] == 2 ? s->pa[line] : s->pb[line];
+                if (handout_size(s, drawn, rem, line, 2) == 1) {
+                    if (given & BIT(c)) continue;
+                    given |= BIT(c);
+                }
+                moves[n++] = line;
+            }
+            for (int i = 0; i < n2; i++)
+                if (handout_size(s, drawn, rem, g2[i], s->handout) < s->handout)
+                    moves[n++] = g2[i];
+        }
+    } else {
+        memcpy(moves + n, g1, n1 * sizeof(int));
+        n += n1;
+        memcpy(moves + n, g2, n2 * sizeof(int));
+        n += n2;
+    }
 play:
     if (!n) return 0; /* nothing may be drawn (touch rule): the game is over */
     if (ttmove >= 0 && (!(free & BIT(ttmove)) || (same & BIT(ttmove))))
@@ -1012,12 +1067,13 @@ static void stop_helpers(Core *self, Helper *hs, int n, volatile int *halt, int 
 
 static PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"drawn", "reach", "deadline", "poll", "best", "mtdf", "history",
-                            "chains", "threads", NULL};
+                            "chains", "threads", "guess", "quiet", "handout", "sac_quiet", NULL};
     PyObject *drawn_o, *reach_o, *deadline = Py_None, *poll = Py_None;
-    int want_best = 1, mtdf = 1, history = 0, chains = 1, threads = 1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOppppi", names, &drawn_o, &reach_o,
+    int want_best = 1, mtdf = 1, history = 0, chains = 1, threads = 1, guess = 0, quiet = 0;
+    int handout = 3, sac_quiet = MAXL;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOppppiiiii", names, &drawn_o, &reach_o,
                                      &deadline, &poll, &want_best, &mtdf, &history, &chains,
-                                     &threads))
+                                     &threads, &guess, &quiet, &handout, &sac_quiet))
         return NULL;
     if (threads < 1 || threads > MAXTHREADS) {
         PyErr_Format(PyExc_ValueError, "threads: 1 to %d", MAXTHREADS);
@@ -1025,6 +1081,10 @@ static PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     }
     self->history = history;
     self->chains = chains && self->loony;
+    self->quiet = quiet < 0 ? 0 : quiet;
+    self->ply = 0;
+    self->handout = handout < 1 ? 1 : handout > MAXC ? MAXC : handout;
+    self->sac_quiet = sac_quiet;
     u128 drawn, reach;
     if (from_py(drawn_o, &drawn) || from_py(reach_o, &reach)) return NULL;
     if (drawn & ~self->all) {
@@ -1051,7 +1111,7 @@ static PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
         hs = PyMem_RawCalloc((size_t)threads - 1, sizeof(Helper));
         if (hs) nh = start_helpers(self, hs, threads, drawn, reach, left, &halt, NULL);
     }
-    g = root_value(self, drawn, reach, left, mtdf, 0);
+    g = root_value(self, drawn, reach, left, mtdf, guess);
     if (hs) stop_helpers(self, hs, nh, &halt, 0);
     if (want_best && !self->stopped) {
         /* lines whose positions are images of each other under the board's symmetries are
@@ -1119,6 +1179,33 @@ static PyObject *Core_stats(Core *self, PyObject *unused) {
         "hits", (unsigned long long)self->hits, "stored", (unsigned long long)self->stored,
         "capacity", (unsigned long long)self->tt_entries, "table_bytes",
         (unsigned long long)(self->tt_entries * (sizeof(Entry) + (self->khi ? 4 : 0))));
+}
+
+/* What the table holds for a position: (lo, hi, line) with line the move that refuted or
+ * kept the value there (-1: none), in the position's own orientation; None when absent.
+ * After a value search (best=False) the root's line keeps the value: the search's last
+ * fail-high at the value stored it, and a later fail-low keeps the line found before. */
+static PyObject *Core_probe(Core *self, PyObject *arg) {
+    u128 d;
+    if (from_py(arg, &d)) return NULL;
+    int sym, lo, hi, mv;
+    u128 key = canon(self, d, &sym);
+    if (!probe(self, key, &lo, &hi, &mv)) Py_RETURN_NONE;
+    int line = -1;
+    if (mv != 255) {
+        line = sym < 0 ? mv : self->inv[sym][mv];
+        u128 free = self->all & ~d;
+        if (!(free & BIT(line))) {
+            line = -1;
+            for (int c = 0; c < self->nclass; c++) /* an equal line of the same cells */
+                if (self->classmask[c] & BIT(sym < 0 ? mv : self->inv[sym][mv])) {
+                    u128 f = self->classmask[c] & free;
+                    line = f ? lowbit(f) : -1;
+                    break;
+                }
+        }
+    }
+    return Py_BuildValue("(iii)", lo, hi, line);
 }
 
 static PyObject *Core_canonical(Core *self, PyObject *arg) {
@@ -1789,8 +1876,13 @@ static PyMethodDef module_methods[] = {
 static PyMethodDef Core_methods[] = {
     {"solve", (PyCFunction)(void (*)(void))Core_solve, METH_VARARGS | METH_KEYWORDS,
      "solve(drawn, reach, deadline=None, poll=None, best=True, mtdf=True, history=False, "
-     "chains=True, threads=1) -> (value, best "
-     "lines) or None when stopped"},
+     "chains=True, threads=1, guess=0, quiet=0, handout=3, sac_quiet=128) -> (value, best "
+     "lines) or None when stopped; guess: the first try of the value search (MTD(f)); quiet "
+     "> 0: the middle game's pruned search (a heuristic: from ply quiet - 1, where a quiet "
+     "line is left, no handout of `handout` cells or more, none while more than sac_quiet "
+     "quiet lines are left)"},
+    {"probe", (PyCFunction)Core_probe, METH_O,
+     "probe(drawn) -> (lo, hi, line) the table holds for the position, or None"},
     {"cancel", (PyCFunction)Core_cancel, METH_NOARGS, "stop a running search (any thread)"},
     {"clear", (PyCFunction)Core_clear, METH_NOARGS, "empty the transposition table"},
     {"stats", (PyCFunction)Core_stats, METH_NOARGS, "search counters and table size"},

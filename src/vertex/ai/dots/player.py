@@ -5,23 +5,41 @@
 3. MCTS, few simulations, with the chain-aware playouts and pruning of `adapter` (run in the
    compiled core, `Core.mcts`, for two seats on boards of up to 128 lines);
 4. more simulations, plus exact play of simple chain-and-loop endgames and, with two
-   players, the exact solver once few lines are left;
-5. the budget in full: the solver first (its table kept between moves; with the compiled
-   core at every move, up to SOLVER_SHARE of the budget and a TABLE_BYTES table), MCTS when
-   the position is still too big, and MCTS again to choose among equally good solved moves.
+   players, the exact solver once few lines are left; with the compiled core, the middle
+   game's pruned search (below) in up to LEVEL4_MIDDLE_SHARE of the budget before MCTS;
+5. the budget in full: while quiet lines are left (the middle game, with the compiled
+   core), the pruned search up to MIDDLE_SHARE of the budget (`CoreSolver.keep_line`: no
+   handout of three cells or more while a quiet line is left — a heuristic whose line kept
+   the exact value on 26 of 31 recorded 5×5 middle-game positions), then, if time is left,
+   the exact value search up to EXACT_SHARE, whose line wins; otherwise the solver first
+   (its table kept; with the compiled core at every move, up to SOLVER_SHARE of the budget),
+   MCTS when the position is still too big, and MCTS again to choose among equally good
+   solved moves.
+
+The compiled solvers' tables are kept per process between moves, games and tables of the
+same board (`kept_tables`): at most KEPT_BOARDS boards, each an exact table of TABLE_BYTES
+and a middle-game table of MIDDLE_BYTES — a process's computer players never hold more
+than KEPT_BOARDS × (TABLE_BYTES + MIDDLE_BYTES) = 256 MiB of tables, however many tables
+they play at. A table's entries are values of positions, true in any game of that board.
 """
 
 from __future__ import annotations
 
 import random
+import threading
 import time
-from typing import Any
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from vertex.ai.dots._core import Core
 from vertex.ai.dots.adapter import DotsAdapter
 from vertex.ai.dots.endgame import best_opening, components
 from vertex.ai.dots.kit import DotsKit, Pos, lines_of
 from vertex.ai.dots.solver import AnySolver, PySolver, Solver, SolveTimeout
+
+if TYPE_CHECKING:
+    from vertex.ai.dots.core import CoreSolver
 from vertex.ai.mcts import Mcts
 from vertex.ai.search import BUDGET_SHARE, RebuiltPlayer, check_turn, move_rng
 from vertex.core.game import State
@@ -41,6 +59,51 @@ TIEBREAK_SHARE = 0.25
 TABLE_LIMIT = 3_000_000
 #: The compiled solver's table (fixed size; old entries make room for new ones).
 TABLE_BYTES = 64 << 20
+#: The middle game's pruned search: its own table (its bounds are not exact).
+MIDDLE_BYTES = 64 << 20
+#: Boards whose tables a process keeps (the least recently used go first).
+KEPT_BOARDS = 2
+#: Level 5 while quiet lines are left: the middle game's pruned search up to this share of
+#: the budget (MCTS has the rest when it is not done) ...
+MIDDLE_SHARE = 0.65
+#: ... and when it is done early, the exact value search up to this share.
+EXACT_SHARE = 0.75
+#: Level 4: the pruned search up to this share of the budget, then MCTS.
+LEVEL4_MIDDLE_SHARE = 0.5
+
+
+@dataclass
+class KeptTables:
+    """The compiled solvers of one board, kept between moves: one player at a time."""
+
+    exact: CoreSolver
+    middle: CoreSolver | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_kept: OrderedDict[tuple[str, str], KeptTables] = OrderedDict()
+_kept_lock = threading.Lock()
+
+
+def kept_tables(game: DotsGame[Any]) -> KeptTables:
+    """This process's solver tables for `game`'s board (made on first use)."""
+    from vertex.ai.dots.core import CoreSolver
+
+    key = game.key()
+    with _kept_lock:
+        got = _kept.get(key)
+        if got is None:
+            while len(_kept) >= KEPT_BOARDS:
+                _kept.popitem(last=False)
+            got = _kept[key] = KeptTables(CoreSolver(game, table_bytes=TABLE_BYTES))
+        _kept.move_to_end(key)
+        return got
+
+
+def forget_tables() -> None:
+    """Drop the kept tables (tests and benches that want a cold start)."""
+    with _kept_lock:
+        _kept.clear()
 
 
 def _mcts_core(game: DotsGame[Any]) -> Core | None:
@@ -93,10 +156,22 @@ class DotsPlayer(RebuiltPlayer):
             return self.kit.names[line]
         best: list[int] | None = None
         if self.level >= 4 and self.game.seats == 2:
-            best = self._solve(state, len(free), start, budget_s, deadline)
-            if best is not None and (len(best) == 1 or self.level == 4):
-                self.last_reason = "solver"
-                return self.kit.names[best[rng.randrange(len(best))]]
+            kept = kept_tables(self.game) if self.core is not None else None
+            # one player at a time on a kept table; wait at most for the solver's share
+            if kept is not None and not kept.lock.acquire(timeout=max(budget_s * SOLVER_SHARE, 0)):
+                kept = None
+            try:
+                best = self._solve(state, len(free), start, budget_s, deadline, kept)
+                if best is not None and (len(best) == 1 or self.level == 4):
+                    self.last_reason = "solver"
+                    return self.kit.names[best[rng.randrange(len(best))]]
+                if best is None and kept is not None:
+                    line = self._middle(state, start, budget_s, kept)
+                    if line is not None:
+                        return self.kit.names[line]
+            finally:
+                if kept is not None:
+                    kept.lock.release()
         self.last_reason = "mcts" if best is None else "solver+mcts"
         if best is not None:
             # solved: a short search only to pick the best move hardest to answer in practice
@@ -131,31 +206,78 @@ class DotsPlayer(RebuiltPlayer):
             return None
         return best_opening(comps)[1].opening_line()
 
-    def _solve(
-        self, state: DotsState, open_lines: int, start: float, budget: float, deadline: float
-    ) -> list[int] | None:
-        limit = LEVEL4_SOLVE_LINES if self.level == 4 else LEVEL5_SOLVE_LINES
+    def _quiet_left(self, state: DotsState) -> bool:
         rem = self.kit.remaining(state.drawn)
-        quiet_left = any(
+        return any(
             self.kit.safe(rem, ln) for ln in lines_of(self.kit.open_lines(self.kit.pos(state)))
         )
+
+    def _solve(
+        self,
+        state: DotsState,
+        open_lines: int,
+        start: float,
+        budget: float,
+        deadline: float,
+        kept: KeptTables | None,
+    ) -> list[int] | None:
+        limit = LEVEL4_SOLVE_LINES if self.level == 4 else LEVEL5_SOLVE_LINES
+        quiet_left = self._quiet_left(state)
         # level 5 with the compiled solver tries at every move, within its share of the
         # budget and its table's memory: exact as soon as the position is settled in time
         every_move = self.level == 5 and self.core is not None
         if open_lines > limit and quiet_left and not every_move:
             return None
-        if self.solver is None:
+        if self.core is not None:
+            if kept is None:
+                return None  # the kept table is busy with another player's move
+            self.solver = kept.exact
+        elif self.solver is None:
             self.solver = Solver(self.game, table_bytes=TABLE_BYTES)
         if isinstance(self.solver, PySolver) and self.solver.stored > TABLE_LIMIT:
             self.solver.clear()
         stop = None if self.level == 4 else start + budget * SOLVER_SHARE
         if self.level == 4 and open_lines > LEVEL4_SOLVE_LINES:
             stop = deadline
+        if every_move and quiet_left:
+            return None  # the middle game: the pruned search first (`_middle`)
         try:
             sol = self.solver.solve(state, deadline=stop)
         except SolveTimeout:
             return None
         return [self.kit.index[name] for name in sol.best_moves]
+
+    def _middle(
+        self, state: DotsState, start: float, budget: float, kept: KeptTables
+    ) -> int | None:
+        """The middle game: the pruned search (`CoreSolver.keep_line(middle=True)`) within
+        the level's share of the budget; at level 5, when it is done early, the exact value
+        search in what is left of EXACT_SHARE, whose line wins. A line, or None."""
+        if self.level < 4 or not self._quiet_left(state):
+            return None
+        from vertex.ai.dots.core import CoreSolver
+
+        if kept.middle is None:
+            kept.middle = CoreSolver(self.game, table_bytes=MIDDLE_BYTES)
+        share = MIDDLE_SHARE if self.level >= 5 else LEVEL4_MIDDLE_SHARE
+        try:
+            _, line = kept.middle.keep_line(state, deadline=start + budget * share, middle=True)
+        except SolveTimeout:
+            # not done: the line of the search's last finished pass that raised the bound
+            got = kept.middle.core.probe(state.drawn)
+            if got is None or got[2] < 0 or got[0] <= -self.kit.cells:
+                return None
+            self.last_reason = "middle, unfinished"
+            return got[2]
+        if self.level >= 5 and time.monotonic() < start + budget * EXACT_SHARE:
+            try:
+                _, line = kept.exact.keep_line(state, deadline=start + budget * EXACT_SHARE)
+                self.last_reason = "solver"
+                return line
+            except SolveTimeout:
+                pass
+        self.last_reason = "middle"
+        return line
 
     def _search(
         self,

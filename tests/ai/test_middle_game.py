@@ -1,0 +1,109 @@
+"""Level 5 in the 5×5 middle game (issue 36): positions of bench/bench_middle_game.py.
+
+Each position was reached by quiet play (16–17 quiet lines left) and solved offline by the
+compiled core; its verdict — the value for the player to move and every line that keeps it —
+is recorded here beside the lines drawn (also in bench/middle_game_5x5.json). No time
+limits: the player gets a generous budget, and only its choice is checked.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import vertex
+from vertex.ai.dots.core import CoreSolver
+from vertex.ai.dots.player import DotsPlayer, forget_tables
+from vertex.games.dots.engine import DotsGame, DotsState
+
+#: (bench seed, lines drawn, value for the player to move, the value-keeping lines)
+POSITIONS: list[tuple[int, str, int, list[str]]] = [
+    (
+        2,
+        "b6-c6 d3-d4 a4-b4 b1-c1 e5-e6 e6-f6 d1-e1 f1-f2 b4-c4 d2-e2 c2-d2 e2-e3 b3-c3 b2-b3 "
+        "c4-c5 e3-e4 e3-f3 b5-b6 e4-e5 d5-d6 a1-a2 c1-c2",
+        5,
+        ["c3-d3"],
+    ),
+    (
+        17,
+        "b6-c6 e4-e5 f5-f6 c3-d3 c1-d1 e2-f2 b5-b6 b1-c1 d4-e4 a6-b6 d3-e3 b2-b3 d6-e6 c1-c2 "
+        "d5-d6 d2-e2 f3-f4 d1-e1 a4-a5 b4-c4 e1-f1 b4-b5 a2-a3",
+        1,
+        ["d2-d3", "e2-e3", "e5-f5"],
+    ),
+    (
+        27,
+        "a5-a6 d1-e1 e1-f1 a5-b5 f4-f5 a3-b3 b4-b5 e4-f4 a2-b2 e3-e4 c4-d4 d5-e5 f2-f3 d4-d5 "
+        "e1-e2 c3-c4 c6-d6 b5-c5 b1-c1 c2-c3 d5-d6",
+        1,
+        ["b3-c3"],
+    ),
+    (
+        28,
+        "c3-d3 f1-f2 c6-d6 a1-a2 e4-f4 c1-c2 d5-d6 f5-f6 b2-c2 b3-c3 c1-d1 c4-d4 e1-e2 d1-e1 "
+        "d6-e6 a2-a3 e3-f3 a2-b2 b4-b5 d3-e3 a6-b6 f2-f3 d4-e4",
+        1,
+        ["d4-d5"],
+    ),
+    (
+        31,
+        "d1-d2 b3-c3 d3-e3 a5-a6 e4-e5 b1-c1 f5-f6 c1-c2 b2-b3 d1-e1 a4-b4 e4-f4 e1-f1 c6-d6 "
+        "e6-f6 a1-a2 c3-d3 a4-a5 f3-f4 d2-d3 d6-e6 b5-c5 c4-d4 d4-e4",
+        1,
+        ["c4-c5"],
+    ),
+]
+
+IDS = [f"seed{seed}" for seed, *_ in POSITIONS]
+
+
+def position(moves: str) -> tuple[DotsGame[Any], DotsState]:
+    game = vertex.create_game("dots-and-boxes", rows=5, cols=5)
+    assert isinstance(game, DotsGame)
+    state = game.initial_state()
+    for move in moves.split():
+        nxt = state.play(move)
+        assert isinstance(nxt, DotsState)
+        state = nxt
+    return game, state
+
+
+@pytest.mark.parametrize(("seed", "moves", "value", "best"), POSITIONS, ids=IDS)
+def test_level_five_keeps_the_value_in_the_middle_game(
+    seed: int, moves: str, value: int, best: list[str]
+) -> None:
+    game, state = position(moves)
+    forget_tables()  # a cold start, as in a fresh worker
+    me = DotsPlayer(game, 5, seed=1)
+    # a generous budget: the choice is checked, never the time
+    assert me.choose(state, state.to_move[0], 120.0) in best
+    assert me.last_reason in ("solver", "middle")
+
+
+@pytest.mark.parametrize(("seed", "moves", "value", "best"), POSITIONS, ids=IDS)
+def test_the_value_search_alone_names_a_value_keeping_line(
+    seed: int, moves: str, value: int, best: list[str]
+) -> None:
+    game, state = position(moves)
+    names = game.board.line_names
+    exact = CoreSolver(game, table_bytes=16 << 20)
+    got, line = exact.keep_line(state)
+    assert (got, names[line]) == (value, names[line])
+    assert names[line] in best
+    # the middle game's pruned search (a heuristic) agrees on these positions
+    _, line = CoreSolver(game, table_bytes=16 << 20).keep_line(state, middle=True)
+    assert names[line] in best
+
+
+def test_the_kept_tables_stay_within_their_budget() -> None:
+    from vertex.ai.dots import player as dots_player
+
+    forget_tables()
+    for rows in (2, 3, 4):
+        game = vertex.create_game("dots-and-boxes", rows=rows, cols=rows)
+        assert isinstance(game, DotsGame)
+        dots_player.kept_tables(game)
+    assert len(dots_player._kept) == dots_player.KEPT_BOARDS
+    forget_tables()
