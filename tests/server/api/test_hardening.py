@@ -233,3 +233,15 @@ def test_a_trailing_slash_redirect_never_names_the_clients_host(client: TestClie
         assert r.headers["referrer-policy"] == "no-referrer"  # the site's headers too
     assert client.get("/nothing/", follow_redirects=False).status_code == 404
     assert client.get("/api/games/").status_code == 200  # followed, it lands
+
+
+def test_a_trailing_slash_redirect_of_any_bytes_is_ascii(client: TestClient) -> None:
+    """A path that decodes to non-ASCII (`%C2%80`) was written into `Location` as raw bytes:
+    a 500 (the OpenAPI fuzz found it). It is percent-encoded again, the query's too."""
+    for path, target in (
+        ("/api/puzzles/%C2%80%2F", "/api/puzzles/%C2%80"),
+        ("/rules/%C2%80%2F", "/rules/%C2%80"),
+        ("/api/games/?a=%C2%80&b=%20", "/api/games?a=%C2%80&b=%20"),
+    ):
+        r = client.get(path, follow_redirects=False)
+        assert r.status_code == 308 and r.headers["location"] == target, (path, r.headers)

@@ -12,6 +12,7 @@ import logging
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -89,6 +90,11 @@ class PathCheck:
         await self.app(scope, receive, send)
 
 
+#: What a redirect's path and query keep as they are (RFC 3986: pchar, and the query's own).
+PATH_SAFE = "/:@!$&'()*+,;=-._~"
+QUERY_SAFE = PATH_SAFE + "?%"
+
+
 class SlashRedirect:
     """`/api/games/` -> `/api/games`, redirected with a relative `Location` (the path alone).
 
@@ -107,8 +113,10 @@ class SlashRedirect:
             # never `//host`: a Location with two slashes would lead to another site
             bare = {**scope, "path": "/" + path.strip("/")}
             if any(route.matches(bare)[0] != Match.NONE for route in self.router.routes):
-                query = scope.get("query_string", b"").decode("latin-1")
-                target = bare["path"] + (f"?{query}" if query else "")
+                # percent-encoded again (the path arrived decoded; a header is ASCII), the
+                # query's bytes as they came but for what a header cannot carry
+                query = quote(scope.get("query_string", b""), safe=QUERY_SAFE)
+                target = quote(bare["path"], safe=PATH_SAFE) + (f"?{query}" if query else "")
                 await send(
                     {
                         "type": "http.response.start",
