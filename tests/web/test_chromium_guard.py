@@ -11,12 +11,16 @@ import pytest
 from tests.web.chromium_guard import Browser, descendants, watchdog
 
 
+def _exe(pid: int) -> str:
+    # a process that has just exited (or is a zombie not yet reaped) has no exe: not running
+    try:
+        return os.path.basename(os.readlink(f"/proc/{pid}/exe"))
+    except OSError:
+        return ""
+
+
 def _chromium_count() -> int:
-    return sum(
-        1
-        for pid in descendants(os.getpid())
-        if "chrom" in os.path.basename(os.readlink(f"/proc/{pid}/exe"))
-    )
+    return sum(1 for pid in descendants(os.getpid()) if "chrom" in _exe(pid))
 
 
 def test_a_call_that_never_returns_is_broken_and_the_browser_comes_back(

@@ -21,9 +21,10 @@ export async function mountLesson(host, game) {
   const task = h("p", { class: "lesson-task" });
   const status = h("p", { class: "lesson-status", role: "status" });
   const boardHost = h("div", { class: "lesson-board" });
-  const retry = h("button", { type: "button", class: "button", "data-action": "lesson-retry", onclick: () => open(ui.k) });
-  const next = h("button", { type: "button", class: "button primary", "data-action": "lesson-next", onclick: () => open(ui.k + 1) });
-  root.append(h("p", { class: "lesson-intro" }), list, task, status, boardHost, h("p", { class: "lesson-actions" }, retry, next));
+  const retry = h("button", { type: "button", class: "button", "data-action": "lesson-retry", hidden: true, text: t("lessons.retry"), onclick: () => open(ui.k) });
+  const next = h("button", { type: "button", class: "button primary", "data-action": "lesson-next", text: t("lessons.next"), onclick: () => open(ui.k + 1) });
+  // the buttons are worded from the start: the board loads before the first render
+  root.append(h("p", { class: "lesson-intro", text: t("lessons.intro") }), list, task, status, boardHost, h("p", { class: "lesson-actions" }, retry, next));
   host.replaceChildren(root);
 
   const key = (k, part) => `lessons.${game}.${steps[k].step}.${part}`;
