@@ -1,12 +1,12 @@
 """A finished table's players' records, written exactly once: the result row, the ratings
-of a rated table, the counts and each player's history row, in ONE transaction whose first
+of a rated table, the counts and each player's history row, in ONE transaction whose last
 statement inserts the result keyed by the table's id.
 
 The key decides everything: a second writer (another process that saw the same end, or
-this one replaying the log after a crash) inserts nothing and reads what the first wrote.
-On PostgreSQL a second writer's insert waits for the first's transaction, then finds its
-row; the ratings it reads are locked (FOR UPDATE, players in a fixed order: no deadlock)
-so two tables ending at once for the same player both count.
+this one replaying the log after a crash) finds the row, rolls back all it wrote and reads
+what the first wrote. On PostgreSQL the ratings a writer reads are locked (an upsert, the
+players in a fixed order: no deadlock), so a second writer of the same table waits for the
+first's commit, and two tables ending at once for the same player both count.
 
 Anti-farming (the report's NOTES): a rated table does not count when two of its players
 sat from one address (finished.py), when it was aborted, or past `PAIR_PER_DAY` rated
@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
@@ -86,48 +86,49 @@ class Results:
         return (sqlite_insert if self.db.sqlite else pg_insert)(table)
 
     def _record(self, f: Finished) -> Outcome:
-        with self.db.engine.begin() as conn:
-            # the table's seats leave the players' open tables in the same transaction (a
-            # commit fewer on the move that ends a game)
-            conn.execute(delete(player_seats_t).where(player_seats_t.c.table_id == f.table_id))
-            first = self._insert(results_t).values(
-                table_id=f.table_id,
-                ended_at=f.ended_at,
-                rated=0,
-                ratings=None,
-                unrated=f.unrated,
-            )
-            # RETURNING says whether this insert made the row (psycopg's rowcount is -1)
-            made = conn.execute(first.on_conflict_do_nothing().returning(results_t.c.table_id))
-            if made.first() is None:
-                # written already (another process, or before a crash): nothing more
+        try:
+            with self.db.engine.begin() as conn:
+                return self._write(conn, f)
+        except _Taken:
+            # written already (another process, or before a crash): what it wrote
+            with self.db.engine.connect() as conn:
                 row = conn.execute(
                     select(results_t).where(results_t.c.table_id == f.table_id)
                 ).one()
-                return _outcome(row)
-            unrated = f.unrated
-            changes: dict[int, tuple[float, float, float, float]] = {}
-            if f.rated and f.pool is not None:
-                if self._pair_limit(conn, f):
-                    unrated = "daily-limit"
-                else:
-                    changes = self._rate(conn, f, f.pool)
-            self._history(conn, f, changes)
-            shown = [
-                {"seat": s, "before": round(b[0]), "after": round(b[2])}
-                for s, b in sorted(changes.items())
-            ]
-            out = Outcome(bool(changes), shown if changes else None, unrated)
-            conn.execute(
-                update(results_t)
-                .where(results_t.c.table_id == f.table_id)
-                .values(
-                    rated=int(out.rated),
-                    ratings=None if out.ratings is None else stored_json(out.ratings),
-                    unrated=unrated,
-                )
-            )
-            return out
+            return _outcome(row)
+
+    def _write(self, conn: Connection, f: Finished) -> Outcome:
+        """Every record, then the result row last: the key. Its insert finds the row of a
+        writer that got there first (on PostgreSQL it waits for that writer's commit), and
+        then the whole transaction rolls back (_Taken). Last, not first: the row is written
+        once with what it says, a statement fewer on the ending move's path."""
+        # the table's seats leave the players' open tables in the same transaction
+        conn.execute(delete(player_seats_t).where(player_seats_t.c.table_id == f.table_id))
+        unrated = f.unrated
+        changes: dict[int, tuple[float, float, float, float]] = {}
+        if f.rated and f.pool is not None:
+            if self._pair_limit(conn, f):
+                unrated = "daily-limit"
+            else:
+                changes = self._rate(conn, f, f.pool)
+        self._history(conn, f, changes)
+        shown = [
+            {"seat": s, "before": round(b[0]), "after": round(b[2])}
+            for s, b in sorted(changes.items())
+        ]
+        out = Outcome(bool(changes), shown if changes else None, unrated)
+        row = self._insert(results_t).values(
+            table_id=f.table_id,
+            ended_at=f.ended_at,
+            rated=int(out.rated),
+            ratings=None if out.ratings is None else stored_json(out.ratings),
+            unrated=unrated,
+        )
+        # RETURNING says whether this insert made the row (psycopg's rowcount is -1)
+        made = conn.execute(row.on_conflict_do_nothing().returning(results_t.c.table_id))
+        if made.first() is None:
+            raise _Taken
+        return out
 
     def _pair_limit(self, conn: Connection, f: Finished) -> bool:
         """Have two of the players played `PAIR_PER_DAY` rated games together in the day
@@ -154,40 +155,37 @@ class Results:
         seats = f.players
         ids = sorted({s.player for s in seats if s.player is not None})
         c = ratings_t.c
-        # a newcomer's row first (one statement for all), so that every row can be locked
+        # one statement locks every row (a newcomer's made first) and reads it: the players
+        # in a fixed order, so two tables ending at once for one player cannot deadlock
         fresh: dict[str, Any] = {"mu": ratings.MU, "sigma": ratings.SIGMA, "pool": pool}
         fresh.update(games=0, wins=0, draws=0, losses=0, last_at=f.ended_at)
-        conn.execute(
-            self._insert(ratings_t)
-            .values([{**fresh, "player_id": pid} for pid in ids])
-            .on_conflict_do_nothing()
-        )
-        q = (
-            select(c.player_id, c.mu, c.sigma)
-            .where(c.pool == pool, c.player_id.in_(ids))
-            .order_by(c.player_id)
-            .with_for_update()
-        )
-        now = {r.player_id: (r.mu, r.sigma) for r in conn.execute(q)}
+        rows = self._insert(ratings_t).values([{**fresh, "player_id": pid} for pid in ids])
+        lock = rows.on_conflict_do_update(
+            index_elements=[c.player_id, c.pool], set_={"mu": c.mu}
+        ).returning(c.player_id, c.mu, c.sigma)
+        now = {r.player_id: (r.mu, r.sigma) for r in conn.execute(lock)}
         before = [now[s.player] for s in seats if s.player is not None]
         after = ratings.rate(before, [f.ranks[s.seat] for s in seats])
         out: dict[int, tuple[float, float, float, float]] = {}
+        params = []
         for s, b, a in zip(seats, before, after, strict=True):
-            result = f.outcome(s.seat)
-            conn.execute(
-                update(ratings_t)
-                .where(c.player_id == s.player, c.pool == pool)
-                .values(
-                    mu=a[0],
-                    sigma=a[1],
-                    games=c.games + 1,
-                    wins=c.wins + int(result == "win"),
-                    draws=c.draws + int(result == "draw"),
-                    losses=c.losses + int(result == "loss"),
-                    last_at=f.ended_at,
-                )
-            )
+            params.append({"p": s.player, "m": a[0], "d": a[1], **_counts(f.outcome(s.seat))})
             out[s.seat] = (b[0], b[1], a[0], a[1])
+        # one statement for all (psycopg pipelines an executemany: one round trip)
+        conn.execute(
+            update(ratings_t)
+            .where(c.player_id == bindparam("p"), c.pool == pool)
+            .values(
+                mu=bindparam("m"),
+                sigma=bindparam("d"),
+                games=c.games + 1,
+                wins=c.wins + bindparam("w"),
+                draws=c.draws + bindparam("dr"),
+                losses=c.losses + bindparam("l"),
+                last_at=f.ended_at,
+            ),
+            params,
+        )
         return out
 
     def _history(
@@ -224,16 +222,24 @@ class Results:
                 }
             )
         conn.execute(self._insert(player_games_t).values(rows).on_conflict_do_nothing())
-        for row in rows:
-            result = row["result"]
-            p = players_t.c
-            conn.execute(
-                update(players_t)
-                .where(p.id == row["player_id"])
-                .values(
-                    games=p.games + 1,
-                    wins=p.wins + int(result == "win"),
-                    draws=p.draws + int(result == "draw"),
-                    losses=p.losses + int(result == "loss"),
-                )
-            )
+        p = players_t.c
+        conn.execute(
+            update(players_t)
+            .where(p.id == bindparam("p"))
+            .values(
+                games=p.games + 1,
+                wins=p.wins + bindparam("w"),
+                draws=p.draws + bindparam("dr"),
+                losses=p.losses + bindparam("l"),
+            ),
+            [{"p": row["player_id"], **_counts(str(row["result"]))} for row in rows],
+        )
+
+
+class _Taken(Exception):
+    """Another writer recorded this table first: roll back what this one wrote."""
+
+
+def _counts(result: str) -> dict[str, int]:
+    """A game's addition to a win, draw and loss count."""
+    return {"w": int(result == "win"), "dr": int(result == "draw"), "l": int(result == "loss")}
