@@ -8,12 +8,16 @@ COPY; then one `vertex serve` on it answers, over HTTP on loopback:
 (b) each pool's leaderboard (`GET /api/leaderboard/{pool}`): p50/p99;
 (c) the move that ends a game, side by side: a rated 3×3 table between two players, the
     same table unrated between two players, and between two guests (today's path):
-    p50/p99 of that move's request, and the rated one's extra cost;
+    p50/p99 of that move's request, and the rated one's extra cost; with `--before SRC`
+    a second `vertex serve` from another copy of the code on the same database plays the
+    same endings, interleaved, and the extra costs are printed side by side;
 (d) the server's memory (RSS) after the first hundred profiles and after thousands more
     distinct ones: it must not grow with the number of players seen.
 
     nice .venv/bin/python bench/bench_players.py [--players 100000] [--games 1000000]
-        [--profiles 400] [--boards 40] [--endings 40]
+        [--profiles 400] [--boards 40] [--endings 40] [--before /tmp/before/src]
+
+(`git archive REV src | tar -x -C /tmp/before` makes the copy for `--before`.)
 
 Not a test: the figures go to bench/RESULTS.md.
 """
@@ -287,6 +291,7 @@ def main() -> None:
     ap.add_argument("--boards", type=int, default=40)
     ap.add_argument("--endings", type=int, default=40)
     ap.add_argument("--seed", type=int, default=34)
+    ap.add_argument("--before", help="the `src` directory of another copy of the code")
     args = ap.parse_args()
 
     import psycopg
@@ -295,7 +300,7 @@ def main() -> None:
     admin = psycopg.connect(PG_ADMIN, autocommit=True)
     admin.execute(f"CREATE DATABASE {name}")
     url = PG_ADMIN.rsplit("/", 1)[0].replace("postgresql:", "postgresql+psycopg:") + "/" + name
-    proc = None
+    procs: list[subprocess.Popen[bytes]] = []
     try:
         from vertex.server.storage.schema import make_engine
         from vertex.server.storage.upgrades import prepare
@@ -306,16 +311,26 @@ def main() -> None:
         print(f"players bench: {args.players:,} players, {args.games:,} finished games", flush=True)
         busiest = fill(url, args.players, args.games, args.seed)
 
-        port = free_port()
-        log = Path(tempfile.mkdtemp()) / "serve.log"
-        env = {k: v for k, v in os.environ.items() if not k.startswith("VERTEX_")}
-        # each game's two seats come from addresses of their own (one address would make a
-        # rated game unrated): the bench is the trusted proxy that names them
-        env.update(VERTEX_TRUSTED_PROXIES="127.0.0.1", VERTEX_TABLES_PER_HOUR="1000000")
-        cmd = [sys.executable, "-m", "vertex.cli", "serve", "--port", str(port)]
-        with log.open("wb") as out:
-            proc = subprocess.Popen([*cmd, "--database", url], stdout=out, stderr=out, env=env)
-        wait_up(port, proc, log)
+        ports = {}
+        for label, src in [("now", None), ("before", args.before)]:
+            if label == "before" and src is None:
+                continue
+            port = ports[label] = free_port()
+            log = Path(tempfile.mkdtemp()) / "serve.log"
+            env = {k: v for k, v in os.environ.items() if not k.startswith("VERTEX_")}
+            if src is not None:
+                env["PYTHONPATH"] = src
+            # each game's two seats come from addresses of their own (one address would make
+            # a rated game unrated): the bench is the trusted proxy that names them
+            env.update(VERTEX_TRUSTED_PROXIES="127.0.0.1", VERTEX_TABLES_PER_HOUR="1000000")
+            cmd = [sys.executable, "-m", "vertex.cli", "serve", "--port", str(port)]
+            with log.open("wb") as out:
+                procs.append(
+                    subprocess.Popen([*cmd, "--database", url], stdout=out, stderr=out, env=env)
+                )
+            wait_up(port, procs[-1], log)
+        port = ports["now"]
+        proc = procs[0]
         rng = random.Random(args.seed)
         with httpx.Client(base_url=f"http://127.0.0.1:{port}", timeout=30) as client:
             sample = [f"p{rng.randrange(args.players)}" for _ in range(args.profiles)]
@@ -332,17 +347,40 @@ def main() -> None:
                     boards.append(timed(client, f"/api/leaderboard/{pool}"))
             print(f"(b) leaderboards ({len(POOLS)} pools × {args.boards}): {ms(boards)}")
 
-            keys = [f"bench-key-{i}" for i in range(2 * args.endings + 2)]
-            kinds: dict[str, list[float]] = {"guests": [], "unrated players": [], "rated": []}
+            others = {
+                label: httpx.Client(base_url=f"http://127.0.0.1:{p}", timeout=30)
+                for label, p in ports.items()
+            }
+            keys = [f"bench-key-{i}" for i in range(2 * len(ports) * args.endings + 2)]
+            kinds: dict[str, dict[str, list[float]]] = {
+                label: {"guests": [], "unrated players": [], "rated": []} for label in ports
+            }
             for n in range(args.endings):
-                pair = (keys[2 * n], keys[2 * n + 1])  # a new pair each game: no daily limit
-                kinds["guests"].append(ending_move(client, 3 * n, "guests", None))
-                kinds["unrated players"].append(ending_move(client, 3 * n + 1, "unrated", pair))
-                kinds["rated"].append(ending_move(client, 3 * n + 2, "rated", pair))
-            for kind, xs in kinds.items():
-                print(f"(c) the ending move, {kind}: {ms(xs)}")
-            extra = statistics.median(kinds["rated"]) - statistics.median(kinds["guests"])
-            print(f"    a rated result's extra cost (medians): {extra * 1000:.1f} ms")
+                for j, (label, other) in enumerate(others.items()):
+                    # a new pair each game (no daily limit); the two copies interleaved, so
+                    # that the box's noise falls on both alike
+                    m = len(ports) * n + j
+                    pair = (keys[2 * m], keys[2 * m + 1])
+                    got = kinds[label]
+                    got["guests"].append(ending_move(other, 3 * m, "guests", None))
+                    got["unrated players"].append(ending_move(other, 3 * m + 1, "unrated", pair))
+                    got["rated"].append(ending_move(other, 3 * m + 2, "rated", pair))
+            extras = {}
+            for label, got in kinds.items():
+                for kind, xs in got.items():
+                    print(f"(c) [{label}] the ending move, {kind}: {ms(xs)}")
+                base = statistics.median(got["guests"])
+                extras[label] = [statistics.median(got[k]) - base for k in got if k != "guests"]
+                unrated, rated = (f"{x * 1000:.1f} ms" for x in extras[label])
+                print(
+                    f"    [{label}] extra cost (medians) of an unrated players' ending "
+                    f"{unrated}, of a rated one {rated}"
+                )
+            if "before" in extras and extras["before"][1] > 0:
+                ratio = extras["now"][1] / extras["before"][1]
+                print(f"    a rated ending's extra cost, now/before: {ratio:.2f}")
+            for other in others.values():
+                other.close()
 
             before = rss_mb(proc.pid)
             many = [f"p{rng.randrange(args.players)}" for _ in range(3000)]
@@ -353,9 +391,9 @@ def main() -> None:
                 f"after {len(many):,} more distinct ones {after:.0f} MB"
             )
     finally:
-        if proc is not None:
-            proc.terminate()
-            proc.wait(timeout=30)
+        for each in procs:
+            each.terminate()
+            each.wait(timeout=30)
         admin.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
         admin.close()
 

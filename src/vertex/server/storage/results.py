@@ -102,6 +102,13 @@ class Results:
         writer that got there first (on PostgreSQL it waits for that writer's commit), and
         then the whole transaction rolls back (_Taken). Last, not first: the row is written
         once with what it says, a statement fewer on the ending move's path."""
+        if not self.db.sqlite:
+            # No wait for the disk: these records follow from the table's log, and the
+            # table's status, written next with a wait, is what says they are done. WAL is
+            # flushed in order, so that wait covers this commit too; a crash before it
+            # leaves the old status, and the table's next load writes the records again
+            # (repository.py), still once.
+            conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
         # the table's seats leave the players' open tables in the same transaction
         conn.execute(delete(player_seats_t).where(player_seats_t.c.table_id == f.table_id))
         unrated = f.unrated
