@@ -152,3 +152,29 @@ def test_a_table_not_finished_has_no_records(tmp_path: Path) -> None:
         sit(c, tid, 0, ann, "192.0.2.1")
         sit(c, tid, 1, bob, "192.0.2.2")
     assert _counts(url) == (0, 0)
+
+
+def test_the_records_are_written_before_the_status_that_says_they_are_done(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On PostgreSQL the records' commit does not wait for the disk: the status, written
+    after them with a wait, is what makes them durable (a crash before it replays them)."""
+    from vertex.server.storage.rows import TableRows as Tables
+
+    order: list[str] = []
+    record, set_status = Results.record, Tables.set_status
+
+    async def records(self: Results, f: Finished) -> Outcome:
+        order.append("records")
+        return await record(self, f)
+
+    async def status(self: Tables, tid: str, value: str) -> None:
+        order.append(f"status {value}")
+        await set_status(self, tid, value)
+
+    monkeypatch.setattr(Results, "record", records)
+    monkeypatch.setattr(Tables, "set_status", status)
+    with site(tmp_path) as c:
+        ann, bob = claim(c, "Ann", "192.0.2.1"), claim(c, "Bob", "192.0.2.2")
+        rated_game(c, [ann, bob], ["192.0.2.1", "192.0.2.2"])
+    assert order[-2:] == ["records", "status over"], order
