@@ -7,14 +7,16 @@ from __future__ import annotations
 import asyncio
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import func, select, update
 
 from tests.server.pg import another_database, drop_database
-from tests.server.players.helpers import claim, rated_game, rated_table, sit, site
+from tests.server.players.helpers import claim, play_out, rated_game, rated_table, sit, site
 from tests.server.storage.test_upgrades import needs_pg
 from vertex.server.storage.results import Outcome, Results
+from vertex.server.storage.rows import TableRows
 from vertex.server.storage.schema import make_engine, player_games_t, ratings_t, tables_t
 from vertex.server.storage.store import Store
 from vertex.server.table import ratings
@@ -66,7 +68,11 @@ def test_two_writers_on_sqlite_record_once(tmp_path: Path) -> None:
         await store.start()
         try:
             f = _facts()
-            return list(await asyncio.gather(store.results.record(f), store.results.record(f)))
+            return list(
+                await asyncio.gather(
+                    store.results.record(f, "over"), store.results.record(f, "over")
+                )
+            )
         finally:
             await store.close()
 
@@ -86,7 +92,7 @@ def test_two_processes_on_postgresql_record_once() -> None:
 
         def write(results: Results) -> None:
             barrier.wait()
-            out.append(results._record(_facts()))
+            out.append(results._record(_facts(), "over"))
 
         threads = [threading.Thread(target=write, args=(s.results,)) for s in stores]
         for t in threads:
@@ -108,7 +114,7 @@ def test_a_crash_before_the_records_rates_once_on_the_replay(
     real = Results._record
     crashed = []
 
-    def crash(self: Results, f: Finished) -> Outcome:
+    def crash(self: Results, f: Finished, status: str) -> Outcome:
         crashed.append(f.table_id)
         raise RuntimeError("the process died here")
 
@@ -154,27 +160,38 @@ def test_a_table_not_finished_has_no_records(tmp_path: Path) -> None:
     assert _counts(url) == (0, 0)
 
 
-def test_the_records_are_written_before_the_status_that_says_they_are_done(
+def test_the_records_and_the_status_are_one_transaction(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """On PostgreSQL the records' commit does not wait for the disk: the status, written
-    after them with a wait, is what makes them durable (a crash before it replays them)."""
-    from vertex.server.storage.rows import TableRows as Tables
+    """The status says the records are done: a failure amid the records leaves the table's
+    old status (so its next load writes them), and no separate status write follows."""
+    url = f"sqlite:///{tmp_path / 'vertex.db'}"
+    real = Results._history
+    statuses: list[str] = []
+    set_status = TableRows.set_status
 
-    order: list[str] = []
-    record, set_status = Results.record, Tables.set_status
+    def fail(self: Results, *args: Any) -> None:
+        real(self, *args)
+        raise RuntimeError("the disk said no")
 
-    async def records(self: Results, f: Finished) -> Outcome:
-        order.append("records")
-        return await record(self, f)
-
-    async def status(self: Tables, tid: str, value: str) -> None:
-        order.append(f"status {value}")
+    async def status(self: TableRows, tid: str, value: str) -> None:
+        statuses.append(value)
         await set_status(self, tid, value)
 
-    monkeypatch.setattr(Results, "record", records)
-    monkeypatch.setattr(Tables, "set_status", status)
+    monkeypatch.setattr(Results, "_history", fail)
+    monkeypatch.setattr(TableRows, "set_status", status)
     with site(tmp_path) as c:
         ann, bob = claim(c, "Ann", "192.0.2.1"), claim(c, "Bob", "192.0.2.2")
-        rated_game(c, [ann, bob], ["192.0.2.1", "192.0.2.2"])
-    assert order[-2:] == ["records", "status over"], order
+        tid = rated_table(c)
+        with pytest.raises(RuntimeError, match="disk"):
+            play_out(c, tid, [sit(c, tid, 0, ann, "192.0.2.1"), sit(c, tid, 1, bob, "192.0.2.2")])
+    engine = make_engine(url)
+    with engine.connect() as conn:
+        row = conn.execute(select(tables_t.c.status).where(tables_t.c.id == tid)).one()
+    engine.dispose()
+    assert row.status != "over" and "over" not in statuses
+    assert _counts(url) == (0, 0)
+    monkeypatch.setattr(Results, "_history", real)
+    with site(tmp_path) as c:  # its next load writes them, with the status
+        assert len(c.get(f"/api/tables/{tid}").json()["result"]["ratings"]) == 2
+    assert _counts(url) == (2, 2)

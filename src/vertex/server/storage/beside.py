@@ -45,10 +45,12 @@ class Beside:
             await self.store.bests.add(best)
         facts = finished.facts(table)
         if facts is not None:  # its players' seats leave their open tables in it too
-            outcome = await self.store.results.record(facts)
+            # the status in the records' transaction: one commit, and no status without them
+            outcome = await self.store.results.record(facts, table.status)
             if table.result is not None:
                 table.result.update(outcome.result_fields())
-        elif table.is_over and any(s.player is not None for s in table.seats):
+            return
+        if table.is_over and any(s.player is not None for s in table.seats):
             await self.store.players.table_over(table.id)  # no game: cancelled, expired
         await self.store.tables.set_status(table.id, table.status)
 

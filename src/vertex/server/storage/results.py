@@ -1,6 +1,6 @@
 """A finished table's players' records, written exactly once: the result row, the ratings
-of a rated table, the counts and each player's history row, in ONE transaction whose last
-statement inserts the result keyed by the table's id.
+of a rated table, the counts and each player's history row, and the table's status, in ONE
+transaction whose last statement inserts the result keyed by the table's id.
 
 The key decides everything: a second writer (another process that saw the same end, or
 this one replaying the log after a crash) finds the row, rolls back all it wrote and reads
@@ -32,6 +32,7 @@ from vertex.server.storage.schema import (
     ratings_t,
     results_t,
     stored_json,
+    tables_t,
 )
 from vertex.server.table import ratings
 from vertex.server.table.finished import Finished
@@ -70,9 +71,12 @@ class Results:
     def __init__(self, db: Database) -> None:
         self.db = db
 
-    async def record(self, f: Finished) -> Outcome:
-        """Write a finished table's records once; what the result row says."""
-        return await self.db.writing(self._record, f)
+    async def record(self, f: Finished, status: str) -> Outcome:
+        """Write a finished table's records once, and its `status` in the same transaction
+        (one commit: a guest's ending has that one too); what the result row says. The
+        status is what says the records are done: a crash before the commit leaves the
+        old one, and the table's next load writes them (repository.py)."""
+        return await self.db.writing(self._record, f, status)
 
     async def of(self, tid: str) -> Outcome | None:
         def run() -> Outcome | None:
@@ -85,30 +89,28 @@ class Results:
     def _insert(self, table: Any) -> Any:
         return (sqlite_insert if self.db.sqlite else pg_insert)(table)
 
-    def _record(self, f: Finished) -> Outcome:
+    def _record(self, f: Finished, status: str) -> Outcome:
         try:
             with self.db.engine.begin() as conn:
+                self._status(conn, f.table_id, status)
                 return self._write(conn, f)
         except _Taken:
             # written already (another process, or before a crash): what it wrote
-            with self.db.engine.connect() as conn:
+            with self.db.engine.begin() as conn:
+                self._status(conn, f.table_id, status)
                 row = conn.execute(
                     select(results_t).where(results_t.c.table_id == f.table_id)
                 ).one()
             return _outcome(row)
+
+    def _status(self, conn: Connection, tid: str, status: str) -> None:
+        conn.execute(update(tables_t).where(tables_t.c.id == tid).values(status=status))
 
     def _write(self, conn: Connection, f: Finished) -> Outcome:
         """Every record, then the result row last: the key. Its insert finds the row of a
         writer that got there first (on PostgreSQL it waits for that writer's commit), and
         then the whole transaction rolls back (_Taken). Last, not first: the row is written
         once with what it says, a statement fewer on the ending move's path."""
-        if not self.db.sqlite:
-            # No wait for the disk: these records follow from the table's log, and the
-            # table's status, written next with a wait, is what says they are done. WAL is
-            # flushed in order, so that wait covers this commit too; a crash before it
-            # leaves the old status, and the table's next load writes the records again
-            # (repository.py), still once.
-            conn.exec_driver_sql("SET LOCAL synchronous_commit TO OFF")
         # the table's seats leave the players' open tables in the same transaction
         conn.execute(delete(player_seats_t).where(player_seats_t.c.table_id == f.table_id))
         unrated = f.unrated
