@@ -409,3 +409,53 @@ def test_play_rated_seats_two_players(players: LiveServer, context_factory: Any)
     assert view["rated"] is True
     assert sorted(s["name"] for s in view["seats"]) == ["Quick One", "Quick Two"]
     assert first.errors == [] and second.errors == []
+
+
+def test_play_rated_in_the_pool_chosen(players: LiveServer, context_factory: Any) -> None:
+    """A game of several pools offers each (Dots and Boxes 3×3 and 5×5): chosen by keyboard
+    on a phone in Russian, and by pointer on a desktop in Italian; both meet at a 5×5 table."""
+    pages = []
+    looks = [
+        ({**PHONE, "locale": "ru-RU"}, "Пул Один"),
+        ({"viewport": {"width": 1280, "height": 800}, "locale": "it-IT"}, "Pool Due"),
+    ]
+    for n, (look, name) in enumerate(looks):
+        address = f"198.51.100.{n + 11}"
+        key = claim(players, name, address)
+        page = new_page(context_factory, extra_http_headers={"x-forwarded-for": address}, **look)
+        page.goto(f"{players.url}/#key={key}")
+        page.wait_for_selector(ME)
+        pages.append(page)
+    phone, desk = pages
+    card = '.game-card[data-game="dots-and-boxes"]'
+    choice = phone.locator(f'{card} select[name="rated-pool"]')
+    expect(choice).to_have_attribute("aria-label", re.compile("рейтинговая"))
+    expect(choice.locator("option")).to_have_text(["3×3", "5×5"])
+    button = phone.locator(f'{card} [data-action="play-rated"]')
+    expect(button).to_have_attribute("data-pool", "dots-and-boxes-3x3")
+    # the keyboard alone: focus the choice, pick 5×5 with the arrow, Tab on to the button
+    choice.focus()
+    phone.keyboard.press("ArrowDown")
+    expect(choice).to_have_value("dots-and-boxes-5x5")
+    expect(button).to_have_attribute("data-pool", "dots-and-boxes-5x5")
+    expect(button).to_have_attribute("aria-label", re.compile("5×5"))
+    phone.keyboard.press("Tab")
+    expect(button).to_be_focused()
+    assert no_sideways_scroll(phone)
+    phone.locator(card).scroll_into_view_if_needed()
+    shot(phone, "players-rated-pools-phone-ru")
+    phone.keyboard.press("Enter")
+    phone.wait_for_selector("[data-play-now-waiting]:not([hidden])")
+
+    desk.locator(f'{card} select[name="rated-pool"]').select_option("dots-and-boxes-5x5")
+    expect(desk.locator(f'{card} [data-action="play-rated"]')).to_have_attribute(
+        "aria-label", re.compile("5×5")
+    )
+    shot(desk, "players-rated-pools-desktop-it")
+    desk.click(f'{card} [data-action="play-rated"]')
+    for page in pages:
+        page.wait_for_url(re.compile(r"/tables/[^/#?]+$"))
+    assert phone.url == desk.url
+    view = players.get("/api/tables/" + desk.url.rsplit("/", 1)[1])
+    assert view["rated"] is True and (view["options"]["rows"], view["options"]["cols"]) == (5, 5)
+    assert phone.errors == [] and desk.errors == []
