@@ -8,6 +8,7 @@ Screenshots land in artifacts/web/players-*.png."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -459,3 +460,46 @@ def test_play_rated_in_the_pool_chosen(players: LiveServer, context_factory: Any
     view = players.get("/api/tables/" + desk.url.rsplit("/", 1)[1])
     assert view["rated"] is True and (view["options"]["rows"], view["options"]["cols"]) == (5, 5)
     assert phone.errors == [] and desk.errors == []
+
+
+@pytest.mark.parametrize(
+    ("look", "said", "shot_name"),
+    [
+        ({"viewport": {"width": 1280, "height": 800}}, "slow game, 3 days a move", "desktop"),
+        ({**PHONE, "locale": "it-IT"}, "partita lenta, 3 giorni a mossa", "phone-it"),
+    ],
+)
+def test_your_tables_show_a_slow_tables_deadline(
+    players: LiveServer, context_factory: Any, look: dict[str, Any], said: str, shot_name: str
+) -> None:
+    address = "198.51.100.40" if shot_name == "desktop" else "198.51.100.41"
+    name = "Slow Sam" if shot_name == "desktop" else "Lenta Lia"
+    key = claim(players, name, address)
+    player = as_player(players, key, address)
+    body = {"game": "dots-and-boxes", "options": {"rows": 2, "cols": 2}}
+    tid = player.post("/api/tables", json={**body, "clock": {"per_move_days": 3}}).json()["id"]
+    assert player.post(f"/api/tables/{tid}/seats/0", json={}).status_code == 200
+    players.http.post(f"/api/tables/{tid}/seats/1", json={"name": "Guest"})
+    listed: dict[str, Any] = {}
+    for _ in range(100):  # the seats' turns are written just after the event
+        listed = next(
+            tb for tb in player.get("/api/players/me").json()["tables"] if tb["id"] == tid
+        )
+        if listed["status"] == "playing":
+            break
+        time.sleep(0.05)
+    assert listed["slow"] is True and isinstance(listed["deadline"], float)
+    page = new_page(context_factory, extra_http_headers={"x-forwarded-for": address}, **look)
+    page.goto(f"{players.url}/#key={key}")
+    entry = page.locator(f'[data-my-table="{tid}"][data-slow="true"]')
+    expect(entry).to_contain_text(said)
+    due = entry.locator("time[data-my-deadline]")
+    expect(due).to_have_attribute("data-my-deadline", str(round(listed["deadline"])))
+    turn = "your move by" if listed["my_turn"] else "their move by"
+    if shot_name != "desktop":
+        turn = "muovi entro" if listed["my_turn"] else "la loro mossa entro"
+    expect(due).to_contain_text(turn)
+    assert no_sideways_scroll(page)
+    entry.scroll_into_view_if_needed()
+    shot(page, f"players-slow-deadline-{shot_name}")
+    assert page.errors == []
