@@ -503,3 +503,41 @@ def test_your_tables_show_a_slow_tables_deadline(
     entry.scroll_into_view_if_needed()
     shot(page, f"players-slow-deadline-{shot_name}")
     assert page.errors == []
+
+
+def test_a_rated_rematch_is_rated_and_both_players_follow_by_key(
+    players: LiveServer, context_factory: Any
+) -> None:
+    """Two players seated by their keys alone (no seat token in these browsers): the rematch
+    one asks for is rated, both go there, each in their seat (rotated), and it is in their
+    "Your tables"."""
+    keys = [claim(players, "Again One", "192.0.2.1"), claim(players, "Again Two", "192.0.2.2")]
+    table, _pool = rated_game(players, keys)
+    pages = []
+    for n, key in enumerate(keys):
+        page = new_page(context_factory, **(PHONE if n else {}))
+        page.goto(f"{players.url}/#key={key}")
+        page.wait_for_selector(ME)
+        page.goto(f"{players.url}/tables/{table}")
+        page.wait_for_function(
+            "s => document.querySelector('[data-table]')?.dataset.mySeat === s", arg=str(n)
+        )
+        pages.append(page)
+    pages[1].click('[data-action="resign"]')
+    pages[1].click("dialog[open] [data-confirm]")
+    expect(pages[0].locator('[data-rating-change="0"]')).to_have_text(re.compile(r"^\+\d+$"))
+    pages[0].click('[data-action="rematch"]')
+    for n, page in enumerate(pages):
+        page.wait_for_url(re.compile(r"/tables/(?!" + re.escape(table) + r")[^/#?]+$"))
+        page.wait_for_function(
+            "s => document.querySelector('[data-table]')?.dataset.mySeat === s", arg=str(1 - n)
+        )
+        expect(page.locator('[data-seat-rating="0"]')).to_be_visible()
+    new = pages[0].url.rsplit("/", 1)[1]
+    assert pages[1].url.endswith(new)
+    view = players.get(f"/api/tables/{new}")
+    assert view["rated"] is True and view["seats"][0]["name"] == "Again Two"
+    shot(pages[1], "players-rated-rematch-phone")
+    pages[1].goto(players.url + "/")
+    expect(pages[1].locator(f'[data-my-tables] [data-my-table="{new}"]')).to_be_visible()
+    assert all(p.errors == [] for p in pages)

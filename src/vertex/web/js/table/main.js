@@ -317,8 +317,9 @@ function socketHandlers() {
       render({ animate: live && ev.kind === "move" });
       if (live) say(ev);
       if (live && ev.kind === "move") clockedOut(ev);
-      // Whoever asked for the rematch, every player still here goes to the new table.
-      if (live && ev.kind === "rematch" && token && model.mySeat !== null) goToRematch(ev.table);
+      // Whoever asked for the rematch, every player still here goes to the new table (one
+      // seated by their key too: the rematch's seat is theirs, DESIGN §5a).
+      if (live && ev.kind === "rematch" && model.mySeat !== null) goToRematch(ev.table);
     },
     presence(connected, handOverIn) {
       setPresence(model, connected, handOverIn, performance.now());
