@@ -541,3 +541,24 @@ def test_a_rated_rematch_is_rated_and_both_players_follow_by_key(
     pages[1].goto(players.url + "/")
     expect(pages[1].locator(f'[data-my-tables] [data-my-table="{new}"]')).to_be_visible()
     assert all(p.errors == [] for p in pages)
+
+
+def test_a_player_forgotten_leaves_the_table_page_at_once(
+    players: LiveServer, context_factory: Any
+) -> None:
+    """Forget me on one device: a table page open elsewhere (a spectator's, in Russian) shows
+    the seat as a former player's without a reload."""
+    key = claim(players, "Gone Soon", "192.0.2.61")
+    player = as_player(players, key, "192.0.2.61")
+    body = {"game": "dots-and-boxes", "options": {"rows": 2, "cols": 2}}
+    tid = player.post("/api/tables", json=body).json()["id"]
+    assert player.post(f"/api/tables/{tid}/seats/0", json={}).status_code == 200
+    page = new_page(context_factory, **PHONE, locale="ru-RU")
+    page.goto(f"{players.url}/tables/{tid}")
+    seats = page.locator("[data-table]")
+    expect(seats).to_contain_text("Gone Soon")
+    page.wait_for_selector('[data-connection="online"]')
+    assert player.delete("/api/players/me").status_code == 204
+    expect(seats).not_to_contain_text("Gone Soon")
+    expect(seats).to_contain_text("бывший игрок")  # me.former
+    assert page.errors == []

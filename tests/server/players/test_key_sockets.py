@@ -1,5 +1,6 @@
 """One process: a socket opened with a player's key is let go (told `bad-key`) when that
-key stops, by a new key or by forgetting the player; a token's socket stays."""
+key stops, by a new key or by forgetting the player; a token's socket stays, and hears at
+once that a forgotten player's seat is a former player's."""
 
 from __future__ import annotations
 
@@ -36,8 +37,10 @@ def test_a_keys_socket_is_let_go_when_the_key_stops(tmp_path: Path, how: str) ->
                 msg = by_key.receive_json()
             assert msg["code"] == "bad-key"
             assert by_key.receive()["type"] == "websocket.close"
-            # the token's socket is the seat's: it stays
+            # the token's socket is the seat's: it stays, told of a former player at once
             by_token.send_json({"t": "ping"})
-            msg = by_token.receive_json()
-            while msg["t"] != "pong":
-                msg = by_token.receive_json()
+            heard = [by_token.receive_json()]
+            while heard[-1]["t"] != "pong":
+                heard.append(by_token.receive_json())
+            former = [m for m in heard if m["t"] == "former"]
+            assert former == ([{"t": "former", "seats": [0]}] if how == "forget" else [])

@@ -2,7 +2,7 @@
 `vertex serve` processes (PostgreSQL + Redis): a new key asked for on A, or the player
 forgotten on A, lets go at once the socket B holds for that player's key (it is told
 `bad-key`), B refuses the old key, and once forgotten B's copy of the table shows a former
-player without loading it again.
+player without loading it again (its sockets are told so).
 
 Skipped (with the reason) when PostgreSQL or Redis is not reachable.
 """
@@ -83,10 +83,17 @@ def test_a_new_key_and_forget_me_reach_the_other_process_at_once(
         # forgotten on A: B lets the socket go and its copy of the table (held: the
         # socket loaded it) shows a former player at once
         ws = _socket(b, tid, new)
+        watcher = connect(f"{b.ws}/ws/tables/{tid}", additional_headers=_h("192.0.2.8"))
+        assert json.loads(watcher.recv(timeout=10))["t"] == "snapshot"
         assert http.get(f"{b.url}/api/tables/{tid}").json()["seats"][0]["name"] == "Ann"
         r = http.delete(a.url + "/api/players/me", headers=_h(ANN, new))
         assert r.status_code == 204, r.text
         assert _told_bad_key(ws) < 3.0
+        heard = json.loads(watcher.recv(timeout=3))  # a spectator on B is told at once
+        while heard["t"] != "former":
+            heard = json.loads(watcher.recv(timeout=3))
+        assert heard == {"t": "former", "seats": [0]}
+        watcher.close()
         seat = http.get(f"{b.url}/api/tables/{tid}").json()["seats"][0]
         assert seat == {**seat, "name": None, "former": True, "player": True}
         r = http.get(b.url + "/api/players/me", headers=_h(ANN, new))

@@ -3,7 +3,8 @@
 Every request checks its key in the store, so an old key is refused everywhere already;
 what a process holds of the player is let go here: the sockets their key opened (sent
 `bad-key`, then closed: a page that still has the player's key, a new one, comes back with
-it) and, once forgotten, their name at the tables it holds (a former player's seat).
+it) and, once forgotten, their name at the tables it holds (a former player's seat; those
+tables' sockets are told `{"t": "former", "seats": [N…]}`).
 The process that changed the key does this itself and tells the others over the bus
 (site/bus.py), as a message of no table.
 """
@@ -48,7 +49,9 @@ def let_go(tables: dict[str, Table], sockets: Sockets, pid: str, forgotten: bool
     """Let the player go here: how many of their key's sockets were."""
     if forgotten:
         for table in list(tables.values()):
-            for seat in table.seats:
-                if seat.player == pid:
-                    seat.former = True
+            seats = [n for n, s in enumerate(table.seats) if s.player == pid]
+            for n in seats:
+                table.seats[n].former = True
+            if seats:  # the pages there show it at once (no log event says so)
+                sockets.tell(table.id, {"t": "former", "seats": seats})
     return sockets.let_go_player(pid, _refusal())

@@ -334,6 +334,13 @@ function socketHandlers() {
     review(msg) {
       if (ui && ui.replay) ui.replay.reviewProgress(msg);
     },
+    former(seats) { // players forgotten just now (on any device): their names go
+      for (const n of seats) {
+        const seat = model.view?.seats?.[n];
+        if (seat) model.view.seats[n] = { ...seat, name: null, former: true };
+      }
+      render();
+    },
     spectatorChat(lines, replace) {
       if (ui) ui.spectators.lines(lines, replace);
     },

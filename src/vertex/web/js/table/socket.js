@@ -303,6 +303,9 @@ export class TableSocket {
       case "spectator-chat": // the spectators' chat: all its lines (`replace`), or new ones
         this.on.spectatorChat?.(Array.isArray(msg.lines) ? msg.lines : [], Boolean(msg.replace));
         break;
+      case "former": // seats whose players were forgotten just now (no log event says so)
+        this.on.former?.(Array.isArray(msg.seats) ? msg.seats : []);
+        break;
       case "review": // a review of the game is under way (js/table/review.js): its progress
         this.on.review?.(msg);
         break;
