@@ -53,13 +53,13 @@ async def rematch_players(store: Store, spec: TableSpec) -> tuple[TableSpec, set
     names = await store.players.names(ids)
     gone = {pid for pid in ids if names.get(pid) is None}
     pool = pool_of(spec.game, spec.options)
-    if not spec.rated or pool is None or gone:
+    everyone = all(s.player is not None for s in spec.seats)
+    if not spec.rated or pool is None or gone or not everyone:
         seats = [s.model_copy(update={"address": None, "rating": None}) for s in spec.seats]
         return spec.model_copy(update={"rated": False, "seats": seats}), gone
     seats = []
     for s in spec.seats:
-        assert s.player is not None  # rematch.spec: every seat of a rated one is a player's
-        row = await store.players.rating(s.player, pool.id)
+        row = await store.players.rating(s.player or "", pool.id)
         mu, sigma = (row.mu, row.sigma) if row is not None else (ratings.MU, ratings.SIGMA)
         seats.append(s.model_copy(update={"rating": ratings.shown(mu, sigma)}))
     return spec.model_copy(update={"seats": seats}), gone
