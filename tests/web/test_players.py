@@ -562,3 +562,27 @@ def test_a_player_forgotten_leaves_the_table_page_at_once(
     expect(seats).not_to_contain_text("Gone Soon")
     expect(seats).to_contain_text("бывший игрок")  # me.former
     assert page.errors == []
+
+
+def test_a_key_replaced_elsewhere_lets_the_table_page_go(
+    players: LiveServer, context_factory: Any
+) -> None:
+    """A table page seated by the player's key alone: a new key asked for on another device
+    stops the old one at once; the page is a guest's watching the table (still online)."""
+    key = claim(players, "Key Moved", "192.0.2.71")
+    player = as_player(players, key, "192.0.2.71")
+    body = {"game": "dots-and-boxes", "options": {"rows": 2, "cols": 2}}
+    tid = player.post("/api/tables", json=body).json()["id"]
+    assert player.post(f"/api/tables/{tid}/seats/0", json={}).status_code == 200
+    page = new_page(context_factory)
+    page.goto(f"{players.url}/#key={key}")
+    page.wait_for_selector(ME)
+    page.goto(f"{players.url}/tables/{tid}")
+    root = page.locator("[data-table]")
+    expect(root).to_have_attribute("data-my-seat", "0")
+    assert player.post("/api/players/me/key").status_code == 200  # on another device
+    expect(root).to_have_attribute("data-my-seat", "")
+    expect(page.locator('[data-me] [data-action="claim-name"]')).to_be_visible()
+    expect(page.locator("[data-connection]")).to_have_attribute("data-connection", "online")
+    assert page.evaluate("localStorage.getItem('vertex.player.key')") is None
+    assert page.errors == []
