@@ -224,6 +224,18 @@ def test_the_players_pages(server: LiveServer, context_factory: Any, device: str
     found += audit(page, "player menu")
     shot(page, f"a11y-player-menu-{device}")
     key = page.evaluate("localStorage.getItem('vertex.player.key')")
+    # the lobby as a player: Play rated with its pools, a slow table with its deadline
+    slow = {"game": "dots-and-boxes", "options": {"rows": 2, "cols": 2}}
+    slow_id = server.post("/api/tables", {**slow, "clock": {"per_move_days": 2}})["id"]
+    server.http.post(
+        f"/api/tables/{slow_id}/seats/0", json={}, headers={"authorization": f"Bearer {key}"}
+    )
+    server.post(f"/api/tables/{slow_id}/seats/1", {"name": "Guest"})
+    page.keyboard.press("Escape")
+    page.reload()
+    page.wait_for_selector('select[name="rated-pool"]')
+    page.wait_for_selector(f'[data-my-table="{slow_id}"] [data-my-deadline]')
+    found += audit(page, "lobby as a player")
     other = server.post("/api/players", {"name": f"Other {device}"})["key"]
     # a casual game of two players (kept in their history), Other resigns
     table = server.post("/api/tables", {"game": "dots-and-boxes", "options": {}})["id"]

@@ -8,6 +8,7 @@ Screenshots land in artifacts/web/players-*.png."""
 from __future__ import annotations
 
 import re
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -409,3 +410,179 @@ def test_play_rated_seats_two_players(players: LiveServer, context_factory: Any)
     assert view["rated"] is True
     assert sorted(s["name"] for s in view["seats"]) == ["Quick One", "Quick Two"]
     assert first.errors == [] and second.errors == []
+
+
+def test_play_rated_in_the_pool_chosen(players: LiveServer, context_factory: Any) -> None:
+    """A game of several pools offers each (Dots and Boxes 3×3 and 5×5): chosen by keyboard
+    on a phone in Russian, and by pointer on a desktop in Italian; both meet at a 5×5 table."""
+    pages = []
+    looks = [
+        ({**PHONE, "locale": "ru-RU"}, "Пул Один"),
+        ({"viewport": {"width": 1280, "height": 800}, "locale": "it-IT"}, "Pool Due"),
+    ]
+    for n, (look, name) in enumerate(looks):
+        address = f"198.51.100.{n + 11}"
+        key = claim(players, name, address)
+        page = new_page(context_factory, extra_http_headers={"x-forwarded-for": address}, **look)
+        page.goto(f"{players.url}/#key={key}")
+        page.wait_for_selector(ME)
+        pages.append(page)
+    phone, desk = pages
+    card = '.game-card[data-game="dots-and-boxes"]'
+    choice = phone.locator(f'{card} select[name="rated-pool"]')
+    expect(choice).to_have_attribute("aria-label", re.compile("рейтинговая"))
+    expect(choice.locator("option")).to_have_text(["3×3", "5×5"])
+    button = phone.locator(f'{card} [data-action="play-rated"]')
+    expect(button).to_have_attribute("data-pool", "dots-and-boxes-3x3")
+    # the keyboard alone: focus the choice, pick 5×5 with the arrow, Tab on to the button
+    choice.focus()
+    phone.keyboard.press("ArrowDown")
+    expect(choice).to_have_value("dots-and-boxes-5x5")
+    expect(button).to_have_attribute("data-pool", "dots-and-boxes-5x5")
+    expect(button).to_have_attribute("aria-label", re.compile("5×5"))
+    phone.keyboard.press("Tab")
+    expect(button).to_be_focused()
+    assert no_sideways_scroll(phone)
+    phone.locator(card).scroll_into_view_if_needed()
+    shot(phone, "players-rated-pools-phone-ru")
+    phone.keyboard.press("Enter")
+    phone.wait_for_selector("[data-play-now-waiting]:not([hidden])")
+
+    desk.locator(f'{card} select[name="rated-pool"]').select_option("dots-and-boxes-5x5")
+    expect(desk.locator(f'{card} [data-action="play-rated"]')).to_have_attribute(
+        "aria-label", re.compile("5×5")
+    )
+    shot(desk, "players-rated-pools-desktop-it")
+    desk.click(f'{card} [data-action="play-rated"]')
+    for page in pages:
+        page.wait_for_url(re.compile(r"/tables/[^/#?]+$"))
+    assert phone.url == desk.url
+    view = players.get("/api/tables/" + desk.url.rsplit("/", 1)[1])
+    assert view["rated"] is True and (view["options"]["rows"], view["options"]["cols"]) == (5, 5)
+    assert phone.errors == [] and desk.errors == []
+
+
+@pytest.mark.parametrize(
+    ("look", "said", "shot_name"),
+    [
+        ({"viewport": {"width": 1280, "height": 800}}, "slow game, 3 days a move", "desktop"),
+        ({**PHONE, "locale": "it-IT"}, "partita lenta, 3 giorni a mossa", "phone-it"),
+    ],
+)
+def test_your_tables_show_a_slow_tables_deadline(
+    players: LiveServer, context_factory: Any, look: dict[str, Any], said: str, shot_name: str
+) -> None:
+    address = "198.51.100.40" if shot_name == "desktop" else "198.51.100.41"
+    name = "Slow Sam" if shot_name == "desktop" else "Lenta Lia"
+    key = claim(players, name, address)
+    player = as_player(players, key, address)
+    body = {"game": "dots-and-boxes", "options": {"rows": 2, "cols": 2}}
+    tid = player.post("/api/tables", json={**body, "clock": {"per_move_days": 3}}).json()["id"]
+    assert player.post(f"/api/tables/{tid}/seats/0", json={}).status_code == 200
+    players.http.post(f"/api/tables/{tid}/seats/1", json={"name": "Guest"})
+    listed: dict[str, Any] = {}
+    for _ in range(100):  # the seats' turns are written just after the event
+        listed = next(
+            tb for tb in player.get("/api/players/me").json()["tables"] if tb["id"] == tid
+        )
+        if listed["status"] == "playing":
+            break
+        time.sleep(0.05)
+    assert listed["slow"] is True and isinstance(listed["deadline"], float)
+    page = new_page(context_factory, extra_http_headers={"x-forwarded-for": address}, **look)
+    page.goto(f"{players.url}/#key={key}")
+    entry = page.locator(f'[data-my-table="{tid}"][data-slow="true"]')
+    expect(entry).to_contain_text(said)
+    due = entry.locator("time[data-my-deadline]")
+    expect(due).to_have_attribute("data-my-deadline", str(round(listed["deadline"])))
+    turn = "your move by" if listed["my_turn"] else "their move by"
+    if shot_name != "desktop":
+        turn = "muovi entro" if listed["my_turn"] else "la loro mossa entro"
+    expect(due).to_contain_text(turn)
+    assert no_sideways_scroll(page)
+    entry.scroll_into_view_if_needed()
+    shot(page, f"players-slow-deadline-{shot_name}")
+    assert page.errors == []
+
+
+def test_a_rated_rematch_is_rated_and_both_players_follow_by_key(
+    players: LiveServer, context_factory: Any
+) -> None:
+    """Two players seated by their keys alone (no seat token in these browsers): the rematch
+    one asks for is rated, both go there, each in their seat (rotated), and it is in their
+    "Your tables"."""
+    keys = [claim(players, "Again One", "192.0.2.1"), claim(players, "Again Two", "192.0.2.2")]
+    table, _pool = rated_game(players, keys)
+    pages = []
+    for n, key in enumerate(keys):
+        page = new_page(context_factory, **(PHONE if n else {}))
+        page.goto(f"{players.url}/#key={key}")
+        page.wait_for_selector(ME)
+        page.goto(f"{players.url}/tables/{table}")
+        page.wait_for_function(
+            "s => document.querySelector('[data-table]')?.dataset.mySeat === s", arg=str(n)
+        )
+        pages.append(page)
+    pages[1].click('[data-action="resign"]')
+    pages[1].click("dialog[open] [data-confirm]")
+    expect(pages[0].locator('[data-rating-change="0"]')).to_have_text(re.compile(r"^\+\d+$"))
+    pages[0].click('[data-action="rematch"]')
+    for n, page in enumerate(pages):
+        page.wait_for_url(re.compile(r"/tables/(?!" + re.escape(table) + r")[^/#?]+$"))
+        page.wait_for_function(
+            "s => document.querySelector('[data-table]')?.dataset.mySeat === s", arg=str(1 - n)
+        )
+        expect(page.locator('[data-seat-rating="0"]')).to_be_visible()
+    new = pages[0].url.rsplit("/", 1)[1]
+    assert pages[1].url.endswith(new)
+    view = players.get(f"/api/tables/{new}")
+    assert view["rated"] is True and view["seats"][0]["name"] == "Again Two"
+    shot(pages[1], "players-rated-rematch-phone")
+    pages[1].goto(players.url + "/")
+    expect(pages[1].locator(f'[data-my-tables] [data-my-table="{new}"]')).to_be_visible()
+    assert all(p.errors == [] for p in pages)
+
+
+def test_a_player_forgotten_leaves_the_table_page_at_once(
+    players: LiveServer, context_factory: Any
+) -> None:
+    """Forget me on one device: a table page open elsewhere (a spectator's, in Russian) shows
+    the seat as a former player's without a reload."""
+    key = claim(players, "Gone Soon", "192.0.2.61")
+    player = as_player(players, key, "192.0.2.61")
+    body = {"game": "dots-and-boxes", "options": {"rows": 2, "cols": 2}}
+    tid = player.post("/api/tables", json=body).json()["id"]
+    assert player.post(f"/api/tables/{tid}/seats/0", json={}).status_code == 200
+    page = new_page(context_factory, **PHONE, locale="ru-RU")
+    page.goto(f"{players.url}/tables/{tid}")
+    seats = page.locator("[data-table]")
+    expect(seats).to_contain_text("Gone Soon")
+    page.wait_for_selector('[data-connection="online"]')
+    assert player.delete("/api/players/me").status_code == 204
+    expect(seats).not_to_contain_text("Gone Soon")
+    expect(seats).to_contain_text("бывший игрок")  # me.former
+    assert page.errors == []
+
+
+def test_a_key_replaced_elsewhere_lets_the_table_page_go(
+    players: LiveServer, context_factory: Any
+) -> None:
+    """A table page seated by the player's key alone: a new key asked for on another device
+    stops the old one at once; the page is a guest's watching the table (still online)."""
+    key = claim(players, "Key Moved", "192.0.2.71")
+    player = as_player(players, key, "192.0.2.71")
+    body = {"game": "dots-and-boxes", "options": {"rows": 2, "cols": 2}}
+    tid = player.post("/api/tables", json=body).json()["id"]
+    assert player.post(f"/api/tables/{tid}/seats/0", json={}).status_code == 200
+    page = new_page(context_factory)
+    page.goto(f"{players.url}/#key={key}")
+    page.wait_for_selector(ME)
+    page.goto(f"{players.url}/tables/{tid}")
+    root = page.locator("[data-table]")
+    expect(root).to_have_attribute("data-my-seat", "0")
+    assert player.post("/api/players/me/key").status_code == 200  # on another device
+    expect(root).to_have_attribute("data-my-seat", "")
+    expect(page.locator('[data-me] [data-action="claim-name"]')).to_be_visible()
+    expect(page.locator("[data-connection]")).to_have_attribute("data-connection", "online")
+    assert page.evaluate("localStorage.getItem('vertex.player.key')") is None
+    assert page.errors == []

@@ -18,7 +18,7 @@ Imports go one way, lowest first; a package may import only the ones its line na
     puzzles:  table site storage players
     live:     table site storage
     compute:  table site storage
-    play:     table site storage live compute
+    play:     table site storage players live compute
     lobby:    table site storage players puzzles live compute play
     hub:      table site storage players puzzles live compute play lobby
     pages:    table site storage players puzzles live compute play lobby hub

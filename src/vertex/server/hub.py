@@ -26,6 +26,7 @@ from collections.abc import Callable
 from typing import Any
 
 from vertex.server.compute.autoplay import Autoplay, needs_owner
+from vertex.server.live import departed
 from vertex.server.live.conn import Conn
 from vertex.server.live.slots import Slots
 from vertex.server.live.sockets import Sockets, dumps
@@ -216,7 +217,9 @@ class Hub:
             self.autoplay.after(table)
 
     async def _on_bus(self, tid: str, event: dict[str, Any]) -> None:
-        if "spectator_chat" in event:
+        if departed.KEY in event:  # a player's key stopped (api/players.py)
+            departed.heard(self.tables, self.sockets, event)
+        elif "spectator_chat" in event:
             self.spectators.heard(tid, event["spectator_chat"])
         elif "presence" in event:
             await self.sockets.refresh(tid)

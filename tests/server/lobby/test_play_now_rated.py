@@ -87,3 +87,26 @@ def test_never_against_the_same_address(tmp_path: Path) -> None:
         first = play_now(c, ann, "192.0.2.1").json()
         second = play_now(c, alt, "192.0.2.1").json()
         assert second["waiting"] is True and second["id"] != first["id"]
+
+
+def test_each_pool_of_a_game_matches_within_itself(tmp_path: Path) -> None:
+    with site(tmp_path) as c:
+        keys = [claim(c, n, f"192.0.2.{i + 1}") for i, n in enumerate(["Ann", "Bob", "Cid"])]
+
+        def rated(key: str, address: str, pool: str) -> Any:
+            body = {"game": "dots-and-boxes", "pool": pool}
+            r = c.post("/api/lobby/play-now", json=body, headers=from_(address, key))
+            assert r.status_code == 200, r.text
+            return r.json()
+
+        ann = rated(keys[0], "192.0.2.1", "dots-and-boxes-5x5")
+        assert ann["waiting"] is True
+        view = c.get(f"/api/tables/{ann['id']}").json()
+        assert view["options"] == {**view["options"], "rows": 5, "cols": 5}
+        assert view["rated"] is True
+        bob = rated(keys[1], "192.0.2.2", "dots-and-boxes-3x3")  # another pool: not Ann's
+        assert bob["waiting"] is True and bob["id"] != ann["id"]
+        cid = rated(keys[2], "192.0.2.3", "dots-and-boxes-5x5")
+        assert (cid["id"], cid["waiting"]) == (ann["id"], False)
+        me = c.get("/api/players/me", headers=from_("192.0.2.3", keys[2])).json()
+        assert [(t["id"], t["pool"]) for t in me["tables"]] == [(ann["id"], "dots-and-boxes-5x5")]

@@ -14,6 +14,7 @@ from fastapi import FastAPI, Path, Query, Request, Response
 
 from vertex.server.api.bodies import ClaimName
 from vertex.server.hub import Hub
+from vertex.server.live import departed
 from vertex.server.players import profiles
 from vertex.server.players.identity import Me
 from vertex.server.site.addresses import address_of
@@ -46,18 +47,19 @@ def add_player_routes(app: FastAPI, hub: Hub) -> None:
 
     @app.post("/api/players/me/key")
     async def replace_key(request: Request) -> dict[str, Any]:
-        """A new key; the old one stops at once."""
-        return {"key": await hub.identity.replace_key(await me(request))}
+        """A new key; the old one stops at once (on every process: live/departed.py)."""
+        who = await me(request)
+        key = await hub.identity.replace_key(who)
+        await departed.gone(hub.tables, hub.sockets, hub.bus, who.id, forgotten=False)
+        return {"key": key}
 
     @app.delete("/api/players/me", status_code=204)
     async def forget(request: Request) -> Response:
-        """Forget the player: the name is free again; finished games keep a former player."""
+        """Forget the player: the name is free again; finished games keep a former player;
+        every process lets the key go at once (live/departed.py)."""
         who = await me(request)
         await hub.identity.forget(who)
-        for table in list(hub.tables.values()):  # the tables held here show it at once
-            for seat in table.seats:
-                if seat.player == who.id:
-                    seat.former = True
+        await departed.gone(hub.tables, hub.sockets, hub.bus, who.id, forgotten=True)
         return Response(status_code=204)
 
     @app.get("/api/players/{name}")

@@ -104,6 +104,7 @@ async def _serve(hub: Hub, ws: WebSocket, table_id: str, address: str) -> None:
     try:
         table = await hub.get(table_id)
         seat, token = None, ws.query_params.get("token")  # the release before's way
+        player = None  # the player whose key opened it
         holder = None if token is None else token_hash(token)
         if token is None and ws.query_params.get("hello") == "1":
             kind, value = await _hello(ws)
@@ -111,6 +112,7 @@ async def _serve(hub: Hub, ws: WebSocket, table_id: str, address: str) -> None:
                 token, holder = value, token_hash(value)
             else:  # a player's key: their seat here, or they watch
                 me = await hub.identity.by_key(value, address)
+                player = me.id
                 seat = next((n for n, s in enumerate(table.seats) if s.player == me.id), None)
                 holder = None if seat is None else table.seats[seat].token
         if token is not None:
@@ -135,6 +137,7 @@ async def _serve(hub: Hub, ws: WebSocket, table_id: str, address: str) -> None:
     bucket = TokenBucket(limits.messages_per_second, limits.message_burst)
     deltas = ws.query_params.get("deltas") == "1"  # state patches instead of states
     conn = Conn(ws, table_id, seat, holder, bucket, deltas, limits.send_buffer_bytes)
+    conn.player = player
     pump = asyncio.create_task(conn.pump())
     # A client let go for being too slow may never send again: stop waiting for it then.
     reader = _Reader(ws, conn.done)

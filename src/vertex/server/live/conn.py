@@ -150,6 +150,9 @@ class Conn(Outbox):
         self.table_id = table_id
         self.seat = seat
         self.token = token  # sha256 of the seat token, to notice a seat handed over
+        #: The player whose key opened this socket (their id): let go when that key stops
+        #: (replaced or forgotten, on any process: hub.player_gone).
+        self.player: str | None = None
         self.bucket = bucket
         self._direct = _direct(ws)
 

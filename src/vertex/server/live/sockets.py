@@ -108,6 +108,15 @@ class Sockets:
         for conn in self.conns.get(tid, ()):
             conn.send(text)
 
+    def let_go_player(self, pid: str, text: str) -> int:
+        """Send `text` to every socket here a player's key opened, then let them go (their
+        key stopped); how many. Rare: a walk over every socket."""
+        gone = [c for conns in self.conns.values() for c in conns if c.player == pid]
+        for conn in gone:
+            conn.send(text)
+            conn.close()
+        return len(gone)
+
     def broadcast(self, table: Table, sent: Sent) -> Fanout:
         """One message per kind of viewer, not per socket: its text and its WebSocket frame
         are made once per class (who may see which sealed move, deltas or not) and the same

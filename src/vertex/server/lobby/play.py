@@ -46,15 +46,15 @@ async def play_now(lobby: Lobby, game: str, name: str, creator: str) -> dict[str
 
 
 async def play_rated(lobby: Lobby, pool: Pool, me: Me, creator: str) -> dict[str, Any]:
-    """Rated Play now: sit at the waiting table of `pool` whose player's rating is nearest
-    to ours (within the range their wait has widened to: rows.rated_waiting), or open one
-    and wait there."""
+    """Rated Play now in the pool the player chose (any of the game's): sit at the waiting
+    table of `pool` whose player's rating is nearest to ours (within the range their wait
+    has widened to: rows.rated_waiting), or open one and wait there."""
     hub = lobby.hub
     held = await hub.store.players.rating(me.id, pool.id)
     rating = round(held.mu if held is not None else ratings.MU)
     async with lobby.shared.lock("play-now:" + pool.id):
         now = time.time()
-        for tid in await lobby.rows.rated_waiting(pool.id, rating, creator, now):
+        for tid in await lobby.rows.rated_waiting(pool.game, pool.id, rating, creator, now):
             try:
                 table = await hub.get(tid)
                 if hub.scaled:

@@ -157,12 +157,13 @@ class LobbyRows:
         await self.store.write(run)
 
     async def rated_waiting(
-        self, pool: str, rating: int, creator: str, now: float, most: int = 20
+        self, game: str, pool: str, rating: int, creator: str, now: float, most: int = 20
     ) -> list[str]:
-        """Rated Play now tables of `pool` someone of `rating` may sit at, nearest rating
-        first: one query. The range each table accepts widens the longer its player has
-        waited (`NEAR` points, and `WIDEN` more a second). Never a table opened from the
-        same address (one's own second key is no opponent)."""
+        """Rated Play now tables of `pool` (a pool of `game`: the status index's range)
+        someone of `rating` may sit at, nearest rating first: one query. The range each
+        table accepts widens the longer its player has waited (`NEAR` points, and `WIDEN`
+        more a second). Never a table opened from the same address (one's own second key
+        is no opponent)."""
 
         def run(conn: Connection) -> list[str]:
             c = lobby_t.c
@@ -171,6 +172,7 @@ class LobbyRows:
                 select(c.table_id)
                 .where(
                     c.status == OPEN,
+                    c.game == game,
                     c.pool == pool,
                     c.quick == 1,
                     c.free_seats >= 1,

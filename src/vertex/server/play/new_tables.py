@@ -19,6 +19,7 @@ from vertex.core import Game
 from vertex.server.compute.autoplay import Autoplay
 from vertex.server.errors import ApiError
 from vertex.server.live.sockets import dumps
+from vertex.server.players import seats as player_seats
 from vertex.server.settings import Limits
 from vertex.server.site.quotas import LocalQuotas, RedisQuotas
 from vertex.server.storage.repository import Repository
@@ -115,11 +116,15 @@ class NewTables:
 
     async def rematch(self, spec: TableSpec, creator: str) -> Table:
         """A rematch's table: a new table of the first one's creator, within their limit
-        (resign and rematch again and again must not make tables past it)."""
+        (resign and rematch again and again must not make tables past it). Its players'
+        seats are theirs at once (players/seats.py): rated again where the first was."""
         now = time.time()
+        spec, gone = await player_seats.rematch_players(self.store, spec)
         async with self._creating:
             await self._count(creator, now)
-            return await self._open(spec, creator, now)
+            table = await self._open(spec, creator, now)
+        await player_seats.rematch_seated(self.store, table, gone)
+        return table
 
     async def _count(self, creator: str, now: float) -> None:
         """One more table for `creator` this hour, or `too-many-tables` (hold `_creating`)."""

@@ -62,7 +62,9 @@ async def profile(store: Store, row: PlayerRow) -> dict[str, Any]:
 
 
 async def own_tables(store: Store, pid: str) -> dict[str, Any]:
-    """`GET /api/players/me`'s additions: the open and playing tables, whose turn."""
+    """`GET /api/players/me`'s additions: the open and playing tables, whose turn; `slow`
+    (days a move) and, while a slow table plays, its `deadline` (epoch seconds: when the
+    days of the seat to move run out)."""
     seats = await store.players.seats_of(pid)
     tables = [
         {
@@ -73,6 +75,8 @@ async def own_tables(store: Store, pid: str) -> dict[str, Any]:
             "my_turn": s.my_turn,
             "url": f"/tables/{s.table_id}",
             "pool": s.pool,
+            "slow": s.slow,
+            "deadline": s.deadline,
         }
         for s in seats
     ]

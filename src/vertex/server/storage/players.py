@@ -16,13 +16,15 @@ from sqlalchemy import and_, delete, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
-from vertex.server.storage.database import Database
+from vertex.server.storage.player_seats import PlayerSeats, SeatRow
 from vertex.server.storage.schema import (
     player_games_t,
     player_seats_t,
     players_t,
     ratings_t,
 )
+
+__all__ = ["PAGE", "PlayerRow", "Players", "RatingRow", "SeatRow"]
 
 #: Games on a profile's page.
 PAGE = 50
@@ -42,16 +44,6 @@ class PlayerRow:
     wins: int
     draws: int
     losses: int
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    table_id: str
-    seat: int
-    game: str
-    pool: str | None
-    status: str
-    my_turn: bool
 
 
 @dataclass(frozen=True)
@@ -85,9 +77,8 @@ def _rating(row: Any) -> RatingRow:
     )
 
 
-class Players:
-    def __init__(self, db: Database) -> None:
-        self.db = db
+class Players(PlayerSeats):
+    """Names, keys, ratings and histories; the seats' rows come from PlayerSeats."""
 
     # ---- identity -------------------------------------------------------------------------
     async def create(
@@ -169,61 +160,6 @@ class Players:
 
         return await self.db.reading(self._conn, run)
 
-    # ---- seats at open and playing tables ----------------------------------------------------
-    async def seated(self, row: SeatRow, pid: str, v: int, now: float) -> None:
-        """A player took a seat (at version `v` + 1: the turns written for that version,
-        before or after this, still apply)."""
-
-        def run(conn: Connection) -> None:
-            conn.execute(
-                player_seats_t.insert().values(
-                    table_id=row.table_id,
-                    seat=row.seat,
-                    player_id=pid,
-                    game=row.game,
-                    pool=row.pool,
-                    status=row.status,
-                    my_turn=int(row.my_turn),
-                    v=v,
-                    updated_at=now,
-                )
-            )
-
-        await self.db.writing(self._tx, run)
-
-    async def turns(self, tid: str, v: int, status: str, due: set[int], now: float) -> None:
-        """Whose turn it is at a table (after version `v`); an older version's late write
-        changes nothing."""
-
-        def run(conn: Connection) -> None:
-            c = player_seats_t.c
-            for mine in (True, False):
-                which = c.seat.in_(sorted(due)) if mine else c.seat.not_in(sorted(due))
-                conn.execute(
-                    update(player_seats_t)
-                    .where(c.table_id == tid, c.v < v, which)
-                    .values(status=status, my_turn=int(mine), v=v, updated_at=now)
-                )
-
-        await self.db.writing(self._tx, run)
-
-    async def table_over(self, tid: str) -> None:
-        def run(conn: Connection) -> None:
-            conn.execute(delete(player_seats_t).where(player_seats_t.c.table_id == tid))
-
-        await self.db.writing(self._tx, run)
-
-    async def seats_of(self, pid: str) -> list[SeatRow]:
-        def run(conn: Connection) -> list[SeatRow]:
-            c = player_seats_t.c
-            q = select(player_seats_t).where(c.player_id == pid).order_by(c.updated_at.desc())
-            return [
-                SeatRow(r.table_id, r.seat, r.game, r.pool, r.status, bool(r.my_turn))
-                for r in conn.execute(q.limit(200))
-            ]
-
-        return await self.db.reading(self._conn, run)
-
     # ---- ratings and history -------------------------------------------------------------------
     async def ratings_of(self, pid: str) -> list[RatingRow]:
         def run(conn: Connection) -> list[RatingRow]:
@@ -285,12 +221,3 @@ class Players:
             return [(row.name, _rating(row)) for row in conn.execute(q)]
 
         return await self.db.reading(self._conn, run)
-
-    # ---- running queries ------------------------------------------------------------------------
-    def _tx(self, fn: Any) -> Any:
-        with self.db.engine.begin() as conn:
-            return fn(conn)
-
-    def _conn(self, fn: Any) -> Any:
-        with self.db.engine.connect() as conn:
-            return fn(conn)

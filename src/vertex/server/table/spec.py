@@ -24,6 +24,10 @@ class SeatSpec(BaseModel):
     token: str | None = None
     #: the player who sits here with a key (its id; never shown, a view says `player: true`)
     player: str | None = None
+    #: a rated rematch's player: their rating in the pool when it was opened (as a seat
+    #: shows it), and the hash of the address they sat from at the table before (finished.py)
+    rating: dict[str, Any] | None = None
+    address: str | None = None
 
 
 class ClockSpec(BaseModel):
@@ -100,6 +104,7 @@ class TableSpec(BaseModel):
         if not self.rated:
             del out["rated"]  # as stored before tables could be rated
         for seat in out["seats"]:
-            if seat.get("player") is None:
-                seat.pop("player", None)
+            for key in ("player", "rating", "address"):
+                if seat.get(key) is None:
+                    seat.pop(key, None)
         return out

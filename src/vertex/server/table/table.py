@@ -46,7 +46,10 @@ class Table:
         self.spec = spec
         self.game = game if game is not None else create_game(spec.game, **spec.options)
         self.seed: int = spec.seed
-        self.seats = [Seat(s.kind, s.level, s.name, s.token, s.player) for s in spec.seats]
+        self.seats = [
+            Seat(s.kind, s.level, s.name, s.token, s.player, s.rating, s.address)
+            for s in spec.seats
+        ]
         self.rated: bool = spec.rated
         self.undo_allowed: bool = spec.undo
         self.analysis_allowed: bool = spec.analysis

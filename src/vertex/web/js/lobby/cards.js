@@ -5,10 +5,12 @@
 import { h } from "../shared/dom.js";
 import { t } from "../shared/i18n.js";
 import { player } from "../shared/player.js";
+import { poolName, poolOptions } from "../shared/pools.js";
 import { picture } from "./pictures.js";
 import { gameName, gameSummary } from "./words.js";
 
 const pictures = new Map(); // game id -> Promise<SVGElement>
+const chosenPools = new Map(); // game id -> the pool id chosen for Play rated
 
 function pictureOf(game) {
   if (!pictures.has(game.id)) pictures.set(game.id, picture(game.preview || {}));
@@ -16,7 +18,7 @@ function pictureOf(game) {
 }
 
 /** Fill `host` with the cards; `chosen` is the game id whose form is open (or null). A player
- * also gets "Play rated" on a rated game's card (its first pool: the game's usual options). */
+ * also gets "Play rated" on a rated game's card, in the pool they choose there. */
 export function renderCards(host, games, chosen, onChoose, onPlayNow, onPlayRated = null) {
   const me = player();
   const list = h("ul", { class: "game-list", role: "list" });
@@ -49,13 +51,46 @@ export function renderCards(host, games, chosen, onChoose, onPlayNow, onPlayRate
             "aria-label": t("place.play-now-of", { game: name }),
             onclick: (ev) => onPlayNow(game, ev.currentTarget), text: t("place.play-now") }),
           me && onPlayRated && game.pools && game.pools.length
-            ? h("button", { type: "button", class: "play-now play-rated", "data-action": "play-rated",
-              "data-pool": game.pools[0].id, "aria-label": t("place.play-rated-of", { game: name }),
-              onclick: (ev) => onPlayRated(game, game.pools[0], ev.currentTarget),
-              text: t("place.play-rated") })
-            : null))));
+            ? playRated(game, games, onPlayRated) : null))));
   }
   host.replaceChildren(list);
+}
+
+/** "Play rated" in the pool chosen (its id in `data-pool`); a game of several pools (RULES
+ * §5: Dots and Boxes 3×3 and 5×5…) has a choice of them before it, kept across renders. */
+function playRated(game, games, onPlayRated) {
+  const pools = game.pools;
+  let pool = pools.find((p) => p.id === chosenPools.get(game.id)) || pools[0];
+  const label = () => t("place.play-rated-of", { game: poolName(games, pool.id) });
+  const button = h("button", { type: "button", class: "play-now play-rated",
+    "data-action": "play-rated", "data-pool": pool.id, "aria-label": label(),
+    onclick: (ev) => onPlayRated(game, pool, ev.currentTarget), text: t("place.play-rated") });
+  if (pools.length < 2) return button;
+  const choice = h("select", { name: "rated-pool", class: "rated-pool", "data-rated-pool": game.id,
+    "aria-label": t("place.rated-pool-of", { game: gameName(game) }),
+    onchange: (ev) => {
+      pool = pools.find((p) => p.id === ev.currentTarget.value) || pools[0];
+      chosenPools.set(game.id, pool.id);
+      button.dataset.pool = pool.id;
+      button.setAttribute("aria-label", label());
+    } },
+  pools.map((p) => h("option", { value: p.id, text: poolWords(game, p) || poolName(games, p.id) })));
+  choice.value = pool.id;
+  return h("span", { class: "rated-choice" }, choice, button);
+}
+
+/** A pool among its game's others, in short: only the options in which they differ
+ * ("5×5"; Figures' "Players 3"). */
+function poolWords(game, pool) {
+  const others = game.pools.filter((p) => p !== pool);
+  const differ = Object.entries(pool.options || {}).filter(([name, value]) =>
+    others.some((p) => JSON.stringify((p.options || {})[name]) !== JSON.stringify(value)));
+  const options = Object.fromEntries(differ);
+  if ("rows" in options || "cols" in options) { // the size says both
+    options.rows = pool.options.rows;
+    options.cols = pool.options.cols;
+  }
+  return poolOptions({ ...game, defaults: {} }, { ...pool, options });
 }
 
 /** Mark which card's form is open. */

@@ -6,7 +6,7 @@
 // the socket's follow-by-id carries the turns of both kinds, and the player's list is asked
 // again now and then (a table joined on another device), less often while nothing changes.
 import { h } from "../shared/dom.js";
-import { t } from "../shared/i18n.js";
+import { lang, t } from "../shared/i18n.js";
 import { tell } from "../shared/alerts.js";
 import { entryTitle, seatList } from "./entry.js";
 import { remembered } from "../shared/store.js";
@@ -44,18 +44,30 @@ export class MyTables {
       this.refresh();
       return;
     }
-    const before = JSON.stringify([...this.server.keys()].sort());
+    const before = this.serverSaid();
     try {
       const profile = await me(true);
       this.server = new Map((profile?.tables || []).map((tb) => [tb.id, tb]));
     } catch { /* offline: keep what we had */ }
-    const same = JSON.stringify([...this.server.keys()].sort()) === before;
+    const same = this.serverSaid() === before;
     this.polls = same ? this.polls + 1 : 0;
     if (!same) this.refresh();
     if (player()) {
       const wait = POLL_MS[Math.min(this.polls, POLL_MS.length - 1)];
       this.pollTimer = setTimeout(() => this.fromServer(), wait);
     }
+  }
+
+  /** What the server's list says that the page shows: the tables, and slow ones' deadlines. */
+  serverSaid() {
+    return JSON.stringify([...this.server.values()].map((tb) => [tb.id, tb.deadline ?? null]).sort());
+  }
+
+  /** A slow table moved on: its deadline is the server's to say (soon, not at once). */
+  deadlineMoved(id) {
+    if (!this.server.get(id)?.slow) return;
+    clearTimeout(this.deadlineTimer);
+    this.deadlineTimer = setTimeout(() => { this.polls = 0; this.fromServer(); }, 1000);
   }
 
   ids() {
@@ -86,6 +98,7 @@ export class MyTables {
       const seat = this.seatOf(e.id);
       if (seat === null) findSeat(e.id).then(() => this.render());
       this.entries.set(e.id, e);
+      if (before && before.v !== e.v) this.deadlineMoved(e.id);
       this.told(before, e, seat);
       // Play now: someone sat (perhaps before this page heard of its own table at all)
       if (this.waitingFor && this.waitingFor.id === e.id && e.free_seats === 0) {
@@ -135,17 +148,38 @@ export class MyTables {
     const title = entryTitle(e, this.games);
     const state = e.section === "open" || (!e.started_at && e.free_seats)
       ? t("place.mine.waiting") : mine ? t("place.mine.turn") : t("place.mine.their-turn");
+    const listed = this.server.get(id);
+    const slow = Boolean(listed?.slow || e.clock?.per_move_days);
     return h("li", { class: `entry${mine ? " my-turn" : ""}`, "data-my-table": id,
-      "data-my-turn": String(mine) },
+      "data-my-turn": String(mine), "data-slow": slow ? "true" : null },
     h("a", { class: "entry-link", href: `/tables/${encodeURIComponent(id)}` },
       h("span", { class: "entry-text" },
         h("span", { class: "entry-game", text: title }),
         seatList(e),
-        h("span", { class: mine ? "badge turn" : "entry-meta", text: state }))),
+        h("span", { class: mine ? "badge turn" : "entry-meta", text: state }),
+        slow ? slowWords(e, listed, mine) : null)),
     h("button", { type: "button", class: "quiet", "data-action": "forget-table",
       "aria-label": t("place.mine.remove-of", { game: title }), text: t("place.mine.remove"),
       onclick: () => { remembered.hide(id); this.entries.delete(id); this.refresh(); } }));
   }
+}
+
+/** A slow table (days a move): so said, and while it plays, by when the move is due
+ * (`[data-my-deadline]`, a <time>), in the page's language and the reader's time zone. */
+function slowWords(e, listed, mine) {
+  const days = e.clock?.per_move_days;
+  const said = days ? t("place.mine.slow-days", { days: t("place.clock.per-move-days", { n: days }) })
+    : t("place.mine.slow");
+  const deadline = listed?.deadline;
+  const playing = e.result === null && e.free_seats === 0;
+  const line = h("span", { class: "entry-meta entry-slow", text: said });
+  if (!playing || typeof deadline !== "number") return [line];
+  const at = new Date(deadline * 1000);
+  const when = new Intl.DateTimeFormat(lang(), { weekday: "short", day: "numeric",
+    month: "short", hour: "2-digit", minute: "2-digit" }).format(at);
+  return [line, h("time", { class: "entry-meta entry-deadline",
+    "data-my-deadline": String(Math.round(deadline)), datetime: at.toISOString(),
+    text: t(mine ? "place.mine.due-you" : "place.mine.due-them", { when }) })];
 }
 
 /** The children given, without the ones left out (null). */

@@ -317,8 +317,9 @@ function socketHandlers() {
       render({ animate: live && ev.kind === "move" });
       if (live) say(ev);
       if (live && ev.kind === "move") clockedOut(ev);
-      // Whoever asked for the rematch, every player still here goes to the new table.
-      if (live && ev.kind === "rematch" && token && model.mySeat !== null) goToRematch(ev.table);
+      // Whoever asked for the rematch, every player still here goes to the new table (one
+      // seated by their key too: the rematch's seat is theirs, DESIGN §5a).
+      if (live && ev.kind === "rematch" && model.mySeat !== null) goToRematch(ev.table);
     },
     presence(connected, handOverIn) {
       setPresence(model, connected, handOverIn, performance.now());
@@ -332,6 +333,13 @@ function socketHandlers() {
     },
     review(msg) {
       if (ui && ui.replay) ui.replay.reviewProgress(msg);
+    },
+    former(seats) { // players forgotten just now (on any device): their names go
+      for (const n of seats) {
+        const seat = model.view?.seats?.[n];
+        if (seat) model.view.seats[n] = { ...seat, name: null, former: true };
+      }
+      render();
     },
     spectatorChat(lines, replace) {
       if (ui) ui.spectators.lines(lines, replace);

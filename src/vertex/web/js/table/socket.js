@@ -7,6 +7,7 @@
 // the same id after a reconnect, so the server (which knows the id) applies it exactly once.
 
 import { remembered } from "../shared/store.js";
+import { me } from "../shared/player.js";
 
 const PING_MS = 25_000; // a ping this often keeps proxies from closing an idle socket
 const PONG_WAIT_MS = 10_000; // no pong by then: the connection is dead even if not closed
@@ -206,6 +207,16 @@ export class TableSocket {
       this._open();
       return;
     }
+    if (err && err.code === "bad-key") {
+      // the player's key stopped (a new one, or forgotten; on any device): the key this
+      // browser holds now, if it changed, else watch (DESIGN §5a)
+      const now = remembered.key();
+      if (now && now === this.key) me(true).catch(() => {}); // asks: a stopped key is dropped
+      this.key = now && now !== this.key ? now : null;
+      this.failures = 0;
+      this._open();
+      return;
+    }
     if (err && err.code === "bad-message") this.v = null; // our `since` was refused
     this.failures += 1;
     const offline = !navigator.onLine || this.failures > OFFLINE_AFTER;
@@ -292,6 +303,9 @@ export class TableSocket {
       case "spectator-chat": // the spectators' chat: all its lines (`replace`), or new ones
         this.on.spectatorChat?.(Array.isArray(msg.lines) ? msg.lines : [], Boolean(msg.replace));
         break;
+      case "former": // seats whose players were forgotten just now (no log event says so)
+        this.on.former?.(Array.isArray(msg.seats) ? msg.seats : []);
+        break;
       case "review": // a review of the game is under way (js/table/review.js): its progress
         this.on.review?.(msg);
         break;
@@ -341,7 +355,8 @@ export class TableSocket {
       return;
     }
     if (msg.t !== "error") return; // an ack for a move already seen come back
-    if (!this.ready) this.connectError = msg; // why the server is about to close on us
+    // why the server is about to close on us (a key that stopped: on an open socket too)
+    if (!this.ready || msg.code === "bad-key") this.connectError = msg;
     else this.on.notice(msg.code, msg.message, msg.params);
   }
 }
