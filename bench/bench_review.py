@@ -8,10 +8,11 @@ the marks. Targets (issue 35, this 2-core box): 3×3 < 2 s; 4×4 < 60 s, exact f
     nice .venv/bin/python bench/bench_review.py [--sizes 3 4 5] [--seed 1] [--beside 2]
 
 With `--beside N`, N other tables (another address: a person playing random lines against
-a level-3 computer on 4×4) play all along, and each computer reply's time (from the
-person's move to the computer's) is printed for a quiet stretch before the reviews and for
-each review's duration, side by side, against the computer's budget (`ai_budget_s`): the
-issue asks that the other tables' computer replies stay in time while a 5×5 review runs.
+a level-5 computer on 4×4, which thinks its whole budget) play all along, and each computer
+reply's time (from the person's move to the computer's) is printed for a quiet stretch
+before the reviews and for each review's duration, side by side, against the computer's
+budget (`ai_budget_s`): the issue asks that the other tables' computer replies stay in
+time while a 5×5 review runs.
 
 The games are the computer's (levels 3 and 4, short budgets): real games with mistakes in
 them, the same for a seed.
@@ -33,7 +34,7 @@ from fastapi.testclient import TestClient
 
 import vertex
 from vertex.ai import player
-from vertex.server import Settings, create_app
+from vertex.server import Limits, Settings, create_app
 
 TARGETS = {3: (2.0, None), 4: (60.0, 12), 5: (180.0, None)}
 
@@ -79,7 +80,7 @@ OTHER = {"X-Forwarded-For": "198.51.100.7"}
 
 
 class Beside:
-    """Tables of another address, each a person against a level-3 computer, played in
+    """Tables of another address, each a person against a level-5 computer, played in
     threads; `replies` are the computer's reply times, each with when it ended."""
 
     def __init__(self, client: TestClient, tables: int) -> None:
@@ -95,7 +96,7 @@ class Beside:
     def play(self, n: int) -> None:
         rng = random.Random(n)
         c = self.client
-        seats = [{"kind": "human"}, {"kind": "ai", "level": 3}]
+        seats = [{"kind": "human"}, {"kind": "ai", "level": 5}]
         body = {"game": "dots-and-boxes", "options": {"rows": 4, "cols": 4}, "seats": seats}
         while not self.stop.is_set():
             tid = c.post("/api/tables", json=body, headers=OTHER).json()["id"]
@@ -157,6 +158,7 @@ def main() -> None:
             database_url=f"sqlite:///{Path(tmp) / 'bench.db'}",
             analysis_burst=100,
             trusted_proxies="10.9.9.9",
+            limits=Limits(tables_per_hour=100_000),
         )
         # the bench is the trusted proxy that names the other tables' address
         with TestClient(create_app(settings), client=("10.9.9.9", 40000)) as client:
