@@ -11,6 +11,7 @@ import re
 import time
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -502,6 +503,16 @@ def test_your_tables_show_a_slow_tables_deadline(
     assert no_sideways_scroll(page)
     entry.scroll_into_view_if_needed()
     shot(page, f"players-slow-deadline-{shot_name}")
+    # the profile lists it as being played: whose turn, slow, by when
+    page.goto(f"{players.url}/players/{quote(name)}")
+    playing = page.locator(f'[data-playing="{tid}"][data-slow="true"]')
+    expect(playing.locator("time[data-playing-deadline]")).to_have_attribute(
+        "data-playing-deadline", str(round(listed["deadline"]))
+    )
+    expect(playing).to_contain_text("slow game" if shot_name == "desktop" else "partita lenta")
+    assert (playing.get_attribute("data-their-turn") == "true") is listed["my_turn"]
+    assert no_sideways_scroll(page)
+    shot(page, f"players-profile-slow-{shot_name}")
     assert page.errors == []
 
 

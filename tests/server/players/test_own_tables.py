@@ -47,3 +47,25 @@ def test_slow_tables_are_marked_with_their_deadline(tmp_path: Path) -> None:
             row = _mine(c, ann, slow)
         assert row["slow"] is True and isinstance(row["deadline"], float)
         assert before + 2 * 86400 - 5 <= row["deadline"] <= time.time() + 2 * 86400 + 5
+
+
+def test_the_profile_lists_a_slow_table_being_played_with_its_turn_and_deadline(
+    tmp_path: Path,
+) -> None:
+    with site(tmp_path) as c:
+        ann = claim(c, "Ann", "192.0.2.1")
+        body = {"game": "dots-and-boxes", "options": {"rows": 2, "cols": 2}}
+        slow = c.post("/api/tables", json={**body, "clock": {"per_move_days": 3}}).json()["id"]
+        sit(c, slow, 0, ann, "192.0.2.1")
+        c.post(f"/api/tables/{slow}/seats/1", json={"name": "Guest"}, headers=from_("192.0.2.9"))
+        until = time.monotonic() + 10
+        playing: list[dict[str, Any]] = []
+        while not playing and time.monotonic() < until:
+            playing = c.get("/api/players/Ann").json()["playing"]
+            time.sleep(0.05)
+        assert [p["id"] for p in playing] == [slow]
+        entry = playing[0]
+        to_move = c.get(f"/api/tables/{slow}").json()["state"]["to_move"]
+        assert entry["their_turn"] is (to_move == [0])
+        assert entry["slow"] is True and isinstance(entry["deadline"], float)
+        assert entry["deadline"] > time.time() + 3 * 86400 - 60

@@ -53,8 +53,16 @@ async def profile(store: Store, row: PlayerRow) -> dict[str, Any]:
             "draws": row.draws,
             "losses": row.losses,
         },
+        # whose turn a table is and a slow one's deadline are public at the table too
         "playing": [
-            {"id": s.table_id, "game": s.game, "url": f"/tables/{s.table_id}"}
+            {
+                "id": s.table_id,
+                "game": s.game,
+                "url": f"/tables/{s.table_id}",
+                "their_turn": s.my_turn,
+                "slow": s.slow,
+                "deadline": s.deadline,
+            }
             for s in seats
             if s.status == "playing"
         ],

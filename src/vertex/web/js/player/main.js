@@ -145,9 +145,22 @@ function playing(list) {
   if (!list.length) return null;
   return h("section", { class: "card", "aria-labelledby": "playing-heading" },
     h("h2", { id: "playing-heading", text: t("players.playing") }),
-    h("ul", { class: "plain-list", role: "list" }, list.map((table) => h("li", { "data-playing": table.id },
-      h("a", { href: table.url || `/tables/${encodeURIComponent(table.id)}`,
-        text: gameLabel(table.game) })))));
+    h("ul", { class: "plain-list", role: "list" }, list.map((table) => h("li", { "data-playing": table.id,
+      "data-their-turn": table.their_turn ? "true" : null, "data-slow": table.slow ? "true" : null },
+    h("a", { href: table.url || `/tables/${encodeURIComponent(table.id)}`,
+      text: gameLabel(table.game) }),
+    table.their_turn ? h("span", { class: "badge", text: t("players.playing.turn", { name: state.profile.name }) }) : null,
+    table.slow ? slowLine(table.deadline) : null))));
+}
+
+/** A slow table (days a move): so said, and by when the move is due, in the page's language
+ * and the reader's time zone (`time[data-playing-deadline]`). */
+function slowLine(deadline) {
+  if (typeof deadline !== "number") return h("span", { class: "hint", text: t("players.playing.slow") });
+  const at = new Date(deadline * 1000);
+  return h("span", { class: "hint" }, `${t("players.playing.slow")} · `,
+    h("time", { datetime: at.toISOString(), "data-playing-deadline": String(Math.round(deadline)),
+      text: t("players.playing.due", { when: dateText(deadline, true) }) }));
 }
 
 function gameLabel(id) {
