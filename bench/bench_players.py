@@ -249,7 +249,7 @@ def addr(n: int) -> dict[str, str]:
 
 def ending_move(client: httpx.Client, n: int, kind: str, keys: tuple[str, str] | None) -> float:
     """A 3×3 game played out with random legal moves: the time of the request whose move
-    ended it."""
+    ended it (Dots and Boxes ends on the last line)."""
     rng = random.Random(n)
     body: dict[str, Any] = {"game": "dots-and-boxes", "options": {"rows": 3, "cols": 3}}
     if kind == "rated":
@@ -270,6 +270,10 @@ def ending_move(client: httpx.Client, n: int, kind: str, keys: tuple[str, str] |
     while True:
         state = client.get(f"/api/tables/{tid}").json()["state"]
         move = rng.choice(state["legal_moves"])
+        if len(state["legal_moves"]) == 1:
+            # the ending comes at a person's pace: what the move before it wrote in the
+            # background (a player's seats' turns) is done, and does not queue before it
+            time.sleep(0.1)
         t = time.perf_counter()
         r = client.post(
             f"/api/tables/{tid}/moves", json={"token": tokens[state["to_move"][0]], "move": move}

@@ -283,7 +283,14 @@ def test_a_seat_taken_with_a_key_is_listed_with_its_turn(tmp_path: Path) -> None
             time.sleep(0.05)
         assert me["turns"] == [tid] and me["tables"][0]["status"] == "playing"
         assert c.get(f"/api/players/{['Ann', 'Bob'][first]}").json()["playing"] == [
-            {"id": tid, "game": "dots-and-boxes", "url": f"/tables/{tid}"}
+            {
+                "id": tid,
+                "game": "dots-and-boxes",
+                "url": f"/tables/{tid}",
+                "their_turn": True,  # (this player's: `first`)
+                "slow": False,
+                "deadline": None,
+            }
         ]
 
 

@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import bindparam, delete, select, update
+from sqlalchemy import case, delete, select, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
@@ -92,27 +92,24 @@ class Results:
     def _record(self, f: Finished, status: str) -> Outcome:
         try:
             with self.db.engine.begin() as conn:
-                self._status(conn, f.table_id, status)
-                return self._write(conn, f)
+                return self._write(conn, f, status)
         except _Taken:
             # written already (another process, or before a crash): what it wrote
             with self.db.engine.begin() as conn:
-                self._status(conn, f.table_id, status)
+                conn.execute(_status(f.table_id, status))
                 row = conn.execute(
                     select(results_t).where(results_t.c.table_id == f.table_id)
                 ).one()
             return _outcome(row)
 
-    def _status(self, conn: Connection, tid: str, status: str) -> None:
-        conn.execute(update(tables_t).where(tables_t.c.id == tid).values(status=status))
+    def _write(self, conn: Connection, f: Finished, status: str) -> Outcome:
+        """Read what the records need (a rated table's ratings, locked), then write them
+        all, the result row last: the key. Its insert finds the row of a writer that got
+        there first (on PostgreSQL it waits for that writer's commit), and then the whole
+        transaction rolls back (_Taken).
 
-    def _write(self, conn: Connection, f: Finished) -> Outcome:
-        """Every record, then the result row last: the key. Its insert finds the row of a
-        writer that got there first (on PostgreSQL it waits for that writer's commit), and
-        then the whole transaction rolls back (_Taken). Last, not first: the row is written
-        once with what it says, a statement fewer on the ending move's path."""
-        # the table's seats leave the players' open tables in the same transaction
-        conn.execute(delete(player_seats_t).where(player_seats_t.c.table_id == f.table_id))
+        On PostgreSQL the writes go in ONE statement (each a data-modifying WITH of the
+        result's insert): the ending move's path waits for one round trip, not six."""
         unrated = f.unrated
         changes: dict[int, tuple[float, float, float, float]] = {}
         if f.rated and f.pool is not None:
@@ -120,12 +117,19 @@ class Results:
                 unrated = "daily-limit"
             else:
                 changes = self._rate(conn, f, f.pool)
-        self._history(conn, f, changes)
         shown = [
             {"seat": s, "before": round(b[0]), "after": round(b[2])}
             for s, b in sorted(changes.items())
         ]
         out = Outcome(bool(changes), shown if changes else None, unrated)
+        writes: list[Any] = [
+            _status(f.table_id, status),
+            # the table's seats leave the players' open tables
+            delete(player_seats_t).where(player_seats_t.c.table_id == f.table_id),
+            *self._history(f, changes),
+        ]
+        if changes and f.pool is not None:
+            writes.append(_new_ratings(f, f.pool, changes))
         row = self._insert(results_t).values(
             table_id=f.table_id,
             ended_at=f.ended_at,
@@ -134,8 +138,13 @@ class Results:
             unrated=unrated,
         )
         # RETURNING says whether this insert made the row (psycopg's rowcount is -1)
-        made = conn.execute(row.on_conflict_do_nothing().returning(results_t.c.table_id))
-        if made.first() is None:
+        last = row.on_conflict_do_nothing().returning(results_t.c.table_id)
+        if self.db.sqlite:  # (a file in this process: a statement costs no round trip)
+            for w in writes:
+                conn.execute(w)
+        else:
+            last = last.add_cte(*(w.cte(f"w{n}") for n, w in enumerate(writes)))
+        if conn.execute(last).first() is None:
             raise _Taken
         return out
 
@@ -160,7 +169,7 @@ class Results:
     def _rate(
         self, conn: Connection, f: Finished, pool: str
     ) -> dict[int, tuple[float, float, float, float]]:
-        """Per seat: (mu, sigma) before and after, written to the ratings."""
+        """Per seat: (mu, sigma) before and after (written with the other records)."""
         seats = f.players
         ids = sorted({s.player for s in seats if s.player is not None})
         c = ratings_t.c
@@ -175,31 +184,13 @@ class Results:
         now = {r.player_id: (r.mu, r.sigma) for r in conn.execute(lock)}
         before = [now[s.player] for s in seats if s.player is not None]
         after = ratings.rate(before, [f.ranks[s.seat] for s in seats])
-        out: dict[int, tuple[float, float, float, float]] = {}
-        params = []
-        for s, b, a in zip(seats, before, after, strict=True):
-            params.append({"p": s.player, "m": a[0], "d": a[1], **_counts(f.outcome(s.seat))})
-            out[s.seat] = (b[0], b[1], a[0], a[1])
-        # one statement for all (psycopg pipelines an executemany: one round trip)
-        conn.execute(
-            update(ratings_t)
-            .where(c.player_id == bindparam("p"), c.pool == pool)
-            .values(
-                mu=bindparam("m"),
-                sigma=bindparam("d"),
-                games=c.games + 1,
-                wins=c.wins + bindparam("w"),
-                draws=c.draws + bindparam("dr"),
-                losses=c.losses + bindparam("l"),
-                last_at=f.ended_at,
-            ),
-            params,
-        )
-        return out
+        return {
+            s.seat: (b[0], b[1], a[0], a[1]) for s, b, a in zip(seats, before, after, strict=True)
+        }
 
     def _history(
-        self, conn: Connection, f: Finished, changes: dict[int, tuple[float, float, float, float]]
-    ) -> None:
+        self, f: Finished, changes: dict[int, tuple[float, float, float, float]]
+    ) -> list[Any]:
         """Each player's row of this game (one statement for all), and their counts."""
         rows = []
         for s in f.players:
@@ -230,25 +221,56 @@ class Results:
                     "summary": stored_json(summary),
                 }
             )
-        conn.execute(self._insert(player_games_t).values(rows).on_conflict_do_nothing())
         p = players_t.c
-        conn.execute(
+        results = {str(r["player_id"]): str(r["result"]) for r in rows}
+        return [
+            self._insert(player_games_t).values(rows).on_conflict_do_nothing(),
             update(players_t)
-            .where(p.id == bindparam("p"))
+            .where(p.id.in_(list(results)))
             .values(
                 games=p.games + 1,
-                wins=p.wins + bindparam("w"),
-                draws=p.draws + bindparam("dr"),
-                losses=p.losses + bindparam("l"),
+                wins=p.wins + _per_player(p.id, results, "win"),
+                draws=p.draws + _per_player(p.id, results, "draw"),
+                losses=p.losses + _per_player(p.id, results, "loss"),
             ),
-            [{"p": row["player_id"], **_counts(str(row["result"]))} for row in rows],
+        ]
+
+
+def _status(tid: str, status: str) -> Any:
+    return update(tables_t).where(tables_t.c.id == tid).values(status=status)
+
+
+def _per_player(key: Any, values: dict[str, Any], result: str | None = None) -> Any:
+    """One value a player in one statement: each player's, or, given `result`, 1 for the
+    players whose game ended so, else 0."""
+    if result is not None:
+        values = {pid: int(r == result) for pid, r in values.items()}
+    return case(values, value=key)
+
+
+def _new_ratings(
+    f: Finished, pool: str, changes: dict[int, tuple[float, float, float, float]]
+) -> Any:
+    """The players' ratings after the game, and their counts, in one statement."""
+    c = ratings_t.c
+    players = {s.seat: str(s.player) for s in f.players}
+    mu = {players[seat]: a[2] for seat, a in changes.items()}
+    sigma = {players[seat]: a[3] for seat, a in changes.items()}
+    results = {players[seat]: f.outcome(seat) for seat in changes}
+    return (
+        update(ratings_t)
+        .where(c.pool == pool, c.player_id.in_(list(results)))
+        .values(
+            mu=_per_player(c.player_id, mu),
+            sigma=_per_player(c.player_id, sigma),
+            games=c.games + 1,
+            wins=c.wins + _per_player(c.player_id, results, "win"),
+            draws=c.draws + _per_player(c.player_id, results, "draw"),
+            losses=c.losses + _per_player(c.player_id, results, "loss"),
+            last_at=f.ended_at,
         )
+    )
 
 
 class _Taken(Exception):
     """Another writer recorded this table first: roll back what this one wrote."""
-
-
-def _counts(result: str) -> dict[str, int]:
-    """A game's addition to a win, draw and loss count."""
-    return {"w": int(result == "win"), "dr": int(result == "draw"), "l": int(result == "loss")}
