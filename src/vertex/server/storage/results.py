@@ -19,7 +19,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import case, delete, select, update
+from sqlalchemy import case, delete, literal, select, true, union_all, update
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.engine import Connection
@@ -88,6 +88,19 @@ class Results:
 
     def _insert(self, table: Any) -> Any:
         return (sqlite_insert if self.db.sqlite else pg_insert)(table)
+
+    def _rows(self, table: Any, rows: list[dict[str, Any]]) -> Any:
+        """An insert of `rows` as a SELECT of typed parameters: unlike `.values([...])`,
+        SQLAlchemy caches its compiled form (compiling it took more than the round trip)."""
+        names = list(rows[0])
+        each = [
+            # (WHERE true: SQLite's upsert after INSERT … SELECT needs one, to parse)
+            select(*(literal(r[n], table.c[n].type).label(n) for n in names)).where(true())
+            for r in rows
+        ]
+        return self._insert(table).from_select(
+            names, each[0] if len(each) == 1 else union_all(*each)
+        )
 
     def _record(self, f: Finished, status: str) -> Outcome:
         try:
@@ -177,7 +190,7 @@ class Results:
         # in a fixed order, so two tables ending at once for one player cannot deadlock
         fresh: dict[str, Any] = {"mu": ratings.MU, "sigma": ratings.SIGMA, "pool": pool}
         fresh.update(games=0, wins=0, draws=0, losses=0, last_at=f.ended_at)
-        rows = self._insert(ratings_t).values([{**fresh, "player_id": pid} for pid in ids])
+        rows = self._rows(ratings_t, [{**fresh, "player_id": pid} for pid in ids])
         lock = rows.on_conflict_do_update(
             index_elements=[c.player_id, c.pool], set_={"mu": c.mu}
         ).returning(c.player_id, c.mu, c.sigma)
@@ -224,7 +237,7 @@ class Results:
         p = players_t.c
         results = {str(r["player_id"]): str(r["result"]) for r in rows}
         return [
-            self._insert(player_games_t).values(rows).on_conflict_do_nothing(),
+            self._rows(player_games_t, rows).on_conflict_do_nothing(),
             update(players_t)
             .where(p.id.in_(list(results)))
             .values(
