@@ -87,3 +87,30 @@ def test_the_choice_on_a_phone_in_russian(server: LiveServer, context_factory: A
     expect(page.locator(".puzzle-meta")).to_contain_text("3×3")
     assert no_sideways_scroll(page)
     shot(page, "puzzles-boards-phone-ru")
+
+
+def test_a_juxtapose_win_in_2_played_with_the_computers_reply(
+    server: LiveServer, context_factory: Any
+) -> None:
+    """A shipped win in 2 (drops at the end of the drop phase): the answer, the computer's
+    reply drawn on the board, the winning drop; solved."""
+    p = next(
+        p
+        for p in shipped()
+        if p.game == "juxtapose" and p.goal.depth == 2 and all("@" in m for m in p.solution)
+    )
+    page = context_factory().new_page()
+    page.goto(f"{server.url}/puzzles/{p.id}")
+    expect(page.locator(ROOT)).to_have_attribute("data-status", "playing")
+    expect(page.locator("[data-puzzle-goal]")).to_contain_text("within 2 moves")
+    mine, reply, win = p.solution
+    for i, move in enumerate((mine, win)):
+        pyramid, square = move.split("@")
+        page.click(f'.jx-side [data-pyramid="{pyramid}"]')
+        page.click(f'[data-square="{square}"]')
+        expect(page.locator(f'[data-square="{square}"]')).to_have_attribute("data-content", pyramid)
+        if i == 0:  # the computer's reply, drawn
+            rp, rs = reply.split("@")
+            expect(page.locator(f'[data-square="{rs}"]')).to_have_attribute("data-content", rp)
+    expect(page.locator(ROOT)).to_have_attribute("data-status", "solved")
+    shot(page, "puzzles-juxtapose-win-in-2")
