@@ -114,7 +114,9 @@ class Puzzles:
             return found[0][0]
         mine = await self.store.db.reading(self._player_rating, me.id)
         target = mine.mu if mine else ratings.MU
-        return min(found, key=lambda pm: abs((pm[1] or pm[0].rating) - target))[0]
+        return min(found, key=lambda pm: abs((pm[0].rating if pm[1] is None else pm[1]) - target))[
+            0
+        ]
 
     async def daily(self, game: str) -> Puzzle:
         """The same puzzle all day (UTC) for everyone, from the shipped set."""
