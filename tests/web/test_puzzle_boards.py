@@ -81,6 +81,10 @@ def test_the_choice_on_a_phone_in_russian(server: LiveServer, context_factory: A
     if page.input_value('select[name="game"]') != "dots-and-boxes":
         _pick(page, "game", "dots-and-boxes")
     _pick(page, "pool", "dots-and-boxes-3x3")
+    # the day's puzzle is the chosen board's
+    day = server.get("/api/puzzles/daily?game=dots-and-boxes&pool=dots-and-boxes-3x3")["id"]
+    page.click('[data-action="daily"]')
+    expect(page.locator(ROOT)).to_have_attribute("data-puzzle", day)
     switch_lang(page, "ru")
     expect(page.locator('label[for="puzzle-pool"]')).to_have_text("Поле")
     expect(page.locator('select[name="pool"]')).to_have_value("dots-and-boxes-3x3")

@@ -69,12 +69,20 @@ def test_next_keeps_to_the_chosen_board_and_theme(client: TestClient) -> None:
 
 
 def test_a_board_of_another_game_is_refused(client: TestClient) -> None:
-    for params in (
-        {"game": "dots-and-boxes", "pool": "juxtapose"},
-        {"game": "dots-and-boxes", "pool": "dots-and-boxes-9x9"},
-    ):
-        r = client.get("/api/puzzles/next", params=params)
-        assert r.status_code == 422 and r.json()["error"]["code"] == "puzzle-pool", r.text
+    for route in ("next", "daily"):
+        for params in (
+            {"game": "dots-and-boxes", "pool": "juxtapose"},
+            {"game": "dots-and-boxes", "pool": "dots-and-boxes-9x9"},
+        ):
+            r = client.get(f"/api/puzzles/{route}", params=params)
+            assert r.status_code == 422 and r.json()["error"]["code"] == "puzzle-pool", r.text
+
+
+def test_the_days_puzzle_of_a_board(client: TestClient) -> None:
+    params = {"game": "dots-and-boxes", "pool": "dots-and-boxes-5x5"}
+    first = client.get("/api/puzzles/daily", params=params).json()
+    assert first["pool"] == "dots-and-boxes-5x5"
+    assert client.get("/api/puzzles/daily", params=params).json()["id"] == first["id"]
 
 
 def test_next_asks_the_store_one_query_that_uses_the_index(client: TestClient) -> None:

@@ -3,7 +3,7 @@
 - `GET /api/puzzles/games` → `{games: [{game, themes, pools: [{pool, options, themes}]}]}`.
 - `GET /api/puzzles/next?game=GAME[&pool=POOL][&theme=T][&after=ID]` (`pool` one of the
   game's boards, e.g. `dots-and-boxes-4x4`: 422 `puzzle-pool` otherwise; without it, any
-  board of the game) and `GET /api/puzzles/daily?game=`
+  board of the game) and `GET /api/puzzles/daily?game=[&pool=]`
   and `GET /api/puzzles/{id}`: a puzzle, `{id, game, options, moves, to_move, goal, rating,
   themes, turns, hint, url, state}` (`state` is the position as a table's view: the page
   draws it and offers its `legal_moves`), with `player_rating` for a player with a key.
@@ -63,10 +63,15 @@ def add_puzzle_routes(app: FastAPI, hub: Hub) -> None:
         return await hub.puzzles.view(puzzle, me)
 
     @app.get("/api/puzzles/daily")
-    async def daily_puzzle(request: Request, game: GameQ) -> dict[str, Any]:
-        """The day's puzzle for the game (the same for everyone, UTC days)."""
+    async def daily_puzzle(
+        request: Request,
+        game: GameQ,
+        pool: Annotated[str | None, Query(max_length=64, description="a board")] = None,
+    ) -> dict[str, Any]:
+        """The day's puzzle for the game, or one of its boards (the same for everyone, UTC
+        days)."""
         me = await who(request)
-        return await hub.puzzles.view(await hub.puzzles.daily(game), me)
+        return await hub.puzzles.view(await hub.puzzles.daily(game, pool or None), me)
 
     @app.get("/api/lessons/{game}")
     async def lessons(

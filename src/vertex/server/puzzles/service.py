@@ -118,12 +118,12 @@ class Puzzles:
             0
         ]
 
-    async def daily(self, game: str) -> Puzzle:
-        """The same puzzle all day (UTC) for everyone, from the shipped set."""
-        offer.scope(self.by_game, game, None, None)  # the refusal for an unknown game
-        pool = self.by_game[game]
+    async def daily(self, game: str, board: str | None = None) -> Puzzle:
+        """The same puzzle all day (UTC) for everyone, from the shipped set (of the board)."""
+        scope = offer.scope(self.by_game, game, board, None)  # refusals: game, board
+        pool = [p for p in self.by_game[game] if board in (None, pool_name(game, p.options))]
         day = datetime.datetime.fromtimestamp(self.now(), datetime.UTC).date().isoformat()
-        digest = hashlib.sha256(f"{day}:{game}".encode()).digest()
+        digest = hashlib.sha256(f"{day}:{scope}".encode()).digest()
         return pool[int.from_bytes(digest[:4], "big") % len(pool)]
 
     async def lesson(self, game: str, me: Me | None) -> dict[str, Any]:

@@ -96,7 +96,7 @@ async function next(push = true) {
 }
 
 async function daily() {
-  await show(() => api.puzzleDaily(choice.game), true);
+  await show(() => api.puzzleDaily(choice.game, choice.pool), true);
 }
 
 async function show(fetcher, push) {

@@ -73,7 +73,11 @@ export const api = {
     if (after) q.set("after", after);
     return call("GET", `/api/puzzles/next?${q}`, undefined, true);
   },
-  puzzleDaily: (game) => call("GET", `/api/puzzles/daily?game=${encodeURIComponent(game)}`, undefined, true),
+  puzzleDaily: (game, pool = "") => {
+    const q = new URLSearchParams({ game });
+    if (pool) q.set("pool", pool);
+    return call("GET", `/api/puzzles/daily?${q}`, undefined, true);
+  },
   puzzle: (id) => call("GET", `/api/puzzles/${encodeURIComponent(id)}`, undefined, true),
   puzzleAttempt: (id, moves) =>
     call("POST", `/api/puzzles/${encodeURIComponent(id)}/attempt`, { moves }, true),
