@@ -151,10 +151,14 @@ class JuxSearch:
             return None
         depth = self.distance(state, MAX_DEPTH)
         if depth <= MAX_DEPTH:
-            good = [c for c in codes if self.keeps(state, c, depth)]
-            groups = {position_key(state.apply(c)) for c in good}
-            if len(groups) != 1:
-                return None
+            good: list[int] = []
+            groups: set[tuple[int, ...]] = set()
+            for c in codes:
+                if self.keeps(state, c, depth):
+                    good.append(c)
+                    groups.add(position_key(state.apply(c)))
+                    if len(groups) > 1:
+                        return None  # a second way: no puzzle (most positions end here)
             line = self.win_line(state, good[0], depth)
             return JuxFound(
                 "win",

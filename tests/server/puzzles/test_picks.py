@@ -35,7 +35,7 @@ def test_the_games_list_their_boards(client: TestClient) -> None:
     assert boards["dots-and-boxes-4x4"]["themes"]
     jux = games["juxtapose"]["pools"]
     assert [p["pool"] for p in jux] == ["juxtapose"]
-    assert {"win-in-1", "win-in-2"} <= set(jux[0]["themes"])
+    assert {"win-in-1", "win-in-2", "win-in-3"} <= set(jux[0]["themes"])
 
 
 def test_next_keeps_to_the_chosen_board_and_theme(client: TestClient) -> None:
