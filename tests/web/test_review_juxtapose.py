@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 import vertex
-from tests.web.conftest import LiveServer, shot, sit
+from tests.web.conftest import PHONE, LiveServer, no_sideways_scroll, shot, sit, switch_lang
 from tests.web.test_review import open_review
 
 
@@ -44,9 +44,7 @@ def missed_win_game() -> tuple[list[str], int]:
     return moves, missed
 
 
-def test_the_best_moves_are_drawn_on_the_juxtapose_board(
-    server: LiveServer, context_factory: Any
-) -> None:
+def finished(server: LiveServer) -> tuple[str, int]:
     moves, missed = missed_win_game()
     tid = str(server.post("/api/tables", {"game": "juxtapose", "options": {}})["id"])
     tokens = [sit(server, tid, 0, "Ann"), sit(server, tid, 1, "Bob")]
@@ -55,6 +53,17 @@ def test_the_best_moves_are_drawn_on_the_juxtapose_board(
         seat = state.to_move[0]
         server.post(f"/api/tables/{tid}/moves", {"token": tokens[seat], "move": move})
         state = state.play(move, seat)
+    return tid, missed
+
+
+def first_square(move: str) -> str:
+    return move.split("@")[1] if "@" in move else move.replace("<>", ">").split(">")[0]
+
+
+def test_the_best_moves_are_drawn_on_the_juxtapose_board(
+    server: LiveServer, context_factory: Any
+) -> None:
+    tid, missed = finished(server)
     page = open_review(context_factory, server, tid)
     assert page.get_attribute(f'[data-review-ply="{missed}"]', "data-mark") == "blunder"
     page.click(f'[data-review-ply="{missed}"]')
@@ -68,9 +77,7 @@ def test_the_best_moves_are_drawn_on_the_juxtapose_board(
         "[data-bests] [data-best-move]", "els => els.map(e => e.dataset.bestMove)"
     )
     assert drawn == best  # in the list's order, numbered alike
-    first = best[0]
-    square = first.split("@")[1] if "@" in first else first.replace("<>", ">").split(">")[0]
-    label = page.get_attribute(f'[data-square="{square}"]', "aria-label") or ""
+    label = page.get_attribute(f'[data-square="{first_square(best[0])}"]', "aria-label") or ""
     assert "best move 1" in label, label
     shot(page, "review-juxtapose")
     # another ply shown: the marks follow (the missed move's go)
@@ -84,4 +91,19 @@ def test_the_best_moves_are_drawn_on_the_juxtapose_board(
         ".map(e => e.dataset.bestMove)) === JSON.stringify(want)",
         arg=after,
     )
+    assert not page.errors
+
+
+def test_on_a_phone_in_russian(server: LiveServer, context_factory: Any) -> None:
+    tid, missed = finished(server)
+    page = open_review(context_factory, server, tid, **PHONE)
+    switch_lang(page, "ru")
+    page.click(f'[data-review-ply="{missed}"]')
+    page.wait_for_selector("[data-bests] [data-best-move]")
+    best = server.get(f"/api/tables/{tid}/review")["moves"][missed]["best"]
+    label = page.get_attribute(f'[data-square="{first_square(best[0])}"]', "aria-label") or ""
+    assert "лучший ход 1" in label, label
+    assert no_sideways_scroll(page)
+    page.locator("[data-bests]").scroll_into_view_if_needed()
+    shot(page, "review-juxtapose-phone-ru")
     assert not page.errors
