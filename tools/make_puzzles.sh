@@ -15,3 +15,4 @@ $V juxtapose --count 30 --seed 11 --minutes 20 --quiet --only win-in-2 --only wi
 # wins in 2 and 3 (issue 35) are found late in the drop phase, where runs for them only play
 $V juxtapose --count 30 --seed 12 --minutes 20 --quiet --only win-in-2 --out $D/juxtapose.jsonl
 $V juxtapose --count 20 --seed 13 --minutes 25 --quiet --only win-in-3 --out $D/juxtapose.jsonl
+$V juxtapose --count 20 --seed 15 --minutes 30 --quiet --only win-in-3 --out $D/juxtapose.jsonl
