@@ -10,6 +10,9 @@ attempt is judged.
    (`POST /api/puzzles/{id}/attempt`, in-process ASGI client, SQLite) twice — the stored
    answer and a move that fails — in a fresh process, so the solver tables start cold:
    median, p99 and slowest in ms (target p99 < 200 ms).
+3. Picking: `GET /api/puzzles/next` of one board with `--mined` puzzles stored in it (copies
+   of shipped ones, each with its pick rows), for a guest and for a player with a key:
+   median and p99 in ms (the index's pick reads a row or twelve, not the pool).
 """
 
 from __future__ import annotations
@@ -80,14 +83,53 @@ def judging(sample: int) -> None:
         )
 
 
+def picking(mined: int, asks: int = 300) -> None:
+    from dataclasses import replace
+
+    from vertex.server.puzzles import picks, rows
+
+    pool = "dots-and-boxes-4x4"
+    base = [p for p in shipped() if pool_name(p.game, p.options) == pool]
+    rng = random.Random(35)
+    with tempfile.TemporaryDirectory() as tmp:
+        settings = Settings(database_url=f"sqlite:///{Path(tmp) / 'bench.db'}")
+        with TestClient(create_app(settings)) as client:
+            hub = client.app.state.hub  # type: ignore[attr-defined]
+            with hub.store.engine.begin() as conn:
+                for i in range(mined):
+                    p = replace(base[i % len(base)], id=f"m{i:011d}", source="review")
+                    rows.add_puzzle(conn, p, pool, 1.0)
+                    picks.add_rows(conn, picks.pick_rows(p, False, rng), True)
+            key = client.post("/api/players", json={"name": "Bencher"}).json()["key"]
+            params = {"game": "dots-and-boxes", "pool": pool}
+            for who, headers in (("guest", {}), ("player", {"Authorization": f"Bearer {key}"})):
+                times = []
+                for _ in range(asks):
+                    t0 = time.perf_counter()
+                    r = client.get("/api/puzzles/next", params=params, headers=headers)
+                    times.append((time.perf_counter() - t0) * 1000)
+                    assert r.status_code == 200, r.text
+                times.sort()
+                print(
+                    f"picking {pool} with {mined} mined, {who}: median "
+                    f"{statistics.median(times):.1f} ms, p99 {times[int(len(times) * 0.99)]:.1f} ms"
+                )
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--minutes", type=float, default=2.0, help="making: at most this long")
     ap.add_argument("--count", type=int, default=60, help="making: at most this many")
     ap.add_argument("--sample", type=int, default=200, help="judging: shipped puzzles tried")
+    ap.add_argument("--mined", type=int, default=20_000, help="picking: puzzles in the pool")
+    ap.add_argument("--only", choices=("making", "judging", "picking"), help="one part only")
     args = ap.parse_args(argv)
-    making(args.minutes, args.count)
-    judging(args.sample)
+    if args.only in (None, "making"):
+        making(args.minutes, args.count)
+    if args.only in (None, "judging"):
+        judging(args.sample)
+    if args.only in (None, "picking"):
+        picking(args.mined)
     return 0
 
 

@@ -12,3 +12,7 @@ $V dots-and-triangles size=4 --count 60 --per-theme 20 --seed 4 --minutes 10 --q
 $V juxtapose --count 60 --per-theme 45 --seed 5 --minutes 12 --quiet --out $D/juxtapose.jsonl
 # the deeper Juxtapose kinds are rare in play: a longer run that keeps only them
 $V juxtapose --count 30 --seed 11 --minutes 20 --quiet --only win-in-2 --only win-in-3 --only defence --out $D/juxtapose.jsonl
+# wins in 2 and 3 (issue 35) are found late in the drop phase, where runs for them only play
+$V juxtapose --count 30 --seed 12 --minutes 20 --quiet --only win-in-2 --out $D/juxtapose.jsonl
+$V juxtapose --count 20 --seed 13 --minutes 25 --quiet --only win-in-3 --out $D/juxtapose.jsonl
+$V juxtapose --count 20 --seed 15 --minutes 30 --quiet --only win-in-3 --out $D/juxtapose.jsonl

@@ -43,3 +43,32 @@ def test_only_keeps_those_themes() -> None:
 def test_bad_input_is_refused(args: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["puzzles", "make", *args]) == 2
     assert "vertex puzzles make:" in capsys.readouterr().err
+
+
+def test_juxtapose_wins_in_2_by_the_command(tmp_path: Path) -> None:
+    """`make juxtapose --only win-in-2` (issue 35): a win in 2 found late in the drop phase,
+    exactly one first move (up to symmetry) keeps it by the exact search, and the stored
+    line is judged solved while every other first move fails."""
+    from vertex.games.juxtapose.game import MOVE_NAMES, move_code
+    from vertex.puzzles.judge import judge, position
+    from vertex.puzzles.jux import JuxSearch, position_key
+    from vertex.puzzles.model import Puzzle
+
+    out = tmp_path / "j.jsonl"
+    args = ["puzzles", "make", "juxtapose", "--count", "1", "--only", "win-in-2", "--quiet"]
+    assert main([*args, "--seed", "21", "--minutes", "3", "--out", str(out)]) == 0
+    (line,) = out.read_text().splitlines()
+    p = Puzzle.from_json(json.loads(line))
+    assert p.themes == ("win-in-2",) and p.goal.kind == "win" and p.goal.depth == 2
+    state = position(p)
+    search = JuxSearch()
+    assert search.distance(state, 3) == 2  # no win in 1, a win in 2
+    good = [c for c in state.move_codes() if search.keeps(state, c, 2)]
+    assert len({position_key(state.apply(c)) for c in good}) == 1
+    assert move_code(p.solution[0]) in good and len(p.solution) == 3
+    assert judge(p, list(p.solution)).status == "solved"
+    first = judge(p, [p.solution[0]])
+    assert first.status == "playing" and first.reply == [p.solution[1]]
+    for c in state.move_codes():
+        if c not in good:
+            assert judge(p, [MOVE_NAMES[c]]).status == "failed"

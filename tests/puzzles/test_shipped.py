@@ -58,3 +58,25 @@ def test_a_shipped_puzzle_is_what_it_says(puzzle: Puzzle) -> None:
             state.apply(move_code(puzzle.solution[0]))
         )
     assert judge(puzzle, list(puzzle.solution)).status == "solved"
+
+
+DEEP = [p for p in shipped() if p.game == "juxtapose" and p.goal.depth >= 2]
+
+
+def test_the_set_has_juxtapose_wins_in_2_and_3() -> None:
+    kinds = Counter(p.themes[0] for p in DEEP)
+    assert kinds["win-in-2"] >= 10 and kinds["win-in-3"] >= 1, kinds
+
+
+@pytest.mark.parametrize("puzzle", DEEP, ids=[p.id for p in DEEP])
+def test_a_shipped_juxtapose_win_in_2_or_3_has_one_first_move(puzzle: Puzzle) -> None:
+    """By the exact search: no quicker win, and one first move (up to symmetry) wins in N."""
+    state = position(puzzle)
+    assert isinstance(state, JuxtaposeState)
+    search = JuxSearch()
+    n = puzzle.goal.depth
+    assert puzzle.themes == (f"win-in-{n}",) and search.distance(state, n) == n
+    good = [c for c in state.move_codes() if search.keeps(state, c, n)]
+    assert len({position_key(state.apply(c)) for c in good}) == 1
+    assert move_code(puzzle.solution[0]) in good
+    assert judge(puzzle, list(puzzle.solution)).status == "solved"

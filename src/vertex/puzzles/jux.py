@@ -15,6 +15,12 @@ from dataclasses import dataclass
 from vertex.games.juxtapose.game import MOVE_NAMES, SIZE, JuxtaposeState, move_code
 
 MAX_DEPTH = 3
+#: The drop phase is searched beyond one move once it has at most this many moves (4
+#: pyramids left for 5 squares): ~200 ways early on, 20 near its end (wins in 2 and 3 found
+#: there in ~0.02 s a position; at 30 ways a search takes ten times as long, and finds none).
+DROP_BRANCHING = 20
+#: The kinds found in the slide phase: its wins in 2 and 3 have more than one first move.
+SLIDE_KINDS = ("win-in-1", "defence")
 
 
 class SearchTimeout(Exception):
@@ -89,8 +95,8 @@ class JuxSearch:
         codes = state.move_codes()
         if any(state.wins_at_once(c) for c in codes):
             return True
-        if n == 1 or state.stash:
-            return False  # deeper searches in the drop phase cost too much; see the notes
+        if n == 1 or (state.stash and len(codes) > DROP_BRANCHING):  # searched_deep
+            return False  # deeper searches early in the drop phase cost too much
         k = (state.code, state.stash, state.moved_last, state.turn, n)
         hit = self.table.get(k)
         if hit is not None:
@@ -145,10 +151,14 @@ class JuxSearch:
             return None
         depth = self.distance(state, MAX_DEPTH)
         if depth <= MAX_DEPTH:
-            good = [c for c in codes if self.keeps(state, c, depth)]
-            groups = {position_key(state.apply(c)) for c in good}
-            if len(groups) != 1:
-                return None
+            good: list[int] = []
+            groups: set[tuple[int, ...]] = set()
+            for c in codes:
+                if self.keeps(state, c, depth):
+                    good.append(c)
+                    groups.add(position_key(state.apply(c)))
+                    if len(groups) > 1:
+                        return None  # a second way: no puzzle (most positions end here)
             line = self.win_line(state, good[0], depth)
             return JuxFound(
                 "win",
@@ -183,6 +193,12 @@ class JuxSearch:
             s = s.apply(nxt)
             n -= 1
         return tuple(moves)
+
+
+def searched_deep(state: JuxtaposeState) -> bool:
+    """Whether wins beyond one move are looked for here (the slide phase, the drop phase's
+    end)."""
+    return not state.stash or len(state.move_codes()) <= DROP_BRANCHING
 
 
 def _gives_line(after: JuxtaposeState) -> bool:

@@ -21,7 +21,7 @@ from vertex.core.registry import create_game
 from vertex.games.dots.engine import DotsGame, DotsState
 from vertex.games.juxtapose.game import MOVE_NAMES, JuxtaposeState
 from vertex.puzzles.dots import DotsJudge
-from vertex.puzzles.jux import JuxSearch, SearchTimeout
+from vertex.puzzles.jux import SLIDE_KINDS, JuxSearch, SearchTimeout, _gives_line, searched_deep
 from vertex.puzzles.model import Goal, Puzzle, plain_options, pool_name, puzzle_id
 
 #: Seconds the judge may spend on one position before it is passed over.
@@ -129,22 +129,25 @@ def _diff(state: DotsState) -> int:
     return state.owned[mover].bit_count() - state.owned[1 - mover].bit_count()
 
 
-def self_play(game: Game[Any], rng: random.Random) -> State:
-    """One game between computer players of random levels 1–3: the finished state."""
+def self_play(game: Game[Any], rng: random.Random, drops_only: bool = False) -> State:
+    """One game between computer players of random levels 1–3: the finished state (with
+    `drops_only`, a Juxtapose game stops where its slide phase would begin)."""
     seats = [
         ai_player(game, rng.choice((1, 1, 2, 3)), seed=rng.randrange(1 << 30)) for _ in range(2)
     ]
     state = game.initial_state(seed=0)
     while not state.is_over:
+        if drops_only and isinstance(state, JuxtaposeState) and not state.stash:
+            break
         seat = state.to_move[0]
         if isinstance(state, JuxtaposeState) and (state.stash or rng.random() < 0.85):
             # the computer players end most games in the drop phase or the first slides,
             # while the deeper puzzles (wins in 2–3, defences) need long slide phases: play
             # quietly (no line made or given) most of the time
-            quiet = _quiet_moves(state)
+            quiet = _quiet_move(state, rng)
             move = (
-                MOVE_NAMES[rng.choice(quiet)]
-                if quiet
+                MOVE_NAMES[quiet]
+                if quiet is not None
                 else seats[seat].choose(state, seat, MOVE_BUDGET_S)
             )
         elif rng.random() < 0.15:
@@ -155,15 +158,18 @@ def self_play(game: Game[Any], rng: random.Random) -> State:
     return state
 
 
-def _quiet_moves(state: JuxtaposeState) -> list[int]:
-    out = []
-    for c in state.move_codes():
+def _quiet_move(state: JuxtaposeState, rng: random.Random) -> int | None:
+    """A move at random that makes no line and gives none (None if there is none): tried in
+    a shuffled order, so a game costs a few checks a ply, not every move's every reply."""
+    codes = state.move_codes()
+    rng.shuffle(codes)
+    for c in codes:
         if state.wins_at_once(c):
             continue
         after = state.apply(c)
         if not any(after.wins_at_once(r) for r in after.move_codes()):
-            out.append(c)
-    return out
+            return c
+    return None
 
 
 def make(
@@ -192,12 +198,15 @@ def make(
     games = 0
     themes: dict[str, int] = {}
     start = first_ply(game)
+    # the slide phase gives Juxtapose's wins in 1 and defences, never a win in 2 or 3 with
+    # one first move in our runs (the defender can swap any pair): a run for those only
+    # plays and searches the drop phase, twenty times as many games a minute
+    drops_only = bool(only) and not set(only) & set(SLIDE_KINDS)
     while made < count and (stop is None or time.monotonic() < stop):
-        final = self_play(game, rng)
+        final = self_play(game, rng, drops_only)
         games += 1
-        state = game.initial_state(seed=0)
         this_game = 0
-        for ply, (_, move) in enumerate(final.history):
+        for ply, state in _positions(game, final, drops_only):
             if ply >= start and not state.is_over and this_game < per_game:
                 try:
                     found = puzzle_at(
@@ -219,6 +228,20 @@ def make(
                     yield found
                     if made >= count:
                         break
-            state = state.play(move)
         if log is not None:
             log(f"{games} games, {made} puzzles")
+
+
+def _positions(game: Game[Any], final: State, drops_only: bool) -> Iterator[tuple[int, State]]:
+    """The game's positions (ply, state) from the start; in a Juxtapose run for the drop
+    phase's wins in 2 and 3, also every other quiet drop where the search first goes deep
+    (a win in 3 with one first move is one position in ~2,700 there)."""
+    state = game.initial_state(seed=0)
+    for ply, (_, move) in enumerate(final.history):
+        yield ply, state
+        if drops_only and isinstance(state, JuxtaposeState) and not searched_deep(state):
+            for code in state.move_codes():
+                after = state.apply(code)
+                if after.to_move and searched_deep(after) and not _gives_line(after):
+                    yield ply + 1, after
+        state = state.play(move)

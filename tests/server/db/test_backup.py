@@ -95,6 +95,7 @@ def source(tmp_path_factory: pytest.TempPathFactory) -> str:
         p = next(p for p in shipped() if p.turns == 1 and p.game == "dots-and-boxes")
         auth = {"Authorization": f"Bearer {keys[0]}"}
         c.post(f"/api/puzzles/{p.id}/attempt", json={"moves": list(p.solution)}, headers=auth)
+        assert c.get("/api/puzzles/next", params={"game": "juxtapose"}).is_success  # picks
     # and a mined puzzle
     engine = make_engine(url)
     with engine.begin() as conn:

@@ -1,6 +1,9 @@
 """The puzzles' routes (DESIGN.md §5b).
 
-- `GET /api/puzzles/next?game=GAME[&theme=T][&after=ID]` and `GET /api/puzzles/daily?game=`
+- `GET /api/puzzles/games` → `{games: [{game, themes, pools: [{pool, options, themes}]}]}`.
+- `GET /api/puzzles/next?game=GAME[&pool=POOL][&theme=T][&after=ID]` (`pool` one of the
+  game's boards, e.g. `dots-and-boxes-4x4`: 422 `puzzle-pool` otherwise; without it, any
+  board of the game) and `GET /api/puzzles/daily?game=[&pool=]`
   and `GET /api/puzzles/{id}`: a puzzle, `{id, game, options, moves, to_move, goal, rating,
   themes, turns, hint, url, state}` (`state` is the position as a table's view: the page
   draws it and offers its `legal_moves`), with `player_rating` for a player with a key.
@@ -25,7 +28,7 @@ from fastapi import FastAPI, Path, Query, Request
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub
 from vertex.server.players.identity import Me
-from vertex.server.puzzles.service import games
+from vertex.server.puzzles.offer import games
 from vertex.server.site.addresses import address_of
 
 PuzzleId = Annotated[str, Path(max_length=64, description="a puzzle's id")]
@@ -40,7 +43,8 @@ def add_puzzle_routes(app: FastAPI, hub: Hub) -> None:
 
     @app.get("/api/puzzles/games")
     async def puzzle_games() -> dict[str, Any]:
-        """The games with puzzles, each with its themes (in the order a choice lists them)."""
+        """The games with puzzles, each with its themes (in the order a choice lists them)
+        and its boards (`pools`: the pool's name, its options, its themes)."""
         return {"games": games(hub.puzzles.by_game)}
 
     @app.get("/api/puzzles/next")
@@ -49,18 +53,25 @@ def add_puzzle_routes(app: FastAPI, hub: Hub) -> None:
         game: GameQ,
         theme: ThemeQ = None,
         after: Annotated[str | None, Query(max_length=64)] = None,
+        pool: Annotated[str | None, Query(max_length=64, description="a board")] = None,
     ) -> dict[str, Any]:
-        """A puzzle of the game (and theme): for a player, one not tried yet near their
-        rating; `after` (the one just played) is not given again at once."""
+        """A puzzle of the game or one of its boards (and theme): for a player, one not
+        tried yet near their rating; `after` (the one just played) is not given again at
+        once."""
         me = await who(request)
-        puzzle = await hub.puzzles.next(game, theme or None, me, after)
+        puzzle = await hub.puzzles.next(game, theme or None, me, after, pool or None)
         return await hub.puzzles.view(puzzle, me)
 
     @app.get("/api/puzzles/daily")
-    async def daily_puzzle(request: Request, game: GameQ) -> dict[str, Any]:
-        """The day's puzzle for the game (the same for everyone, UTC days)."""
+    async def daily_puzzle(
+        request: Request,
+        game: GameQ,
+        pool: Annotated[str | None, Query(max_length=64, description="a board")] = None,
+    ) -> dict[str, Any]:
+        """The day's puzzle for the game, or one of its boards (the same for everyone, UTC
+        days)."""
         me = await who(request)
-        return await hub.puzzles.view(await hub.puzzles.daily(game), me)
+        return await hub.puzzles.view(await hub.puzzles.daily(game, pool or None), me)
 
     @app.get("/api/lessons/{game}")
     async def lessons(

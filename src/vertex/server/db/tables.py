@@ -7,6 +7,7 @@ from sqlalchemy import Table
 
 from vertex.server.live.spectators import spectator_lines_t
 from vertex.server.lobby.rows import lobby_t
+from vertex.server.puzzles.picks import picks_t
 from vertex.server.puzzles.rows import (
     puzzle_attempts_t,
     puzzle_players_t,
@@ -45,6 +46,7 @@ EXPORTED: tuple[Table, ...] = (
     puzzle_ratings_t,  # each rated puzzle's rating
     puzzle_players_t,  # players' puzzle ratings
     puzzle_attempts_t,  # players' rated attempts, one per player and puzzle
+    picks_t,  # the puzzles' pick index (the shipped set's rows are rewritten as needed)
 )
 
 #: Tables a backup leaves out, and why.

@@ -26,7 +26,8 @@ from vertex.puzzles.model import Puzzle, pool_name
 from vertex.puzzles.shipped import shipped
 from vertex.server.errors import ApiError
 from vertex.server.players.identity import Me
-from vertex.server.puzzles import rows
+from vertex.server.puzzles import offer, picks, rows
+from vertex.server.puzzles.picks import ANY
 from vertex.server.puzzles.rows import Rating
 from vertex.server.storage.store import Store
 from vertex.server.table import ratings
@@ -35,30 +36,6 @@ from vertex.server.table import ratings
 MINE_AT_MOST = 12
 #: A record longer than this is not a game of these boards.
 MAX_PLIES = 2000
-
-#: Every theme (RULES.md §5), in the order a choice lists them; a game's are those its
-#: shipped puzzles have.
-THEMES = (
-    "chain-control",
-    "all-but-two",
-    "double-dealing",
-    "sacrifice",
-    "loops",
-    "endgame",
-    "opening-safe",
-    "win-in-1",
-    "win-in-2",
-    "win-in-3",
-    "defence",
-)
-
-
-def games(by_game: dict[str, list[Puzzle]]) -> list[dict[str, Any]]:
-    """The games with puzzles (those of the shipped set), each with its themes."""
-    return [
-        {"game": game, "themes": [t for t in THEMES if any(t in p.themes for p in pool)]}
-        for game, pool in by_game.items()
-    ]
 
 
 def refused(exc: Refused) -> ApiError:
@@ -85,6 +62,7 @@ class Puzzles:
         self.now = now
         self.by_id: dict[str, Puzzle] = {p.id: p for p in shipped()}
         self.by_game: dict[str, list[Puzzle]] = {}
+        self.seeded = False  # the shipped set's pick rows are up to date (picks.py)
         for p in shipped():
             self.by_game.setdefault(p.game, []).append(p)
 
@@ -105,44 +83,47 @@ class Puzzles:
         with self.store.engine.connect() as conn:
             return rows.mined(conn)
 
-    async def choices(self, game: str, theme: str | None) -> list[Puzzle]:
-        if game not in self.by_game:
-            raise ApiError(
-                "puzzle-game", "no puzzles for this game", 422, params={"game": game[:64]}
+    async def next(
+        self,
+        game: str,
+        theme: str | None,
+        me: Me | None,
+        after: str | None,
+        pool: str | None = None,
+    ) -> Puzzle:
+        """A puzzle of the game or one of its boards (and theme), picked by the store's index
+        (picks.py): for a player, one not yet tried, nearest their rating among 12 read from
+        a random point; for a guest, the one at a random point, other than `after`."""
+        scope = offer.scope(self.by_game, game, pool, theme)
+        if not self.seeded:
+            await self.store.db.writing(_seed, self.store, list(self.by_id.values()))
+            self.seeded = True
+        at, n = random.random(), 1 if me is None else 12
+        player = None if me is None else me.id
+        got = await self.store.db.reading(
+            _pick, self.store, scope, theme or ANY, at, n, after, player
+        )
+        if not got:  # every one tried, or only `after` there: any at all
+            got = await self.store.db.reading(
+                _pick, self.store, scope, theme or ANY, at, 1, None, None
             )
-        if theme is not None and theme not in THEMES:
-            raise ApiError("puzzle-theme", "no such theme", 422, params={"theme": theme[:64]})
-        every = self.by_game.get(game, []) + [
-            p for p in await self.store.db.reading(self._mined) if p.game == game
-        ]
-        return [p for p in every if theme is None or theme in p.themes]
-
-    async def next(self, game: str, theme: str | None, me: Me | None, after: str | None) -> Puzzle:
-        """A puzzle of the game (and theme): for a player, one not yet tried, nearest their
-        rating among a few drawn at random; for a guest, any other than `after`."""
-        choices = await self.choices(game, theme)
-        if not choices:
+        found = [(p, x.mu) for x in got if (p := self.by_id.get(x.puzzle_id) or x.puzzle())]
+        if not found:
             raise ApiError("puzzle-none", "no puzzle with this theme yet", 404)
-        rng = random.Random()
-        pool = [p for p in choices if p.id != after] or choices
-        if me is None:
-            return rng.choice(pool)
+        if me is None or len(found) == 1:
+            return found[0][0]
         mine = await self.store.db.reading(self._player_rating, me.id)
         target = mine.mu if mine else ratings.MU
-        sample = rng.sample(pool, min(12, len(pool)))
-        fresh = [
-            p for p in sample if await self.store.db.reading(self._attempted, me.id, p.id) is None
+        return min(found, key=lambda pm: abs((pm[0].rating if pm[1] is None else pm[1]) - target))[
+            0
         ]
-        return min(fresh or sample, key=lambda p: abs(p.rating - target))
 
-    async def daily(self, game: str) -> Puzzle:
-        """The same puzzle all day (UTC) for everyone, from the shipped set."""
-        pool = self.by_game.get(game, [])
-        if not pool:
-            await self.choices(game, None)  # the refusal for an unknown game
-            raise ApiError("puzzle-none", "no puzzle for this game yet", 404)
+    async def daily(self, game: str, board: str | None = None) -> Puzzle:
+        """The same puzzle all day (UTC) for everyone, from the shipped set (of the board)."""
+        scope = offer.scope(self.by_game, game, board, None)  # refusals: game, board
+        pool = [p for p in self.by_game[game] if board in (None, pool_name(game, p.options))]
         day = datetime.datetime.fromtimestamp(self.now(), datetime.UTC).date().isoformat()
-        digest = hashlib.sha256(f"{day}:{game}".encode()).digest()
+        digest = hashlib.sha256(f"{day}:{scope}".encode()).digest()
         return pool[int.from_bytes(digest[:4], "big") % len(pool)]
 
     async def lesson(self, game: str, me: Me | None) -> dict[str, Any]:
@@ -281,9 +262,12 @@ class Puzzles:
 
     def _store_mined(self, fresh: list[Puzzle]) -> int:
         n = 0
+        rng = random.Random()
         with self.store.engine.begin() as conn:
             for p in fresh:
-                n += rows.add_puzzle(conn, p, pool_name(p.game, p.options), self.now())
+                if rows.add_puzzle(conn, p, pool_name(p.game, p.options), self.now()):
+                    picks.add_rows(conn, picks.pick_rows(p, False, rng), self.store.db.sqlite)
+                    n += 1
         return n
 
 
@@ -296,3 +280,13 @@ def _after(puzzle: Puzzle, moves: list[str], verdict: Verdict) -> dict[str, Any]
         state = state.play(m)
     view: dict[str, Any] = state.to_dict()
     return view
+
+
+def _seed(store: Store, every: list[Puzzle]) -> int:
+    with store.engine.begin() as conn:
+        return picks.seed_shipped(conn, every, store.db.sqlite)
+
+
+def _pick(store: Store, *args: Any) -> list[picks.Picked]:
+    with store.engine.connect() as conn:
+        return picks.pick(conn, *args)

@@ -10,17 +10,16 @@ import { mountHeader } from "../shared/header.js";
 import { loadCatalogs, num, onLangChange, t } from "../shared/i18n.js";
 import { remembered } from "../shared/store.js";
 import { mountBoard } from "../table/board.js";
+import { makeChoice } from "./choice.js";
 import { streak } from "./streak.js";
 import { gameName, goalText, themeName } from "./words.js";
 
-// the games with puzzles and their themes, as the server has them (the page names none)
+// the games with puzzles, their boards and themes, as the server has them (the page names
+// none)
 const [offered] = await Promise.all([api.puzzleGames(), loadCatalogs("puzzles", "table")]);
-const GAMES = offered.games.map((g) => g.game);
-const THEMES = new Map(offered.games.map((g) => [g.game, g.themes]));
-const themesOf = (game) => THEMES.get(game) || [];
+const choice = makeChoice(offered, () => next());
 
 const main = document.querySelector("main");
-const GAME_KEY = "vertex.puzzles.game";
 
 const ui = {
   puzzle: null,      // the server's puzzle view
@@ -45,29 +44,10 @@ build();
 start();
 onLangChange(() => { renderControls(); render(); });
 
-function pref(name, fallback) {
-  try { return localStorage.getItem(name) || fallback; } catch { return fallback; }
-}
-
-function savePref(name, value) {
-  try { localStorage.setItem(name, value); } catch { /* nothing kept */ }
-}
-
 function build() {
   el.title = h("h1", {});
-  el.game = h("select", { id: "puzzle-game", name: "game", onchange: () => {
-    savePref(GAME_KEY, el.game.value);
-    renderThemes();
-    next();
-  } });
-  el.gameLabel = h("label", { for: "puzzle-game" });
-  el.theme = h("select", { id: "puzzle-theme", name: "theme", onchange: () => next() });
-  el.themeLabel = h("label", { for: "puzzle-theme" });
   el.daily = h("button", { type: "button", class: "button", "data-action": "daily", onclick: () => daily() });
-  el.controls = h("div", { class: "puzzle-controls card" },
-    h("div", { class: "field" }, el.gameLabel, el.game),
-    h("div", { class: "field" }, el.themeLabel, el.theme),
-    el.daily);
+  el.controls = h("div", { class: "puzzle-controls card" }, ...choice.node, el.daily);
   el.goal = h("p", { class: "puzzle-goal", "data-puzzle-goal": "" });
   el.meta = h("p", { class: "puzzle-meta" });
   el.status = h("p", { class: "puzzle-status", role: "status", "data-puzzle-status": "" });
@@ -93,12 +73,7 @@ function build() {
 function renderControls() {
   document.title = `${t("puzzles.title")} · Vertex`;
   el.title.textContent = t("puzzles.title");
-  el.gameLabel.textContent = t("puzzles.choose.game");
-  el.themeLabel.textContent = t("puzzles.choose.theme");
-  const chosen = el.game.value || pref(GAME_KEY, GAMES[0]);
-  el.game.replaceChildren(...GAMES.map((g) => h("option", { value: g, text: gameName(g) })));
-  el.game.value = GAMES.includes(chosen) ? chosen : GAMES[0];
-  renderThemes();
+  choice.render();
   el.daily.textContent = t("puzzles.daily");
   el.hint.textContent = t("puzzles.hint");
   el.solution.textContent = t("puzzles.solution");
@@ -106,14 +81,6 @@ function renderControls() {
   el.next.textContent = t("puzzles.next");
   el.permalink.textContent = t("puzzles.permalink");
   el.card.querySelector("h2").textContent = t("puzzles.puzzle");
-}
-
-function renderThemes() {
-  const was = el.theme.value;
-  const themes = themesOf(el.game.value);
-  el.theme.replaceChildren(h("option", { value: "", text: t("puzzles.theme.all") }),
-    ...themes.map((th) => h("option", { value: th, text: themeName(th) })));
-  el.theme.value = themes.includes(was) ? was : "";
 }
 
 // ---- loading --------------------------------------------------------------------------------
@@ -125,11 +92,11 @@ async function start() {
 
 async function next(push = true) {
   const after = ui.puzzle ? ui.puzzle.id : "";
-  await show(() => api.puzzleNext(el.game.value, el.theme.value, after), push);
+  await show(() => api.puzzleNext(choice.game, choice.theme, after, choice.pool), push);
 }
 
 async function daily() {
-  await show(() => api.puzzleDaily(el.game.value), true);
+  await show(() => api.puzzleDaily(choice.game, choice.pool), true);
 }
 
 async function show(fetcher, push) {
@@ -161,10 +128,7 @@ async function open(puzzle) {
   ui.showing = false;
   ui.rating = puzzle.player_rating ?? null;
   setMessage("puzzles.status.start");
-  if (GAMES.includes(puzzle.game) && el.game.value !== puzzle.game) {
-    el.game.value = puzzle.game;
-    renderThemes();
-  }
+  choice.follow(puzzle);
   if (!ui.board || ui.boardGame !== puzzle.game) {
     el.boardHost.replaceChildren();
     const mounted = await mountBoard(el.boardHost, puzzle.state, {
@@ -289,7 +253,7 @@ function render(animate = false) {
   main.dataset.status = ui.status;
   el.goal.textContent = goalText(puzzle.goal);
   el.meta.replaceChildren(
-    h("span", { text: t("puzzles.meta", { game: gameName(puzzle.game), rating: num(puzzle.rating, { useGrouping: false }) }) }),
+    h("span", { text: t("puzzles.meta", { game: gameTitle(puzzle), rating: num(puzzle.rating, { useGrouping: false }) }) }),
     ...puzzle.themes.map((th) => h("span", { class: "tag", "data-theme": th, text: themeName(th) })));
   el.status.textContent = statusText();
   el.status.dataset.kind = ui.status;
@@ -314,6 +278,12 @@ function render(animate = false) {
   el.retry.hidden = ui.status === "playing";
   el.permalink.href = `/puzzles/${puzzle.id}`;
   el.score.replaceChildren(scoreLine());
+}
+
+/** "Dots and Boxes · 4×4": the game and, where it has more than one, the board. */
+function gameTitle(puzzle) {
+  const board = choice.board(puzzle);
+  return board ? `${gameName(puzzle.game)} · ${board}` : gameName(puzzle.game);
 }
 
 /** Cells held so far (the Dots family: the goal is a margin), the player's first. */

@@ -66,13 +66,18 @@ export const api = {
   leaderboard: (pool) => call("GET", `/api/leaderboard/${encodeURIComponent(pool)}`),
   // puzzles (DESIGN §5b): with the key, so that a player's attempts rate them
   puzzleGames: () => call("GET", "/api/puzzles/games"),
-  puzzleNext: (game, theme = "", after = "") => {
+  puzzleNext: (game, theme = "", after = "", pool = "") => {
     const q = new URLSearchParams({ game });
+    if (pool) q.set("pool", pool);
     if (theme) q.set("theme", theme);
     if (after) q.set("after", after);
     return call("GET", `/api/puzzles/next?${q}`, undefined, true);
   },
-  puzzleDaily: (game) => call("GET", `/api/puzzles/daily?game=${encodeURIComponent(game)}`, undefined, true),
+  puzzleDaily: (game, pool = "") => {
+    const q = new URLSearchParams({ game });
+    if (pool) q.set("pool", pool);
+    return call("GET", `/api/puzzles/daily?${q}`, undefined, true);
+  },
   puzzle: (id) => call("GET", `/api/puzzles/${encodeURIComponent(id)}`, undefined, true),
   puzzleAttempt: (id, moves) =>
     call("POST", `/api/puzzles/${encodeURIComponent(id)}/attempt`, { moves }, true),

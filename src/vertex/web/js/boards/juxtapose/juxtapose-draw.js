@@ -216,3 +216,35 @@ export function badgeIcon() {
     s("line", { x1: 7, y1: 21, x2: 21, y2: 7, stroke: "#a34400", "stroke-width": 3.5 }));
 }
 
+
+// ---- the review's and the analysis' best moves (as the line boards' js/boards/bests.js) ----
+const HL = "#f5c400"; // a highlighter's yellow under the page's ink: no seat's, no cursor's
+
+/** Best move number `n` (1-based) drawn over the board: a swap or slide as a dashed ink arrow
+ * on a yellow halo, a drop as its pyramid faded on a dashed ring; each with a numbered badge
+ * (shape and number, not only colour). `m` is the parsed move; `cls` adds is-focus/is-dim. */
+export function bestMark(move, m, n, cls) {
+  const g = s("g", { class: `jx-best${cls}`, "data-best-move": move, opacity: cls === " is-dim" ? 0.35 : 1 });
+  let at;
+  if (m.kind === "drop") {
+    const c = centre(m.a);
+    g.append(
+      s("circle", { cx: c.x, cy: c.y, r: 44, fill: HL, "fill-opacity": 0.45, stroke: INK, "stroke-width": 3, "stroke-dasharray": "8 6" }),
+      pyramid(m.pyramid, c.x, c.y, { opacity: 0.6 }));
+    at = { x: c.x + 30, y: c.y - 30 };
+  } else {
+    const a = centre(m.a);
+    const b = centre(m.b);
+    g.append(
+      s("line", { x1: a.x, y1: a.y, x2: b.x, y2: b.y, stroke: HL, "stroke-opacity": cls === " is-focus" ? 0.9 : 0.6, "stroke-width": 26, "stroke-linecap": "round" }),
+      arrow(m, { colour: INK, dashed: true }));
+    at = { x: (a.x + b.x) / 2, y: (a.y + b.y) / 2 };
+  }
+  g.append(
+    s("circle", { cx: at.x, cy: at.y, r: 12, fill: INK, stroke: HL, "stroke-width": 3 }),
+    s("text", {
+      x: at.x, y: at.y + 0.5, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 14,
+      "font-weight": 700, fill: "#ffffff", "font-family": "system-ui, sans-serif", "aria-hidden": "true",
+    }, String(n)));
+  return g;
+}

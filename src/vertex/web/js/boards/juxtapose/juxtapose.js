@@ -5,7 +5,7 @@
 import { addSheet, h, s, reducedMotion } from "../../shared/dom.js";
 import { has, loadCatalogs, num, onLangChange, t } from "../../shared/i18n.js";
 import {
-  ACCENT, CELL, SIDE, SIZE, SQUARE_NAMES, arrow, badgeIcon, brackets, centre,
+  ACCENT, CELL, SIDE, SIZE, SQUARE_NAMES, arrow, badgeIcon, bestMark, brackets, centre,
   coordinates, corner, cornerTriangles, frame, noSlideBadge, parsePyramid, pyramid, pyramidIcon,
   squareFill, winLine,
 } from "./juxtapose-draw.js";
@@ -98,6 +98,7 @@ export function createBoard(host, options = {}) {
   let lastPly = null;
   let placed = new Map();         // pyramid -> square as last drawn (for the animations)
   let drag = null;
+  let best = null;                // {moves, focus}: the review's or analysis' best moves drawn
 
   // ---- the widget ------------------------------------------------------------------------
   const svg = s("svg", { class: "jx-board", viewBox: `0 0 ${SIDE} ${SIDE}`, role: "grid" });
@@ -106,7 +107,8 @@ export function createBoard(host, options = {}) {
   const underlay = s("g", { class: "jx-underlay", "pointer-events": "none" });
   const piecesLayer = s("g", { class: "jx-pieces", "pointer-events": "none" });
   const overlay = s("g", { class: "jx-overlay", "pointer-events": "none" });
-  svg.append(coordinates(), squaresLayer, frame(), underlay, piecesLayer, overlay);
+  const bestsLayer = s("g", { class: "jx-bests", "data-bests": "", "pointer-events": "none" });
+  svg.append(coordinates(), squaresLayer, frame(), underlay, piecesLayer, overlay, bestsLayer);
 
   const squareEls = new Map();
   for (let r = 0; r < SIZE; r++) {
@@ -415,6 +417,7 @@ export function createBoard(host, options = {}) {
     drawSquares();
     drawPieces();
     drawOverlay();
+    drawBests();
     const pend = parseMove(ctx.pending);
     stash.update({
       stash: board.stash || [],
@@ -486,6 +489,7 @@ export function createBoard(host, options = {}) {
     if (f.last.has(sq)) parts.push(t("juxtapose.state.last"));
     if (f.pending.has(sq)) parts.push(t("juxtapose.state.pending"));
     if (f.win.has(sq)) parts.push(t("juxtapose.state.win"));
+    for (const n of bestsAt(sq)) parts.push(t("juxtapose.state.best", { n: num(n) }));
     return parts.join(", ");
   }
 
@@ -540,6 +544,21 @@ export function createBoard(host, options = {}) {
       }
     }
     overlay.replaceChildren(...parts);
+  }
+
+  function drawBests() {
+    const moves = best ? best.moves : [];
+    const cls = (move) => (best && best.focus ? (best.focus === move ? " is-focus" : " is-dim") : "");
+    bestsLayer.replaceChildren(...moves.map((move, i) => {
+      const m = parseMove(move);
+      return m ? bestMark(move, m, i + 1, cls(move)) : null;
+    }).filter(Boolean));
+  }
+
+  /** The numbers (1-based) of the best moves drawn that touch `sq`. */
+  function bestsAt(sq) {
+    if (!best) return [];
+    return best.moves.flatMap((move, i) => (moveSquares(move).has(sq) ? [i + 1] : []));
   }
 
   function drawStatus() {
@@ -611,6 +630,11 @@ export function createBoard(host, options = {}) {
       if (m.kind === "swap") return t("juxtapose.move.swap", { a: m.a, b: m.b });
       const p = contentOf(m.b) || contentOf(m.a);
       return t("juxtapose.move.slide", { pyramid: p ? pyramidLabel(p) : "", from: m.a, to: m.b });
+    },
+    /** The best moves drawn on the board (null: none); `focus` the one pointed at. */
+    highlight(moves, focus = null) {
+      best = moves && moves.length ? { moves, focus } : null;
+      if (state) draw();
     },
     focus() {
       squareEls.get(cursor).focus();
