@@ -59,8 +59,10 @@ TIEBREAK_SHARE = 0.25
 TABLE_LIMIT = 3_000_000
 #: The compiled solver's table (fixed size; old entries make room for new ones).
 TABLE_BYTES = 64 << 20
-#: The middle game's pruned search: its own table (its bounds are not exact).
-MIDDLE_BYTES = 64 << 20
+#: The middle game's pruned search: its own table (its bounds are not exact) ...
+MIDDLE_BYTES = 56 << 20
+#: ... and the quick one's (no handout of two cells while a quiet line is left).
+QUICK_BYTES = 8 << 20
 #: Boards whose tables a process keeps (the least recently used go first).
 KEPT_BOARDS = 2
 #: Level 5 while quiet lines are left: the middle game's pruned search up to this share of
@@ -70,6 +72,11 @@ MIDDLE_SHARE = 0.65
 EXACT_SHARE = 0.75
 #: Level 4: the pruned search up to this share of the budget, then MCTS.
 LEVEL4_MIDDLE_SHARE = 0.5
+#: The quick pruned search first, up to this share; when it gave a line no MCTS is
+#: needed, and the pruned search may go on up to these shares (level 5, level 4).
+QUICK_SHARE = 0.3
+MIDDLE_SHARE_AFTER_QUICK = 0.8
+LEVEL4_SHARE_AFTER_QUICK = 0.6
 
 
 @dataclass
@@ -78,6 +85,7 @@ class KeptTables:
 
     exact: CoreSolver
     middle: CoreSolver | None = None
+    quick: CoreSolver | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -250,28 +258,56 @@ class DotsPlayer(RebuiltPlayer):
     def _middle(
         self, state: DotsState, start: float, budget: float, kept: KeptTables
     ) -> int | None:
-        """The middle game: the pruned search (`CoreSolver.keep_line(middle=True)`) within
-        the level's share of the budget; at level 5, when it is done early, the exact value
-        search in what is left of EXACT_SHARE, whose line wins. A line, or None."""
+        """The middle game, in stages, each a line or nothing: the quick pruned search (no
+        handout of two cells or more while a quiet line is left) up to QUICK_SHARE of the
+        budget; the pruned search (`CoreSolver.keep_line(middle=True)`) up to the level's
+        share (more when the quick one gave a line); at level 5, when that is done early,
+        the exact value search up to EXACT_SHARE. The last stage done gives the line; an
+        unfinished pruned search gives the line of its last pass that raised the bound,
+        before the quick one's. All count loony positions with junctions (`junctions`)
+        and leave out dominated handouts (`hard`). None: MCTS decides."""
         if self.level < 4 or not self._quiet_left(state):
             return None
         from vertex.ai.dots.core import CoreSolver
 
+        if kept.quick is None:
+            kept.quick = CoreSolver(self.game, table_bytes=QUICK_BYTES)
         if kept.middle is None:
             kept.middle = CoreSolver(self.game, table_bytes=MIDDLE_BYTES)
+        quick: int | None = None
+        for handout in (1, 2):  # no handout at all, then lone cells too: one table, cleared
+            kept.quick.clear()
+            try:
+                _, quick = kept.quick.keep_line(
+                    state,
+                    deadline=start + budget * QUICK_SHARE,
+                    middle=True,
+                    handout=handout,
+                    junctions=True,
+                    hard=True,
+                )
+            except SolveTimeout:
+                break
         share = MIDDLE_SHARE if self.level >= 5 else LEVEL4_MIDDLE_SHARE
+        if quick is not None:
+            share = MIDDLE_SHARE_AFTER_QUICK if self.level >= 5 else LEVEL4_SHARE_AFTER_QUICK
         try:
-            _, line = kept.middle.keep_line(state, deadline=start + budget * share, middle=True)
+            _, line = kept.middle.keep_line(
+                state, deadline=start + budget * share, middle=True, junctions=True, hard=True
+            )
         except SolveTimeout:
             # not done: the line of the search's last finished pass that raised the bound
             got = kept.middle.core.probe(state.drawn)
-            if got is None or got[2] < 0 or got[0] <= -self.kit.cells:
-                return None
-            self.last_reason = "middle, unfinished"
-            return got[2]
+            if got is not None and got[2] >= 0 and got[0] > -self.kit.cells:
+                self.last_reason = "middle, unfinished"
+                return got[2]
+            self.last_reason = "middle, quick"
+            return quick
         if self.level >= 5 and time.monotonic() < start + budget * EXACT_SHARE:
             try:
-                _, line = kept.exact.keep_line(state, deadline=start + budget * EXACT_SHARE)
+                _, line = kept.exact.keep_line(
+                    state, deadline=start + budget * EXACT_SHARE, junctions=True, hard=True
+                )
                 self.last_reason = "solver"
                 return line
             except SolveTimeout:
