@@ -135,6 +135,7 @@ class CoreSolver:
         handout: int = MIDDLE_HANDOUT,
         junctions: bool = False,
         hard: bool = False,
+        stabilizer: bool = False,
         threads: int | None = None,
     ) -> tuple[int, int]:
         """A line that keeps the value, and that value for the player to move (cells from
@@ -154,7 +155,9 @@ class CoreSolver:
         `hard`: two dominated kinds of handout are not searched — a lone cell handed out by
         a second of its lines (the same position once taken) and a chain of two handed out
         from its end (the middle line offers the same cells and cannot be declined).
-        `threads`: as the solver's unless given."""
+        `stabilizer`: table keys under the root's own symmetries only (none for most
+        middle-game positions: no key costs a symmetry; a position that meets its image
+        below is searched twice). `threads`: as the solver's unless given."""
         if state.game.key() != self.game.key():
             raise VertexError("this solver was built for another game")
         if state.is_over:
@@ -169,6 +172,7 @@ class CoreSolver:
             handout=handout,
             junctions=junctions,
             hard=hard,
+            stabilizer=stabilizer,
             threads=self.threads if threads is None else threads,
         )
         if out is None:
@@ -178,7 +182,13 @@ class CoreSolver:
         if line < 0 or not (self.game.board.all_lines & ~state.drawn) >> line & 1:
             # a capture first (the search took it before the root's entry): ask per line
             full = self.core.solve(
-                state.drawn, state.reach, deadline, None, junctions=junctions, hard=hard
+                state.drawn,
+                state.reach,
+                deadline,
+                None,
+                junctions=junctions,
+                hard=hard,
+                stabilizer=stabilizer,
             )
             if full is None:
                 raise SolveTimeout
