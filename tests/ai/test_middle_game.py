@@ -140,3 +140,10 @@ def test_the_kept_tables_stay_within_their_budget() -> None:
         dots_player.kept_tables(game)
     assert len(dots_player._kept) == dots_player.KEPT_BOARDS
     forget_tables()
+    per_board = (
+        dots_player.TABLE_BYTES
+        + dots_player.MIDDLE_BYTES
+        + dots_player.WIDE_BYTES
+        + dots_player.QUICK_BYTES
+    )
+    assert dots_player.KEPT_BOARDS * per_board <= 256 << 20

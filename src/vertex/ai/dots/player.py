@@ -12,20 +12,20 @@
    core), a quick search with no handout for a line at once, the pruned search up to
    MIDDLE_SHARE_AFTER_QUICK of the budget (`CoreSolver.keep_line`: no handout of three
    cells or more while a quiet line is left — a heuristic whose line kept the exact value
-   on 26 of 31 recorded 5×5 middle-game positions), then, if time is left, the exact value
-   search up to EXACT_SHARE, whose line wins; all of them count loony positions with
-   junctions instead of searching them (`Core.loony`) and leave out dominated handouts
-   (`FAST`); otherwise the solver first
-   (its table kept; with the compiled core at every move, up to SOLVER_SHARE of the budget),
-   MCTS when the position is still too big, and MCTS again to choose among equally good
-   solved moves.
+   on 26 of 31 recorded 5×5 middle-game positions), then, if time is left, a wider one
+   (handouts of three cells too: 29 of 31) and the exact value search up to EXACT_SHARE,
+   the last one done giving the line; all of them count loony positions with junctions
+   instead of searching them (`Core.loony`) and leave out dominated handouts (`FAST`);
+   otherwise the solver first (its table kept; with the compiled core at every move, up
+   to SOLVER_SHARE of the budget), MCTS when the position is still too big, and MCTS
+   again to choose among equally good solved moves.
 
 The compiled solvers' tables are kept per process between moves, games and tables of the
-same board (`kept_tables`): at most KEPT_BOARDS boards, each an exact table of TABLE_BYTES,
-a middle-game table of MIDDLE_BYTES and a quick one of QUICK_BYTES — a process's computer
-players never hold more than KEPT_BOARDS × (TABLE_BYTES + MIDDLE_BYTES + QUICK_BYTES) =
-256 MiB of tables, however many tables they play at. A table's entries are values of
-positions, true in any game of that board.
+same board (`kept_tables`): at most KEPT_BOARDS boards, each an exact table of TABLE_BYTES
+and middle-game tables of MIDDLE_BYTES, WIDE_BYTES and QUICK_BYTES — a process's computer
+players never hold more than KEPT_BOARDS × (TABLE_BYTES + MIDDLE_BYTES + WIDE_BYTES +
+QUICK_BYTES) = 256 MiB of tables, however many tables they play at. A table's entries are
+values of positions, true in any game of that board.
 """
 
 from __future__ import annotations
@@ -63,9 +63,12 @@ TIEBREAK_SHARE = 0.25
 #: Entries kept in the Python solver's table before it is cleared (memory bound).
 TABLE_LIMIT = 3_000_000
 #: The compiled solver's table (fixed size; old entries make room for new ones).
-TABLE_BYTES = 64 << 20
+TABLE_BYTES = 48 << 20
 #: The middle game's pruned search: its own table (its bounds are not exact) ...
-MIDDLE_BYTES = 62 << 20
+MIDDLE_BYTES = 40 << 20
+#: ... the wider one's (level 5: handouts of up to WIDE_HANDOUT - 1 cells) ...
+WIDE_BYTES = 38 << 20
+WIDE_HANDOUT = 4
 #: ... and the quick one's (`QUICK_HANDOUTS`; cleared before each use).
 QUICK_BYTES = 2 << 20
 #: Boards whose tables a process keeps (the least recently used go first).
@@ -97,6 +100,7 @@ class KeptTables:
     exact: CoreSolver
     middle: CoreSolver | None = None
     quick: CoreSolver | None = None
+    wide: CoreSolver | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -273,7 +277,8 @@ class DotsPlayer(RebuiltPlayer):
         (`QUICK_HANDOUTS`: no handout while a quiet line is left) up to QUICK_SHARE of the
         budget; the pruned search (`CoreSolver.keep_line(middle=True)`) up to the level's
         share (more when a quick one gave a line); at level 5, when that is done early,
-        the exact value search up to EXACT_SHARE. The last stage done gives the line; an
+        the wider pruned search (WIDE_HANDOUT) and then the exact value search, up to
+        EXACT_SHARE. The last stage done gives the line; an
         unfinished pruned search gives the line of its last pass that raised the bound,
         before the quick one's. All count loony positions with junctions and leave out
         dominated handouts (`FAST`). None: MCTS decides."""
@@ -313,6 +318,23 @@ class DotsPlayer(RebuiltPlayer):
                 return got[2]
             self.last_reason = "middle, quick"
             return quick
+        reason = "middle"
+        if self.level >= 5 and time.monotonic() < start + budget * EXACT_SHARE:
+            # wider: handouts of WIDE_HANDOUT - 1 cells too; its line wins when it is done
+            if kept.wide is None:
+                kept.wide = CoreSolver(self.game, table_bytes=WIDE_BYTES)
+            try:
+                _, line = kept.wide.keep_line(
+                    state,
+                    deadline=start + budget * EXACT_SHARE,
+                    middle=True,
+                    handout=WIDE_HANDOUT,
+                    **FAST,
+                )
+                reason = "middle, wide"
+            except SolveTimeout:
+                self.last_reason = reason
+                return line
         if self.level >= 5 and time.monotonic() < start + budget * EXACT_SHARE:
             try:
                 _, line = kept.exact.keep_line(state, deadline=start + budget * EXACT_SHARE, **FAST)
@@ -320,7 +342,7 @@ class DotsPlayer(RebuiltPlayer):
                 return line
             except SolveTimeout:
                 pass
-        self.last_reason = "middle"
+        self.last_reason = reason
         return line
 
     def _search(
