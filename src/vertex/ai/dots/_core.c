@@ -1508,6 +1508,10 @@ static PyObject *Core_loony(Core *self, PyObject *arg) {
         PyErr_SetString(PyExc_ValueError, "drawn has lines the board does not have");
         return NULL;
     }
+    if (self->busy) { /* its scratch is the search's */
+        PyErr_SetString(PyExc_RuntimeError, "this solver is searching");
+        return NULL;
+    }
     if (!self->loony) Py_RETURN_NONE; /* the count is for normal play with extra turns */
     int rem[MAXC + 1];
     fill_rem(self, d, rem);
