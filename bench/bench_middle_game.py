@@ -2,6 +2,7 @@
 
     .venv/bin/python bench/bench_middle_game.py [--solve N] [--limit S] [--memory BYTES]
         [--levels 1,2,3,4,5] [--seconds S] [--mcts] [--only K] [--warm N]
+        [--board boxes5|triangles6|figures6]
 
 Positions: 5×5 Dots and Boxes reached by quiet play from the empty board — every line drawn
 gives no cell a third side while such a line is left — stopped at a drawn-from-the-seed
@@ -14,6 +15,8 @@ offline, each within `--limit` seconds (wall) and a `--memory` table; the solved
 kept with the solver's verdict — the value for the player to move and every value-keeping
 line — and the ones not settled in time are recorded as such (not used). The verdicts are
 written to bench/middle_game_5x5.json (data, committed), so later runs need not re-solve.
+`--board triangles6` (Dots and Triangles, size 6) and `--board figures6` (two-player
+Figures 6×6) do the same on those boards, with verdict files of their own.
 
 Then every kept position is put to levels `--levels` at `--seconds` a move (each a fresh
 player, seed 0, the process's kept solver tables dropped first: a cold start) and, with
@@ -42,17 +45,30 @@ from vertex.ai.dots.core import CoreSolver
 from vertex.ai.dots.solver import SolveTimeout
 from vertex.games.dots.engine import DotsGame, DotsState
 
-VERDICTS = Path(__file__).with_name("middle_game_5x5.json")
 ROWS = COLS = 5
-QUIET_MIN, QUIET_MAX = 16, 22
+#: --board: the game, its options, its verdict file, its window of quiet lines left and the
+#: lines drawn at least (Figures: the lines that may be drawn touch the figure, so fewer
+#: are ever quiet at once, from the start on); OpenSpiel's MCTS plays boxes only
+BOARDS: dict[str, tuple[str, dict[str, int], str, int, int, int]] = {
+    "boxes5": ("dots-and-boxes", {"rows": ROWS, "cols": COLS}, "middle_game_5x5.json", 16, 22, 0),
+    "triangles6": ("dots-and-triangles", {"size": 6}, "middle_game_triangles6.json", 16, 22, 0),
+    "figures6": ("figures", {"rows": 6, "cols": 6}, "middle_game_figures6.json", 4, 10, 14),
+}
+BOARD = "boxes5"
 
 
 def load() -> str:
     return "load " + " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
+def verdicts_path() -> Path:
+    return Path(__file__).with_name(BOARDS[BOARD][2])
+
+
 def game_5x5() -> DotsGame[Any]:
-    game = vertex.create_game("dots-and-boxes", rows=ROWS, cols=COLS)
+    """The board's game (5×5 boxes unless --board says otherwise)."""
+    game_id, options, *_ = BOARDS[BOARD]
+    game = vertex.create_game(game_id, **options)
     assert isinstance(game, DotsGame)
     return game
 
@@ -71,19 +87,20 @@ def quiet_lines(game: DotsGame[Any], state: DotsState) -> list[str]:
 def seed_position(game: DotsGame[Any], k: int) -> tuple[list[str], int]:
     """Seed k's position: the lines drawn by quiet play and the quiet lines left."""
     rng = random.Random(36_000 + k)
-    target = rng.randint(QUIET_MIN, QUIET_MAX)
+    low, high, drawn = BOARDS[BOARD][3:]
+    target = rng.randint(low, high)
     while True:
         state = game.initial_state()
         moves: list[str] = []
         quiet = quiet_lines(game, state)
-        while len(quiet) > target:
+        while quiet and (len(quiet) > target or len(moves) < drawn):
             move = rng.choice(quiet)
             nxt = state.play(move)
             assert isinstance(nxt, DotsState)
             state = nxt
             moves.append(move)
             quiet = quiet_lines(game, state)
-        if QUIET_MIN <= len(quiet) <= QUIET_MAX:
+        if low <= len(quiet) <= high and len(moves) >= drawn:
             return moves, len(quiet)
 
 
@@ -97,15 +114,17 @@ def replay(game: DotsGame[Any], moves: list[str]) -> DotsState:
 
 
 def read_verdicts() -> dict[str, Any]:
-    if VERDICTS.exists():
-        data: dict[str, Any] = json.loads(VERDICTS.read_text())
+    if verdicts_path().exists():
+        data: dict[str, Any] = json.loads(verdicts_path().read_text())
         return data
-    return {"board": f"dots-and-boxes rows={ROWS} cols={COLS}", "positions": []}
+    game_id, options, *_ = BOARDS[BOARD]
+    spelled = " ".join(f"{k}={v}" for k, v in options.items())
+    return {"board": f"{game_id} {spelled}", "positions": []}
 
 
 def write_verdicts(data: dict[str, Any]) -> None:
     data["positions"].sort(key=lambda p: p["seed"])
-    VERDICTS.write_text(json.dumps(data, indent=1) + "\n")
+    verdicts_path().write_text(json.dumps(data, indent=1) + "\n")
 
 
 def solve_new(count: int, limit: float, memory: int) -> None:
@@ -156,6 +175,7 @@ def solve_new(count: int, limit: float, memory: int) -> None:
 
 
 def main() -> None:
+    global BOARD
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--solve", type=int, default=0, help="new seeds to solve offline")
     ap.add_argument("--limit", type=float, default=60.0, help="seconds (wall) a solve")
@@ -167,7 +187,12 @@ def main() -> None:
     ap.add_argument(
         "--warm", type=int, default=0, help="the levels think at the seat's last N turns first"
     )
+    ap.add_argument("--board", default=BOARD, choices=sorted(BOARDS), help="boxes5 unless told")
     args = ap.parse_args()
+    BOARD = args.board
+    if args.mcts and BOARD != "boxes5":
+        print("OpenSpiel has no such game: --mcts is for boxes5 only")
+        args.mcts = False
     if args.solve:
         solve_new(args.solve, args.limit, args.memory)
     measure(args)

@@ -69,8 +69,15 @@ typedef struct {
     /* quiet: the middle game's pruning (below) at every node of ply quiet - 1 or more, so 1:
      * everywhere, the root too (0: never); ply: the current node's distance from the root */
     int quiet, ply, handout, sac_quiet;
+    /* junctions: loony positions with junctions counted (`junction_eval`), not searched */
+    int junctions;
+    /* hard: of a chain of two, only the middle line is handed out (the middle game) */
+    int hard;
     int order[MAXL];
     int nsym, nchunk;
+    /* the symmetries the keys use: all, or the root's own ones (`stabilizer`); a key is
+     * then the least image under fewer symmetries, still one position's or its image's */
+    uint32_t symon;
     u128 *symtab; /* [sym][chunk][256] */
     uint8_t perm[MAXSYM][MAXL], inv[MAXSYM][MAXL]; /* each symmetry's lines, and back */
     int nclass;
@@ -88,6 +95,7 @@ typedef struct {
     uint32_t hist[MAXL]; /* cut-offs per line: quiet lines that refuted before go first */
     int history;
     LMemo *lmemo;
+    struct JPosS *jpos; /* scratch of `junction_eval`, one per thread */
     /* control */
     double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
     double next_poll;
@@ -170,7 +178,12 @@ static u128 canon(const Core *s, u128 d, int *sym) {
     u128 best = pack(s, d);
     const u128 *tab = s->symtab;
     *sym = -1;
+    if (!s->symon) return best;
     for (int k = 0; k < s->nsym; k++) {
+        if (!(s->symon >> k & 1)) {
+            tab += s->nchunk * 256;
+            continue;
+        }
         u128 img = 0;
         for (int j = 0; j < s->nchunk; j++) img |= tab[j * 256 + (unsigned)((d >> (8 * j)) & 255)];
         tab += s->nchunk * 256;
@@ -409,6 +422,214 @@ static int loony_eval(Core *s, u128 drawn, const int *rem, int *ok) {
     return loony_value(s, ch, nch, lp, nlp);
 }
 
+/* ---- loony positions with junctions --------------------------------------------------------
+ * No capture on offer and no quiet line left, but some cell has three or four sides to go (a
+ * junction): every line drawn opens a string of two-sided cells running between the ground
+ * and junctions (or a cycle). Counted as Berlekamp's simple loony endgames are, opening by
+ * opening: the opener picks a string, the other side takes it (or declines, keeping
+ * control); a junction left with two arms joins them into one string, a junction left with
+ * one arm is taken with it. A position is the set of the first strings taken (`JPos`); once
+ * no junction is left, `loony_value` counts the chains and loops. Exact for chains and
+ * loops alone; with junctions not proven, but it gave the exact search's value on every one
+ * of ~3,000 random loony positions of six boards (tests/ai/test_junctions.py), and whole
+ * searches with it the same values and best lines. Gives up (searched instead) past JMAX
+ * strings or JWORK positions. */
+#define JMAX 30
+#define JMEMO 4096
+#define JWORK 20000
+typedef struct JPosS {
+    int ns, nj, work;
+    uint32_t stamp; /* a memo entry is this count's when its mstamp is */
+    uint8_t len[JMAX];
+    int8_t e0[JMAX], e1[JMAX]; /* a string's ends: a junction, or -1 for the ground */
+    uint8_t cyc[JMAX];         /* a cycle of two-sided cells alone */
+    uint8_t jn[MAXC], jarm[MAXC][4];
+    uint32_t mkey[JMEMO];
+    int16_t mval[JMEMO];
+    uint32_t mstamp[JMEMO];
+} JPos;
+
+static int uf_find(int *up, int i) {
+    while (up[i] != i) i = up[i] = up[up[i]];
+    return i;
+}
+
+static int alive_arms(const JPos *p, int j, uint32_t gone, int *arm) {
+    int k = 0;
+    for (int a = 0; a < p->jn[j]; a++)
+        if (!(gone >> p->jarm[j][a] & 1)) arm[k++] = p->jarm[j][a];
+    return k;
+}
+
+/* a junction left with one arm is taken with that arm */
+static uint32_t j_close(const JPos *p, uint32_t gone) {
+    for (int again = 1; again;) {
+        again = 0;
+        for (int j = 0; j < p->nj; j++) {
+            int arm[4];
+            if (alive_arms(p, j, gone, arm) == 1) {
+                gone |= 1u << arm[0];
+                again = 1;
+            }
+        }
+    }
+    return gone;
+}
+
+static int j_cells(const JPos *p, uint32_t gone) {
+    int n = 0, arm[4];
+    for (int i = 0; i < p->ns; i++)
+        if (!(gone >> i & 1)) n += p->len[i];
+    for (int j = 0; j < p->nj; j++)
+        if (alive_arms(p, j, gone, arm) >= 2) n++;
+    return n;
+}
+
+static int j_value(Core *s, JPos *p, uint32_t gone) {
+    if (++p->work > JWORK) return 0; /* too big: the caller searches instead */
+    uint32_t h = (gone * 2654435761u) >> 20;
+    for (int probe_ = 0; probe_ < 8; probe_++) {
+        uint32_t at = (h + probe_) & (JMEMO - 1);
+        if (p->mstamp[at] != p->stamp) break;
+        if (p->mkey[at] == gone) return p->mval[at];
+    }
+    int up[JMAX], size[JMAX], cyc[JMAX], junctions = 0, arm[4];
+    uint32_t members[JMAX];
+    for (int i = 0; i < p->ns; i++) {
+        up[i] = i;
+        size[i] = p->len[i];
+        cyc[i] = p->cyc[i];
+        members[i] = 1u << i;
+    }
+    for (int j = 0; j < p->nj; j++) {
+        int k = alive_arms(p, j, gone, arm);
+        if (k >= 3) junctions = 1;
+        if (k != 2) continue;
+        int a = uf_find(up, arm[0]), b = uf_find(up, arm[1]);
+        if (a == b) {
+            cyc[a] = 1;
+            size[a]++;
+        } else {
+            up[b] = a;
+            size[a] += size[b] + 1;
+            cyc[a] |= cyc[b];
+            members[a] |= members[b];
+        }
+    }
+    int best;
+    if (!junctions) {
+        uint8_t ch[MAXC], lp[MAXC];
+        int nch = 0, nlp = 0;
+        for (int i = 0; i < p->ns; i++) {
+            if (gone >> i & 1 || uf_find(up, i) != i) continue;
+            uint8_t n = (uint8_t)(size[i] > 255 ? 255 : size[i]);
+            if (cyc[i])
+                lp[nlp++] = n;
+            else
+                ch[nch++] = n;
+        }
+        sort_bytes(ch, nch);
+        sort_bytes(lp, nlp);
+        best = loony_value(s, ch, nch, lp, nlp);
+    } else {
+        int here = j_cells(p, gone);
+        best = -1000000;
+        for (int i = 0; i < p->ns; i++) {
+            if (gone >> i & 1 || uf_find(up, i) != i) continue;
+            uint32_t after = j_close(p, gone | members[i]);
+            int n = here - j_cells(p, after);
+            int loop = cyc[i] && n == size[i];
+            int v = open_value(loop, n, j_value(s, p, after));
+            if (v > best) best = v;
+        }
+    }
+    for (int probe_ = 0; probe_ < 8; probe_++) {
+        uint32_t at = (h + probe_) & (JMEMO - 1);
+        if (p->mstamp[at] != p->stamp) {
+            p->mstamp[at] = p->stamp;
+            p->mkey[at] = gone;
+            p->mval[at] = (int16_t)best;
+            break;
+        }
+    }
+    return best;
+}
+
+static int junction_eval(Core *s, u128 drawn, const int *rem, int *ok) {
+    int nc = s->nc;
+    int sid[MAXC], jid[MAXC];
+    JPos *p = s->jpos;
+    *ok = 0;
+    if (!p) return 0;
+    if (!++p->stamp) { /* once in 4 billion: forget every entry */
+        memset(p->mstamp, 0, sizeof p->mstamp);
+        p->stamp = 1;
+    }
+    p->ns = p->nj = p->work = 0;
+    for (int c = 0; c < nc; c++) {
+        sid[c] = -1;
+        jid[c] = -1;
+        if (rem[c] == 1) goto fail;
+        if (rem[c] > 2) {
+            jid[c] = p->nj;
+            p->jn[p->nj++] = 0;
+        }
+    }
+    /* strings from an end (a line to the ground or to a junction), then cycles alone */
+    for (int pass = 0; pass < 2; pass++)
+        for (int c = 0; c < nc; c++) {
+            if (rem[c] != 2 || sid[c] >= 0) continue;
+            u128 f = s->cmask[c] & ~drawn;
+            int l0 = lowbit(f);
+            f &= f - 1;
+            int l1 = lowbit(f);
+            int o0 = across(s, l0, c), o1 = across(s, l1, c), in;
+            if (pass == 0) {
+                if (o0 == nc || rem[o0] > 2)
+                    in = l0;
+                else if (o1 == nc || rem[o1] > 2)
+                    in = l1;
+                else
+                    continue;
+            } else
+                in = l0;
+            if (p->ns >= JMAX) goto fail;
+            int id = p->ns++, end0 = across(s, in, c), n = 0, cur = c, line = in, end1;
+            for (;;) {
+                sid[cur] = id;
+                n++;
+                line = lowbit(s->cmask[cur] & ~drawn & ~BIT(line));
+                int nxt = across(s, line, cur);
+                if (nxt == nc || rem[nxt] > 2 || sid[nxt] == id) {
+                    end1 = nxt;
+                    break;
+                }
+                cur = nxt;
+            }
+            p->len[id] = (uint8_t)(n > 255 ? 255 : n);
+            p->cyc[id] = pass == 1;
+            p->e0[id] = p->e1[id] = -1;
+            if (pass == 1) continue;
+            int ends[2] = {end0, end1};
+            for (int e = 0; e < 2; e++) {
+                int c2 = ends[e];
+                if (c2 == nc || rem[c2] <= 2) continue;
+                int j = jid[c2];
+                if (p->jn[j] >= 4) goto fail;
+                p->jarm[j][p->jn[j]++] = (uint8_t)id;
+                if (e)
+                    p->e1[id] = (int8_t)j;
+                else
+                    p->e0[id] = (int8_t)j;
+            }
+        }
+    int v = j_value(s, p, j_close(p, 0));
+    *ok = p->work <= JWORK;
+    return v;
+fail:
+    return 0;
+}
+
 /* ---- chains on offer ------------------------------------------------------------------------ */
 /* The run of cells a capture line L opens (after the safe captures, its rem-1 cell's far side
  * is a cell with two sides to go): walk it to its end. Berlekamp's all-but-two: from a run of
@@ -500,6 +721,55 @@ static int child(Core *s, u128 drawn, u128 reach, int line, int left, int alpha,
     return v;
 }
 
+/* The handouts worth searching (g1: lines with a two-sided cell on one side, g2: on both),
+ * appended to moves[0..n) but for `skip`; the new count. The middle game (quiet lines left,
+ * `quiet`), pruned: no handout of `handout` cells or more, none at all while more than
+ * `sac_quiet` quiet lines are left, and of the lines that hand out one cell alone one per
+ * cell (after the forced capture they give the same position). `hard`: a chain of two
+ * handed out from its end is dominated by its middle line (the same cells, and the taker
+ * cannot decline them) — with one line per lone cell exact, and used in the exact search. */
+static int handouts(Core *s, u128 drawn, const int *rem, int nq, const int *g1, int n1,
+                    const int *g2, int n2, int skip, int *moves, int n) {
+    if (s->quiet && nq && s->ply + 1 >= s->quiet) {
+        if (nq > s->sac_quiet) return n;
+        u128 given = 0;
+        for (int i = 0; i < n1; i++) {
+            int line = g1[i];
+            int size = handout_size(s, drawn, rem, line, s->handout > 3 ? s->handout : 3);
+            if (size >= s->handout || (size == 2 && s->hard) || line == skip) continue;
+            if (size == 1) {
+                int c = rem[s->pa[line]] == 2 ? s->pa[line] : s->pb[line];
+                if (given & BIT(c)) continue;
+                given |= BIT(c);
+            }
+            moves[n++] = line;
+        }
+        for (int i = 0; i < n2; i++)
+            if (g2[i] != skip && handout_size(s, drawn, rem, g2[i], s->handout) < s->handout)
+                moves[n++] = g2[i];
+        return n;
+    }
+    int hard = s->hard && s->loony;
+    u128 given = 0;
+    for (int i = 0; i < n1; i++) {
+        int line = g1[i];
+        if (line == skip) continue;
+        if (hard) {
+            int size = handout_size(s, drawn, rem, line, 3);
+            if (size == 2) continue;
+            if (size == 1) {
+                int c = rem[s->pa[line]] == 2 ? s->pa[line] : s->pb[line];
+                if (given & BIT(c)) continue;
+                given |= BIT(c);
+            }
+        }
+        moves[n++] = line;
+    }
+    for (int i = 0; i < n2; i++)
+        if (g2[i] != skip) moves[n++] = g2[i];
+    return n;
+}
+
 static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, int *rem) {
     if (left <= alpha) return left;
     if (-left >= beta) return -left;
@@ -526,6 +796,7 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
     u128 free = s->all & ~drawn;
     if (s->touch) free &= reach;
     int moves[MAXL], ncap = 0, nq = 0, n1 = 0, n2 = 0;
+    int defer = 0, skip = -1;
     int quiet[MAXL], g1[MAXL], g2[MAXL];
     /* of lines that bound the same cells only one is searched: the others give the same
      * position (the key packs them alike) */
@@ -551,6 +822,7 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
     if (s->loony && !ncap && !nq) {
         int ok;
         int v = loony_eval(s, drawn, rem, &ok);
+        if (!ok && s->junctions) v = junction_eval(s, drawn, rem, &ok);
         if (ok) {
             store(s, key, v, v, 1, -1);
             return v;
@@ -574,6 +846,7 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
         }
         memcpy(moves, picks, np * sizeof(int));
         n = np;
+        defer = 0;
         goto play;
     }
     if (s->history)
@@ -589,35 +862,9 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
     n = ncap;
     memcpy(moves + n, quiet, nq * sizeof(int));
     n += nq;
-    if (s->quiet && nq && s->ply + 1 >= s->quiet) {
-        /* the middle game (quiet lines left), pruned: no handout of `handout` cells or more,
-         * none at all while more than `sac_quiet` quiet lines are left, and of the lines
-         * that hand out one cell alone one per cell (after the forced capture they give
-         * the same position) */
-        if (nq <= s->sac_quiet) {
-            u128 given = 0;
-            for (int i = 0; i < n1; i++) {
-                int line = g1[i];
-                if (handout_size(s, drawn, rem, line, s->handout) >= s->handout) continue;
-                int c = rem[s->pa[line]] == 2 ? s->pa[line] : s->pb[line];
-                if (handout_size(s, drawn, rem, line, 2) == 1) {
-                    if (given & BIT(c)) continue;
-                    given |= BIT(c);
-                }
-                moves[n++] = line;
-            }
-            for (int i = 0; i < n2; i++)
-                if (handout_size(s, drawn, rem, g2[i], s->handout) < s->handout)
-                    moves[n++] = g2[i];
-        }
-    } else {
-        memcpy(moves + n, g1, n1 * sizeof(int));
-        n += n1;
-        memcpy(moves + n, g2, n2 * sizeof(int));
-        n += n2;
-    }
+    /* the handouts are listed only when the captures and quiet lines gave no cut-off */
+    defer = n1 + n2 > 0;
 play:
-    if (!n) return 0; /* nothing may be drawn (touch rule): the game is over */
     if (ttmove >= 0 && (!(free & BIT(ttmove)) || (same & BIT(ttmove))))
         for (int c = 0; c < s->nclass; c++) /* an equal line of the same cells */
             if (s->classmask[c] & BIT(ttmove)) {
@@ -625,16 +872,29 @@ play:
                 ttmove = f ? lowbit(f) : -1;
                 break;
             }
-    if (ttmove >= 0 && moves[0] != ttmove)
+    if (ttmove >= 0 && (!n || moves[0] != ttmove)) {
+        int at = -1;
         for (int i = 1; i < n; i++)
-            if (moves[i] == ttmove) {
-                memmove(moves + 1, moves, i * sizeof(int));
-                moves[0] = ttmove;
-                break;
-            }
+            if (moves[i] == ttmove) at = i;
+        if (at > 0) {
+            memmove(moves + 1, moves, at * sizeof(int));
+            moves[0] = ttmove;
+        } else if (defer && at < 0) {
+            /* a handout refuted here before: first, and not again with the others */
+            memmove(moves + 1, moves, n * sizeof(int));
+            moves[0] = skip = ttmove;
+            n++;
+        }
+    }
     int bestmove = -1;
     int best = -left - 1, a = alpha;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0;; i++) {
+        if (i == n) {
+            if (!defer) break;
+            defer = 0;
+            n = handouts(s, drawn, rem, nq, g1, n1, g2, n2, skip, moves, n);
+            if (i == n) break;
+        }
         int v = child(s, drawn, reach, moves[i], left, a, beta);
         if (s->stopped) return 0;
         if (v > best) {
@@ -650,6 +910,7 @@ play:
             }
         }
     }
+    if (!n) return 0; /* nothing may be drawn (touch rule): the game is over */
     int work = work_since(s, nodes0);
     int cm = bestmove < 0 || sym < 0 ? bestmove : s->perm[sym][bestmove];
     if (best <= alpha)
@@ -703,6 +964,7 @@ static void Core_dealloc(Core *self) {
     free_tt(self);
     PyMem_RawFree(self->symtab);
     PyMem_RawFree(self->lmemo);
+    PyMem_RawFree(self->jpos);
     Py_XDECREF(self->err_type);
     Py_XDECREF(self->err_value);
     Py_XDECREF(self->err_tb);
@@ -895,6 +1157,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw) {
             }
     }
     self->nsym = (int)nsym;
+    self->symon = nsym ? (uint32_t)((1ULL << nsym) - 1) : 0;
     /* lines that bound the same cells are interchangeable (not under the touch rule, where
      * the dots they touch matter too) */
     self->nclass = 0;
@@ -918,9 +1181,10 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw) {
             }
         }
     }
+    if (!self->jpos) self->jpos = PyMem_RawCalloc(1, sizeof(JPos));
     if (!self->lmemo) {
         self->lmemo = PyMem_RawCalloc(LMEMO, sizeof(LMemo));
-        if (!self->lmemo) {
+        if (!self->lmemo || !self->jpos) {
             PyErr_NoMemory();
             return -1;
         }
@@ -1020,7 +1284,12 @@ static int start_helpers(Core *self, Helper *hs, int threads, u128 drawn, u128 r
         Helper *h = &hs[t];
         memcpy(&h->c, self, sizeof(Core));
         h->c.lmemo = PyMem_RawCalloc(LMEMO, sizeof(LMemo));
-        if (!h->c.lmemo) break;
+        h->c.jpos = PyMem_RawCalloc(1, sizeof(JPos));
+        if (!h->c.lmemo || !h->c.jpos) {
+            PyMem_RawFree(h->c.lmemo);
+            PyMem_RawFree(h->c.jpos);
+            break;
+        }
         h->c.nodes = h->c.lookups = h->c.hits = h->c.stored = 0;
         h->c.poll = NULL;
         h->c.halt = halt;
@@ -1042,6 +1311,7 @@ static int start_helpers(Core *self, Helper *hs, int threads, u128 drawn, u128 r
         h->job = job;
         if (pthread_create(&h->tid, NULL, helper_main, h)) {
             PyMem_RawFree(h->c.lmemo);
+            PyMem_RawFree(h->c.jpos);
             break;
         }
         started++;
@@ -1057,6 +1327,7 @@ static void stop_helpers(Core *self, Helper *hs, int n, volatile int *halt, int 
         pthread_join(hs[t].tid, NULL);
         if (wait && hs[t].c.stopped) self->stopped = 1;
         PyMem_RawFree(hs[t].c.lmemo);
+        PyMem_RawFree(hs[t].c.jpos);
         self->nodes += hs[t].c.nodes;
         self->helper_nodes += hs[t].c.nodes;
         self->lookups += hs[t].c.lookups;
@@ -1067,13 +1338,16 @@ static void stop_helpers(Core *self, Helper *hs, int n, volatile int *halt, int 
 
 static PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"drawn", "reach", "deadline", "poll", "best", "mtdf", "history",
-                            "chains", "threads", "guess", "quiet", "handout", "sac_quiet", NULL};
+                            "chains", "threads", "guess", "quiet", "handout", "sac_quiet",
+                            "junctions", "hard", "stabilizer", NULL};
     PyObject *drawn_o, *reach_o, *deadline = Py_None, *poll = Py_None;
     int want_best = 1, mtdf = 1, history = 0, chains = 1, threads = 1, guess = 0, quiet = 0;
-    int handout = 3, sac_quiet = MAXL;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOppppiiiii", names, &drawn_o, &reach_o,
+    int handout = 3, sac_quiet = MAXL, junctions = 0, hard = 0,
+        stabilizer = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOppppiiiiippp", names, &drawn_o, &reach_o,
                                      &deadline, &poll, &want_best, &mtdf, &history, &chains,
-                                     &threads, &guess, &quiet, &handout, &sac_quiet))
+                                     &threads, &guess, &quiet, &handout, &sac_quiet, &junctions, &hard,
+                                     &stabilizer))
         return NULL;
     if (threads < 1 || threads > MAXTHREADS) {
         PyErr_Format(PyExc_ValueError, "threads: 1 to %d", MAXTHREADS);
@@ -1085,6 +1359,8 @@ static PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     self->ply = 0;
     self->handout = handout < 1 ? 1 : handout > MAXC ? MAXC : handout;
     self->sac_quiet = sac_quiet;
+    self->junctions = junctions;
+    self->hard = hard;
     u128 drawn, reach;
     if (from_py(drawn_o, &drawn) || from_py(reach_o, &reach)) return NULL;
     if (drawn & ~self->all) {
@@ -1094,6 +1370,20 @@ static PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     if (poll != Py_None && !PyCallable_Check(poll)) {
         PyErr_SetString(PyExc_TypeError, "poll must be callable");
         return NULL;
+    }
+    /* keys under all the board's symmetries, or (stabilizer) only under those that map the
+     * root on itself: positions below an asymmetric root seldom meet their images, and
+     * each key then costs no symmetry at all */
+    self->symon = self->nsym ? (uint32_t)((1ULL << self->nsym) - 1) : 0;
+    if (stabilizer) {
+        const u128 *tab = self->symtab;
+        u128 here = pack(self, drawn);
+        for (int k = 0; k < self->nsym; k++, tab += self->nchunk * 256) {
+            u128 img = 0;
+            for (int j = 0; j < self->nchunk; j++)
+                img |= tab[j * 256 + (unsigned)((drawn >> (8 * j)) & 255)];
+            if (pack(self, img) != here) self->symon &= ~(1u << k);
+        }
     }
     if (parse_control(self, deadline, poll) || start_work(self)) return NULL;
     int left = 0;
@@ -1208,11 +1498,45 @@ static PyObject *Core_probe(Core *self, PyObject *arg) {
     return Py_BuildValue("(iii)", lo, hi, line);
 }
 
+/* The chain-aware evaluation of a loony position (no capture on offer, no quiet line left)
+ * for the player to move: (value, exact) — exact for chains and loops alone (Berlekamp's
+ * control, counted), an estimate with junctions (`junction_eval`); None otherwise. */
+static PyObject *Core_loony(Core *self, PyObject *arg) {
+    u128 d;
+    if (from_py(arg, &d)) return NULL;
+    if (d & ~self->all) {
+        PyErr_SetString(PyExc_ValueError, "drawn has lines the board does not have");
+        return NULL;
+    }
+    if (self->busy) { /* its scratch is the search's */
+        PyErr_SetString(PyExc_RuntimeError, "this solver is searching");
+        return NULL;
+    }
+    if (!self->loony) Py_RETURN_NONE; /* the count is for normal play with extra turns */
+    int rem[MAXC + 1];
+    fill_rem(self, d, rem);
+    u128 free = self->all & ~d;
+    for (int l = 0; l < self->nl; l++)
+        if ((free & BIT(l)) && rem[self->pa[l]] != 2 && rem[self->pb[l]] != 2) Py_RETURN_NONE;
+    int ok, exact = 1;
+    int v = loony_eval(self, d, rem, &ok);
+    if (!ok) {
+        exact = 0;
+        v = junction_eval(self, d, rem, &ok);
+    }
+    if (!ok) Py_RETURN_NONE;
+    return Py_BuildValue("(iO)", v, exact ? Py_True : Py_False);
+}
+
 static PyObject *Core_canonical(Core *self, PyObject *arg) {
     u128 d;
     if (from_py(arg, &d)) return NULL;
     int sym;
-    return to_py(canon(self, d, &sym));
+    uint32_t on = self->symon;
+    self->symon = self->nsym ? (uint32_t)((1ULL << self->nsym) - 1) : 0; /* all of them */
+    u128 key = canon(self, d, &sym);
+    self->symon = on;
+    return to_py(key);
 }
 
 /* The engine's primitive, for the differential test and fast playouts: draw `line` on
@@ -1881,6 +2205,8 @@ static PyMethodDef Core_methods[] = {
      "> 0: the middle game's pruned search (a heuristic: from ply quiet - 1, where a quiet "
      "line is left, no handout of `handout` cells or more, none while more than sac_quiet "
      "quiet lines are left)"},
+    {"loony", (PyCFunction)Core_loony, METH_O,
+     "loony(drawn) -> (value, exact) for the player to move in a loony position, or None"},
     {"probe", (PyCFunction)Core_probe, METH_O,
      "probe(drawn) -> (lo, hi, line) the table holds for the position, or None"},
     {"cancel", (PyCFunction)Core_cancel, METH_NOARGS, "stop a running search (any thread)"},

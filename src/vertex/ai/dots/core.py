@@ -133,6 +133,10 @@ class CoreSolver:
         deadline: float | None = None,
         middle: bool = False,
         handout: int = MIDDLE_HANDOUT,
+        junctions: bool = False,
+        hard: bool = False,
+        stabilizer: bool = False,
+        threads: int | None = None,
     ) -> tuple[int, int]:
         """A line that keeps the value, and that value for the player to move (cells from
         here on, score-free), by the value search alone: no search per root line, the line
@@ -143,7 +147,17 @@ class CoreSolver:
         out a lone cell one per cell. Use a
         solver of its own for it: its table's bounds are not exact. On 31 recorded 5×5
         middle-game positions its line kept the exact value in 26
-        (bench/bench_middle_game.py), in a tenth of the exact search's positions."""
+        (bench/bench_middle_game.py), in a tenth of the exact search's positions.
+
+        `junctions`: loony positions with junctions are counted (`Core.loony`), not
+        searched — not proven exact, but equal to the search wherever it was checked
+        (tests/ai/test_junctions.py); 2-5x fewer positions in the 5×5 middle game.
+        `hard`: two dominated kinds of handout are not searched — a lone cell handed out by
+        a second of its lines (the same position once taken) and a chain of two handed out
+        from its end (the middle line offers the same cells and cannot be declined).
+        `stabilizer`: table keys under the root's own symmetries only (none for most
+        middle-game positions: no key costs a symmetry; a position that meets its image
+        below is searched twice). `threads`: as the solver's unless given."""
         if state.game.key() != self.game.key():
             raise VertexError("this solver was built for another game")
         if state.is_over:
@@ -156,6 +170,10 @@ class CoreSolver:
             best=False,
             quiet=1 if middle else 0,
             handout=handout,
+            junctions=junctions,
+            hard=hard,
+            stabilizer=stabilizer,
+            threads=self.threads if threads is None else threads,
         )
         if out is None:
             raise SolveTimeout
@@ -163,7 +181,15 @@ class CoreSolver:
         line = got[2] if got is not None else -1
         if line < 0 or not (self.game.board.all_lines & ~state.drawn) >> line & 1:
             # a capture first (the search took it before the root's entry): ask per line
-            full = self.core.solve(state.drawn, state.reach, deadline, None)
+            full = self.core.solve(
+                state.drawn,
+                state.reach,
+                deadline,
+                None,
+                junctions=junctions,
+                hard=hard,
+                stabilizer=stabilizer,
+            )
             if full is None:
                 raise SolveTimeout
             return full[0], full[1][0]

@@ -6,21 +6,26 @@
    compiled core, `Core.mcts`, for two seats on boards of up to 128 lines);
 4. more simulations, plus exact play of simple chain-and-loop endgames and, with two
    players, the exact solver once few lines are left; with the compiled core, the middle
-   game's pruned search (below) in up to LEVEL4_MIDDLE_SHARE of the budget before MCTS;
+   game's searches of level 5 (below) but the exact one, the pruned search in up to
+   LEVEL4_SHARE_AFTER_QUICK of the budget;
 5. the budget in full: while quiet lines are left (the middle game, with the compiled
-   core), the pruned search up to MIDDLE_SHARE of the budget (`CoreSolver.keep_line`: no
-   handout of three cells or more while a quiet line is left — a heuristic whose line kept
-   the exact value on 26 of 31 recorded 5×5 middle-game positions), then, if time is left,
-   the exact value search up to EXACT_SHARE, whose line wins; otherwise the solver first
-   (its table kept; with the compiled core at every move, up to SOLVER_SHARE of the budget),
-   MCTS when the position is still too big, and MCTS again to choose among equally good
-   solved moves.
+   core), a quick search with no handout for a line at once, the pruned search up to
+   MIDDLE_SHARE_AFTER_QUICK of the budget (`CoreSolver.keep_line`: no handout of three
+   cells or more while a quiet line is left — a heuristic whose line kept the exact value
+   on 26 of 31 recorded 5×5 middle-game positions), then, if time is left, a wider one
+   (handouts of three cells too: 29 of 31) and the exact value search up to EXACT_SHARE,
+   the last one done giving the line; all of them count loony positions with junctions
+   instead of searching them (`Core.loony`) and leave out dominated handouts (`FAST`);
+   otherwise the solver first (its table kept; with the compiled core at every move, up
+   to SOLVER_SHARE of the budget), MCTS when the position is still too big, and MCTS
+   again to choose among equally good solved moves.
 
 The compiled solvers' tables are kept per process between moves, games and tables of the
 same board (`kept_tables`): at most KEPT_BOARDS boards, each an exact table of TABLE_BYTES
-and a middle-game table of MIDDLE_BYTES — a process's computer players never hold more
-than KEPT_BOARDS × (TABLE_BYTES + MIDDLE_BYTES) = 256 MiB of tables, however many tables
-they play at. A table's entries are values of positions, true in any game of that board.
+and middle-game tables of MIDDLE_BYTES, WIDE_BYTES and QUICK_BYTES — a process's computer
+players never hold more than KEPT_BOARDS × (TABLE_BYTES + MIDDLE_BYTES + WIDE_BYTES +
+QUICK_BYTES) = 256 MiB of tables, however many tables they play at. A table's entries are
+values of positions, true in any game of that board.
 """
 
 from __future__ import annotations
@@ -58,18 +63,34 @@ TIEBREAK_SHARE = 0.25
 #: Entries kept in the Python solver's table before it is cleared (memory bound).
 TABLE_LIMIT = 3_000_000
 #: The compiled solver's table (fixed size; old entries make room for new ones).
-TABLE_BYTES = 64 << 20
-#: The middle game's pruned search: its own table (its bounds are not exact).
-MIDDLE_BYTES = 64 << 20
+TABLE_BYTES = 48 << 20
+#: The middle game's pruned search: its own table (its bounds are not exact) ...
+MIDDLE_BYTES = 40 << 20
+#: ... the wider one's (level 5: handouts of up to WIDE_HANDOUT - 1 cells) ...
+WIDE_BYTES = 38 << 20
+WIDE_HANDOUT = 4
+#: ... and the quick one's (`QUICK_HANDOUTS`; cleared before each use).
+QUICK_BYTES = 2 << 20
 #: Boards whose tables a process keeps (the least recently used go first).
 KEPT_BOARDS = 2
 #: Level 5 while quiet lines are left: the middle game's pruned search up to this share of
 #: the budget (MCTS has the rest when it is not done) ...
 MIDDLE_SHARE = 0.65
 #: ... and when it is done early, the exact value search up to this share.
-EXACT_SHARE = 0.75
+EXACT_SHARE = 0.82
 #: Level 4: the pruned search up to this share of the budget, then MCTS.
 LEVEL4_MIDDLE_SHARE = 0.5
+#: The quick pruned search first, up to this share; when it gave a line no MCTS is
+#: needed, and the pruned search may go on up to these shares (level 5, level 4).
+QUICK_SHARE = 0.3
+MIDDLE_SHARE_AFTER_QUICK = 0.8
+LEVEL4_SHARE_AFTER_QUICK = 0.7
+#: The quick searches: no handout at all while a quiet line is left (1); adding the lone
+#: cells' handouts (2) cost more than it gave on a busy box (18-22 against 21-23 of 31).
+QUICK_HANDOUTS = (1,)
+#: The searches of the middle game: loony positions with junctions counted, dominated
+#: handouts left out, keys under the root's own symmetries (`CoreSolver.keep_line`).
+FAST = {"junctions": True, "hard": True, "stabilizer": True}
 
 
 @dataclass
@@ -78,6 +99,8 @@ class KeptTables:
 
     exact: CoreSolver
     middle: CoreSolver | None = None
+    quick: CoreSolver | None = None
+    wide: CoreSolver | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
 
@@ -250,33 +273,76 @@ class DotsPlayer(RebuiltPlayer):
     def _middle(
         self, state: DotsState, start: float, budget: float, kept: KeptTables
     ) -> int | None:
-        """The middle game: the pruned search (`CoreSolver.keep_line(middle=True)`) within
-        the level's share of the budget; at level 5, when it is done early, the exact value
-        search in what is left of EXACT_SHARE, whose line wins. A line, or None."""
+        """The middle game, in stages, each a line or nothing: the quick pruned searches
+        (`QUICK_HANDOUTS`: no handout while a quiet line is left) up to QUICK_SHARE of the
+        budget; the pruned search (`CoreSolver.keep_line(middle=True)`) up to the level's
+        share (more when a quick one gave a line); at level 5, when that is done early,
+        the wider pruned search (WIDE_HANDOUT) and then the exact value search, up to
+        EXACT_SHARE. The last stage done gives the line; an
+        unfinished pruned search gives the line of its last pass that raised the bound,
+        before the quick one's. All count loony positions with junctions and leave out
+        dominated handouts (`FAST`). None: MCTS decides."""
         if self.level < 4 or not self._quiet_left(state):
             return None
         from vertex.ai.dots.core import CoreSolver
 
+        if kept.quick is None:
+            kept.quick = CoreSolver(self.game, table_bytes=QUICK_BYTES)
         if kept.middle is None:
             kept.middle = CoreSolver(self.game, table_bytes=MIDDLE_BYTES)
+        quick: int | None = None
+        for handout in QUICK_HANDOUTS:  # one table, cleared
+            kept.quick.clear()
+            try:
+                _, quick = kept.quick.keep_line(
+                    state,
+                    deadline=start + budget * QUICK_SHARE,
+                    middle=True,
+                    handout=handout,
+                    **FAST,
+                )
+            except SolveTimeout:
+                break
         share = MIDDLE_SHARE if self.level >= 5 else LEVEL4_MIDDLE_SHARE
+        if quick is not None:
+            share = MIDDLE_SHARE_AFTER_QUICK if self.level >= 5 else LEVEL4_SHARE_AFTER_QUICK
         try:
-            _, line = kept.middle.keep_line(state, deadline=start + budget * share, middle=True)
+            _, line = kept.middle.keep_line(
+                state, deadline=start + budget * share, middle=True, **FAST
+            )
         except SolveTimeout:
             # not done: the line of the search's last finished pass that raised the bound
             got = kept.middle.core.probe(state.drawn)
-            if got is None or got[2] < 0 or got[0] <= -self.kit.cells:
-                return None
-            self.last_reason = "middle, unfinished"
-            return got[2]
+            if got is not None and got[2] >= 0 and got[0] > -self.kit.cells:
+                self.last_reason = "middle, unfinished"
+                return got[2]
+            self.last_reason = "middle, quick"
+            return quick
+        reason = "middle"
+        if self.level >= 5 and time.monotonic() < start + budget * EXACT_SHARE:
+            # wider: handouts of WIDE_HANDOUT - 1 cells too; its line wins when it is done
+            if kept.wide is None:
+                kept.wide = CoreSolver(self.game, table_bytes=WIDE_BYTES)
+            try:
+                _, line = kept.wide.keep_line(
+                    state,
+                    deadline=start + budget * EXACT_SHARE,
+                    middle=True,
+                    handout=WIDE_HANDOUT,
+                    **FAST,
+                )
+                reason = "middle, wide"
+            except SolveTimeout:
+                self.last_reason = reason
+                return line
         if self.level >= 5 and time.monotonic() < start + budget * EXACT_SHARE:
             try:
-                _, line = kept.exact.keep_line(state, deadline=start + budget * EXACT_SHARE)
+                _, line = kept.exact.keep_line(state, deadline=start + budget * EXACT_SHARE, **FAST)
                 self.last_reason = "solver"
                 return line
             except SolveTimeout:
                 pass
-        self.last_reason = "middle"
+        self.last_reason = reason
         return line
 
     def _search(
