@@ -501,7 +501,7 @@ def test_your_tables_show_a_slow_tables_deadline(
         turn = "muovi entro" if listed["my_turn"] else "la loro mossa entro"
     expect(due).to_contain_text(turn)
     assert no_sideways_scroll(page)
-    entry.scroll_into_view_if_needed()
+    # (no scrolling to it: the list may be drawn again meanwhile, and the shot is the whole page)
     shot(page, f"players-slow-deadline-{shot_name}")
     # the profile lists it as being played: whose turn, slow, by when
     page.goto(f"{players.url}/players/{quote(name)}")
