@@ -721,6 +721,15 @@ static int child(Core *s, u128 drawn, u128 reach, int line, int left, int alpha,
     return v;
 }
 
+/* A line that hands out one lone cell: is it the first such line of its cell? (after the
+ * forced capture every one of them gives the same position: one is searched). */
+static inline int first_for_cell(const Core *s, const int *rem, int line, u128 *given) {
+    int c = rem[s->pa[line]] == 2 ? s->pa[line] : s->pb[line];
+    if (*given & BIT(c)) return 0;
+    *given |= BIT(c);
+    return 1;
+}
+
 /* The handouts worth searching (g1: lines with a two-sided cell on one side, g2: on both),
  * appended to moves[0..n) but for `skip`; the new count. The middle game (quiet lines left,
  * `quiet`), pruned: no handout of `handout` cells or more, none at all while more than
@@ -737,11 +746,7 @@ static int handouts(Core *s, u128 drawn, const int *rem, int nq, const int *g1, 
             int line = g1[i];
             int size = handout_size(s, drawn, rem, line, s->handout > 3 ? s->handout : 3);
             if (size >= s->handout || (size == 2 && s->hard) || line == skip) continue;
-            if (size == 1) {
-                int c = rem[s->pa[line]] == 2 ? s->pa[line] : s->pb[line];
-                if (given & BIT(c)) continue;
-                given |= BIT(c);
-            }
+            if (size == 1 && !first_for_cell(s, rem, line, &given)) continue;
             moves[n++] = line;
         }
         for (int i = 0; i < n2; i++)
@@ -757,11 +762,7 @@ static int handouts(Core *s, u128 drawn, const int *rem, int nq, const int *g1, 
         if (hard) {
             int size = handout_size(s, drawn, rem, line, 3);
             if (size == 2) continue;
-            if (size == 1) {
-                int c = rem[s->pa[line]] == 2 ? s->pa[line] : s->pb[line];
-                if (given & BIT(c)) continue;
-                given |= BIT(c);
-            }
+            if (size == 1 && !first_for_cell(s, rem, line, &given)) continue;
         }
         moves[n++] = line;
     }

@@ -165,18 +165,22 @@ class Analyst:
         limit_s: float,
     ) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
-        pool = worker.executor()
-        grace = GRACE_S + (START_GRACE_S if worker.fresh and self.kind == "process" else 0.0)
-        worker.fresh = False
-        worker.cancel.clear()
+        pool, grace = self._start(worker)
         work = loop.run_in_executor(pool, fn, *args)
         try:
             return await asyncio.wait_for(asyncio.shield(work), limit_s + grace)
         except TimeoutError:
             worker.abandon()
-            raise ApiError(
-                "analysis-timeout", "the analysis overran its time limit and was stopped", 503
-            ) from None
+            raise _overran() from None
+
+    def _start(self, worker: Worker) -> tuple[Any, float]:
+        """The worker's executor, readied for one piece of work, and the grace beyond the
+        work's limit (more for a process's first work: it starts and imports first)."""
+        pool = worker.executor()  # (first: a worker whose executor was abandoned is fresh)
+        grace = GRACE_S + (START_GRACE_S if worker.fresh and self.kind == "process" else 0.0)
+        worker.fresh = False
+        worker.cancel.clear()
+        return pool, grace
 
     def _take(self, table: str) -> Worker:
         """A free worker (one is: turns never outnumber workers), the table's last one if it
@@ -191,10 +195,7 @@ class Analyst:
         gone: Callable[[], Awaitable[bool]] | None,
     ) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
-        pool = worker.executor()
-        grace = GRACE_S + (START_GRACE_S if worker.fresh and self.kind == "process" else 0.0)
-        worker.fresh = False
-        worker.cancel.clear()
+        pool, grace = self._start(worker)
         if self.kind == "process":
             rec = state.record().to_json()
             work = loop.run_in_executor(pool, solving.analyse_record, rec, self.limit_s, table)
@@ -210,11 +211,7 @@ class Analyst:
                     raise ClientGone from None
                 if loop.time() > until:
                     worker.abandon()
-                    raise ApiError(
-                        "analysis-timeout",
-                        "the analysis overran its time limit and was stopped",
-                        503,
-                    ) from None
+                    raise _overran() from None
                 continue
             if out.get("cancelled"):
                 raise ClientGone
@@ -240,3 +237,7 @@ def _busy() -> ApiError:
 
 class ClientGone(Exception):
     """The client who asked left before the answer: its work was cancelled."""
+
+
+def _overran() -> ApiError:
+    return ApiError("analysis-timeout", "the analysis overran its time limit and was stopped", 503)

@@ -27,7 +27,7 @@ is open to all. The rule is `analysable.gate`, which the table view carries too.
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
@@ -95,22 +95,29 @@ def _outcome(value: int, misere: bool) -> Literal["win", "loss", "draw"]:
     return "win" if (value < 0) == misere else "loss"
 
 
-def add_analysis_routes(app: FastAPI, hub: Hub) -> None:
-    """`POST /api/tables/{id}/analysis`."""
-    analyst = Analyst(hub.settings, hub.quotas)
-    app.state.analyst = analyst
+def close_on_shutdown(app: FastAPI, close: Callable[[], Awaitable[None] | None]) -> None:
+    """`close()` (awaited if it returns an awaitable) when the server stops, after the app's
+    own lifespan: a part that holds workers lets them go with the server."""
     inner = app.router.lifespan_context
 
     @asynccontextmanager
     async def lifespan(a: Any) -> AsyncIterator[Any]:
-        # The app's own lifespan, then the analysis worker is shut down with the server.
         async with inner(a) as state:
             try:
                 yield state
             finally:
-                analyst.close()
+                done = close()
+                if done is not None:
+                    await done
 
     app.router.lifespan_context = lifespan
+
+
+def add_analysis_routes(app: FastAPI, hub: Hub) -> None:
+    """`POST /api/tables/{id}/analysis`."""
+    analyst = Analyst(hub.settings, hub.quotas)
+    app.state.analyst = analyst
+    close_on_shutdown(app, analyst.close)
 
     @app.post("/api/tables/{table_id}/analysis")
     async def analysis(table_id: TableId, body: AnalysisIn, request: Request) -> Analysis:

@@ -11,8 +11,6 @@ family with two players, and two-player Juxtapose (`analysable.review_refusal`).
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
 from typing import Annotated, Any, Literal
 
 from fastapi import FastAPI, Path, Request
@@ -21,6 +19,7 @@ from pydantic import BaseModel, Field
 from vertex.server.compute.reviewer import Reviewer
 from vertex.server.errors import ApiError
 from vertex.server.hub import Hub
+from vertex.server.pages.analysis import close_on_shutdown
 from vertex.server.pages.replay import shown
 from vertex.server.site.addresses import address_of
 from vertex.server.storage import reviews
@@ -129,17 +128,7 @@ def add_review_routes(app: FastAPI, hub: Hub) -> None:
     # a finished review's mistakes become puzzles (issue 35: one move kept the goal)
     reviewer.on_done.append(hub.puzzles.mine_review)
     app.state.reviewer = reviewer
-    inner = app.router.lifespan_context
-
-    @asynccontextmanager
-    async def lifespan(a: Any) -> AsyncIterator[Any]:
-        async with inner(a) as state:
-            try:
-                yield state
-            finally:
-                await reviewer.close()
-
-    app.router.lifespan_context = lifespan
+    close_on_shutdown(app, reviewer.close)
 
     @app.post("/api/tables/{table_id}/review")
     async def start_review(table_id: TableId, request: Request) -> Review:
