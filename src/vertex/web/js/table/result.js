@@ -81,7 +81,9 @@ export function createResult(host, deps = {}) {
               const swatch = h("span", { class: "swatch small", "aria-hidden": "true",
                 text: seatSymbol(n, view.state.board) });
               swatch.style.background = seatColor(n);
-              const won = (result.winners || []).includes(n);
+              // a draw (every seat among the winners) is said in the headline: no badges
+              const all = (result.winners || []).length === view.seats.length && view.seats.length > 1;
+              const won = !all && (result.winners || []).includes(n);
               return h("li", { class: won ? "won" : "" }, swatch,
                 h("span", { text: seatName(view, n) }),
                 view.scored === false ? null : h("strong", { text: num(scores[n] ?? 0) }),
