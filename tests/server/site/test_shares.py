@@ -58,10 +58,13 @@ def test_ten_sockets_of_one_seat_share_its_chat_allowance(strict: TestClient) ->
     sockets = [strict.websocket_connect(url) for _ in range(10)]
     try:
         opened = [s.__enter__() for s in sockets]
+        got: list[dict[str, Any]] = []
+        # one socket at a time: each socket's app runs on its own thread, so messages sent on
+        # all of them at once reach the seat's allowances in no fixed order
         for ws in opened:
             ws.send_json({"t": "chat", "text": "hello"})
             ws.send_json({"t": "chat", "text": "again"})
-        got = [r for ws in opened for r in _replies(ws, 2)]
+            got += _replies(ws, 2)
     finally:
         for s in sockets:
             s.__exit__(None, None, None)
@@ -69,7 +72,9 @@ def test_ten_sockets_of_one_seat_share_its_chat_allowance(strict: TestClient) ->
     refused = [r for r in got if r["t"] == "error"]
     assert len(acks) == 3  # the seat's burst, not three a socket
     assert {r["code"] for r in refused} == {"rate-limited"}
+    # chats four and five are within the seat's command burst (5), so the chat limit says no
     assert refused[0]["params"] == {"per_minute": 0.6}
+    assert refused[2]["params"] == {"per_second": 0.01}
     chat = strict.get(f"/api/tables/{tid}").json()["chat"]
     assert len(chat) == 3
     # and over HTTP too: the same seat's allowance
