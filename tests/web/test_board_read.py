@@ -125,6 +125,11 @@ def test_the_analysis_draws_its_best_moves_on_the_board(
     page.click('[data-action="analysis"]')
     out = page.wait_for_selector("[data-analysis][data-best]")
     assert out.get_attribute("data-best").split(" ") == BEST_2X2
+    # the marks are drawn by a module fetched on first use: wait for them, not for the answer
+    page.wait_for_function(
+        "n => document.querySelectorAll('[data-bests] [data-best-move]').length === n",
+        arg=len(BEST_2X2),
+    )
     marks = page.eval_on_selector_all(
         "[data-bests] [data-best-move]", "els => els.map(e => e.dataset.bestMove)"
     )

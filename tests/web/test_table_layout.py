@@ -179,3 +179,51 @@ def test_the_whole_board_stays_in_view_with_the_result(
     in_first_screen(page, "#board")
     shot(page, f"layout-result-{game}")
     assert page.errors == []
+
+
+# ---- the board stays where it was first drawn ----------------------------------------------
+#: The board's box in the frame after the table's first version was drawn.
+FIRST_FRAME = """
+window.__firstBoard = null;
+new MutationObserver((changes, seen) => {
+  if (!changes.some((c) => c.target.dataset && c.target.dataset.version)) return;
+  seen.disconnect();
+  requestAnimationFrame(() => {
+    const b = document.getElementById('board').getBoundingClientRect();
+    window.__firstBoard = {top: b.top, left: b.left};
+  });
+}).observe(document, {attributes: true, subtree: true, attributeFilter: ['data-version']});
+"""
+
+
+@pytest.mark.parametrize(
+    ("game", "options", "words"),
+    [
+        ("vert3x", {"rules": "trianguliche", "width": 2, "height": 2, "lines_per_turn": 2}, True),
+        ("figures", {"rows": 3, "cols": 3}, False),
+    ],
+)
+def test_the_board_does_not_move_once_drawn(
+    server: LiveServer, context_factory: Any, game: str, options: dict[str, Any], words: bool
+) -> None:
+    """What shows above the board (the version in words, whose turn it is) is there in its
+    first frame: coming a moment later it pushed the board down under a pointer already
+    aimed at a line, and the click missed (a fresh-clone CI failure)."""
+    body = {"game": game, "options": options, "seats": [{"kind": "human"}, {"kind": "human"}]}
+    table = str(server.post("/api/tables", body)["id"])
+    token = sit(server, table, 0, "Ann")
+    sit(server, table, 1, "Bob")
+    context = context_factory()
+    context.add_init_script(FIRST_FRAME)
+    page = context.new_page()
+    page.goto(f"{server.url}/tables/{table}#token={token}")
+    page.wait_for_function(
+        "() => window.__firstBoard && document.querySelector('[data-table]').dataset.mySeat"
+        " === '0' && document.querySelector('[data-connection=\"online\"]')"
+    )
+    if words:  # only some games say their version in words
+        page.wait_for_selector("[data-version-words]:not([hidden])")
+    page.wait_for_selector("[data-turn-line]")
+    first = page.evaluate("window.__firstBoard")
+    now = page.locator("#board").evaluate(BOX)
+    assert (now["top"], now["left"]) == (first["top"], first["left"])

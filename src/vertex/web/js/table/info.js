@@ -27,7 +27,16 @@ export function createInfo(titleHost, detailsHost) {
     }, (err) => console.error("the table settings could not be loaded", err));
   });
 
+  /** The version words' module and the game's words, loaded (a no-op once they are): the
+   * page waits for them before its first frame, so the line does not push the board down a
+   * moment after it is drawn (a click aimed just then would miss its line). */
+  const prepare = (view) => import("../shared/version-words.js").then(async (mod) => {
+    await mod.loadVersionWords(view.game, Boolean(view.version_words));
+    say = mod.versionWords;
+  });
+
   return {
+    prepare,
     render(model) {
       view = model.view;
       title.textContent = gameName(view);
@@ -41,14 +50,7 @@ export function createInfo(titleHost, detailsHost) {
         words.hidden = !text;
       };
       if (say) show();
-      else {
-        import("../shared/version-words.js").then(async (mod) => {
-          await mod.loadVersionWords(view.game, Boolean(view.version_words));
-          say = mod.versionWords;
-          show();
-        },
-          (err) => console.error("the version words could not be loaded", err));
-      }
+      else prepare(view).then(show, (err) => console.error("the version words could not be loaded", err));
     },
   };
 }

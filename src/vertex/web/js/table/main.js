@@ -62,6 +62,7 @@ async function boot() {
   setView(model, view, performance.now());
   model.seatKnown = !token && !key; // with a token (or key), the socket says which seat it holds
   await build(view);
+  await aboveTheBoard(view);
   render();
   socket = new TableSocket(tableId, socketHandlers());
   // A seat holder starts from the socket's snapshot: it is the view as that seat may see it
@@ -70,6 +71,17 @@ async function boot() {
   if (view.settings && view.settings.clock) startTicking(() => ui.seats.tick(model));
   onLangChange(() => render({ relabel: true }));
   onThemeChange(() => render({ relabel: true })); // seat inks are the theme's
+}
+
+/** What shows above the board on the first frame (the version's words, the status line or
+ * the result), fetched before that frame for at most 1.5 s: arriving a moment later, it pushed
+ * the board down under a pointer already aimed at a line. */
+function aboveTheBoard(view) {
+  const loads = [ui.info.prepare(view), ui.status.ready(model), ui.result.ready(model)];
+  return Promise.race([
+    Promise.allSettled(loads),
+    new Promise((resolve) => { setTimeout(resolve, 1500); }),
+  ]);
 }
 
 /** A seat link (#token=…) stores its token for this table and leaves the address bar. */
@@ -233,6 +245,10 @@ function onDemand(host, wanted, load) {
     render(m) {
       if (panel) panel.render(m);
       else if (wanted(m)) get().catch(() => {});
+    },
+    /** Resolves once the panel is there if `m` wants it (at once if not); never rejects. */
+    ready(m) {
+      return wanted(m) ? get().catch(() => null) : Promise.resolve(null);
     },
     get,
     get panel() { return panel; },
