@@ -13,9 +13,15 @@ the slow kinds get `SLOW_KIND_TIMEOUT` instead unless they ask for their own.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
+
+# Searches on one thread each: two test workers share the machine's cores, and a level-5
+# move taking a second core would starve the other's timed tests (`core.spare_core`; its
+# own test sets it back). Servers the tests start inherit it.
+os.environ.setdefault("VERTEX_AI_THREADS", "1")
 
 #: Seconds a browser, process, physics or long test may take before it fails.
 SLOW_KIND_TIMEOUT = 900

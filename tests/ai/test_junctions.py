@@ -175,3 +175,64 @@ def test_searches_with_the_count_and_without_dominated_handouts_agree(
         b = fast.solve(state.drawn, state.reach, junctions=True, hard=True)
         assert a is not None and b is not None
         assert (a[0], sorted(a[1])) == (b[0], sorted(b[1])), state.drawn
+
+
+def _quiet_phase_end(game: DotsGame[Any], rng: random.Random) -> DotsState:
+    """Quiet play until at most five quiet lines are left, then up to two lines at random:
+    long chains and loops on the board while quiet lines remain."""
+    board = game.board
+    state = game.initial_state()
+    target = rng.randint(0, 5)
+    while not state.is_over:
+        rem = [(m & ~state.drawn).bit_count() for m in board.cell_masks]
+        quiet = [
+            move
+            for move in state.legal_moves()
+            if all(rem[c] > 2 for c in board.line_cells[board.find_line(move)])
+        ]
+        if len(quiet) <= target:
+            break
+        nxt = state.play(rng.choice(quiet))
+        assert isinstance(nxt, DotsState)
+        state = nxt
+    for _ in range(rng.randint(0, 2)):
+        if not state.is_over:
+            nxt = state.play(rng.choice(state.legal_moves()))
+            assert isinstance(nxt, DotsState)
+            state = nxt
+    return state
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options", "count"),
+    [
+        ("dots-and-boxes", {"rows": 3, "cols": 4}, 60),
+        ("dots-and-boxes", {"rows": 4, "cols": 4}, 60),
+        ("dots-and-triangles", {"size": 4}, 60),
+        ("figures", {"rows": 5, "cols": 5}, 30),
+    ],
+)
+def test_one_line_per_long_chain_or_loop_gives_the_plain_answer(
+    game_id: str, options: dict[str, int], count: int
+) -> None:
+    # `hard` hands out a chain of three cells or more (ends apart) or a loop by one of its
+    # lines only: wherever it is opened, the taker's best answers end in the same positions.
+    # Near the end of the quiet lines, with such runs on the board: the plain search's value
+    # and value-keeping lines. (Letting all long runs of a position count as one fails here.)
+    game = make(game_id, **options)
+    plain = CoreSolver(game, table_bytes=16 << 20).core
+    fast = CoreSolver(game, table_bytes=16 << 20).core
+    rng = random.Random(5)
+    checked = 0
+    for _ in range(count):
+        state = _quiet_phase_end(game, rng)
+        if state.is_over:
+            continue
+        plain.clear()
+        fast.clear()
+        a = plain.solve(state.drawn, state.reach)
+        b = fast.solve(state.drawn, state.reach, hard=True)
+        assert a is not None and b is not None
+        assert (a[0], sorted(a[1])) == (b[0], sorted(b[1])), state.drawn
+        checked += 1
+    assert checked >= count * 3 // 4

@@ -16,7 +16,7 @@ import pytest
 
 import vertex
 from vertex.ai.dots.core import CoreSolver
-from vertex.ai.dots.player import DotsPlayer, forget_tables
+from vertex.ai.dots.player import FAST, DotsPlayer, forget_tables
 from vertex.games.dots.engine import DotsGame, DotsState
 
 #: (bench seed, lines drawn, value for the player to move, the value-keeping lines)
@@ -117,14 +117,15 @@ def test_the_value_search_alone_names_a_value_keeping_line(
     got, line = exact.keep_line(state)
     assert (got, names[line]) == (value, names[line])
     assert names[line] in best
-    # the same with the players' flags: junctions counted, dominated handouts left out,
-    # keys under the root's own symmetries
-    fast = CoreSolver(game, table_bytes=16 << 20)
-    got, line = fast.keep_line(state, junctions=True, hard=True, stabilizer=True)
-    assert got == value and names[line] in best
+    # the same with the players' flags (dominated handouts left out, keys under the root's
+    # own symmetries), and with junctions counted as well
+    for flags in (FAST, {**FAST, "junctions": True}):
+        fast = CoreSolver(game, table_bytes=16 << 20)
+        got, line = fast.keep_line(state, **flags)
+        assert got == value and names[line] in best
     # the middle game's pruned search (a heuristic) agrees on most of these positions,
     # with the flags or without
-    for flags in ({}, {"junctions": True, "hard": True, "stabilizer": True}):
+    for flags in ({}, FAST, {**FAST, "junctions": True}):
         pruned = CoreSolver(game, table_bytes=16 << 20)
         _, line = pruned.keep_line(state, middle=True, **flags)
         assert (names[line] in best) == (seed not in PRUNED_WRONG), flags
@@ -147,3 +148,171 @@ def test_the_kept_tables_stay_within_their_budget() -> None:
         + dots_player.QUICK_BYTES
     )
     assert dots_player.KEPT_BOARDS * per_board <= 256 << 20
+
+
+def test_a_second_thread_only_while_a_core_is_spare(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vertex.ai.dots import core
+
+    monkeypatch.setenv("VERTEX_AI_THREADS", "2")
+    monkeypatch.setattr(core.os, "sched_getaffinity", lambda _pid: {0})
+    assert core.spare_core() is False  # one core: never
+    monkeypatch.setattr(core.os, "sched_getaffinity", lambda _pid: set(range(4096)))
+    assert core.spare_core() is True  # far more cores than threads running
+    monkeypatch.setenv("VERTEX_AI_THREADS", "1")
+    assert core.spare_core() is False  # the operator's (and the test suite's) choice
+
+
+def four_by_four_after(ply: int, seed: int) -> tuple[DotsGame[Any], DotsState]:
+    """Quiet play (no cell given a third side) to `ply` lines on 4×4."""
+    import random
+
+    game = vertex.create_game("dots-and-boxes", rows=4, cols=4)
+    assert isinstance(game, DotsGame)
+    rng, board, state = random.Random(seed), game.board, game.initial_state()
+    for _ in range(ply):
+        rem = [(m & ~state.drawn).bit_count() for m in board.cell_masks]
+        quiet = [
+            move
+            for move in state.legal_moves()
+            if all(rem[c] > 2 for c in board.line_cells[board.find_line(move)])
+        ]
+        nxt = state.play(rng.choice(quiet))
+        assert isinstance(nxt, DotsState)
+        state = nxt
+    return game, state
+
+
+def cells_from_here(solver: CoreSolver, state: DotsState, line: str) -> int:
+    """The exact cells from here on for the player to move when they draw `line`."""
+    mover = state.order[state.turn]
+    diff = state.owned[mover].bit_count() - state.owned[1 - mover].bit_count()
+    child = state.play(line)
+    assert isinstance(child, DotsState)
+    value = solver.solve(child).value
+    return (value if child.order[child.turn] == mover else -value) - diff
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_stopped_value_search_leaves_a_line_proven_to_keep_its_bound(seed: int) -> None:
+    import time
+
+    from vertex.ai.dots.solver import SolveTimeout
+
+    game, state = four_by_four_after(10, seed)
+    names = game.board.line_names
+    judge = CoreSolver(game, table_bytes=64 << 20)
+    value = judge.keep_line(state)[0]
+    found = []
+    # stopped at every stage of the search (the last, None, not stopped at all), from a
+    # first guess below, at and above the value: whatever line is left keeps its bound
+    for guess in (value - 2, value, value + 2):
+        for wait in (0.0005, 0.002, 0.01, 0.05, None):
+            solver = CoreSolver(game, table_bytes=64 << 20)
+            deadline = None if wait is None else time.monotonic() + wait
+            try:
+                got, line = solver.keep_line(state, deadline=deadline, guess=guess)
+            except SolveTimeout:
+                pass
+            else:
+                assert got == value and cells_from_here(judge, state, names[line]) == value
+            proven = solver.proven_line(state)
+            if proven is not None:
+                lo, line = proven
+                assert lo <= value and cells_from_here(judge, state, names[line]) >= lo
+                found.append(lo)
+    assert value in found  # at the least the searches that ended proved it
+
+
+def test_an_exact_search_out_of_time_on_4x4_plays_the_line_it_proved(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from vertex.ai.dots.solver import SolveTimeout
+
+    game, state = four_by_four_after(8, 2)
+    best = CoreSolver(game, table_bytes=64 << 20).solve(state).best_moves
+    real = CoreSolver.keep_line
+
+    def out_of_time(self: CoreSolver, st: DotsState, **kw: Any) -> tuple[int, int]:
+        got = real(self, st, **kw)
+        if not kw.get("middle"):
+            raise SolveTimeout  # it ended, but as if the clock had run out just before
+        return got
+
+    monkeypatch.setattr(CoreSolver, "keep_line", out_of_time)
+    forget_tables()
+    me = DotsPlayer(game, 5, seed=1)
+    assert me.choose(state, state.to_move[0], 60.0) in best
+    assert me.last_reason == "solver, unfinished"
+
+
+@pytest.mark.parametrize("seed", [19, 29])  # the pruned line is wrong on both
+def test_an_exact_search_out_of_time_after_the_pruned_one_plays_a_proof_that_reaches_it(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    from vertex.ai.dots.solver import SolveTimeout
+
+    moves, value, best = next((m, v, b) for s, m, v, b in POSITIONS if s == seed)
+    game, state = position(moves)
+    pruned_value = CoreSolver(game, table_bytes=16 << 20).keep_line(state, middle=True, **FAST)[0]
+    real = CoreSolver.keep_line
+    exact_calls = []
+
+    def out_of_time(self: CoreSolver, st: DotsState, **kw: Any) -> tuple[int, int]:
+        got = real(self, st, **kw)
+        if not kw.get("middle"):
+            exact_calls.append(got[0])
+            raise SolveTimeout  # proved from below (and above), then "out of time"
+        return got
+
+    monkeypatch.setattr(CoreSolver, "keep_line", out_of_time)
+    forget_tables()
+    me = DotsPlayer(game, 5, seed=1)
+    line = me.choose(state, state.to_move[0], 120.0)
+    assert exact_calls == [value]  # the exact search ran once, after the pruned ones
+    if pruned_value <= value:  # the exact search proved at least what the pruned one said
+        assert line in best and me.last_reason == "solver, unfinished"
+    else:  # it proved less: the pruned line stands
+        assert me.last_reason.startswith("middle")
+
+
+#: Dots and Triangles 6, bench seed 3 (bench/middle_game_triangles6.json): 51 lines open,
+#: the value +10 for the player to move, kept by one line only.
+TRIANGLES_SEED_3 = (
+    "f7-g7 d4-d5 e6-f7 d5-e6 d7-e7 b7-c7 c6-d6 a4-b5 b3-c4 a3-b4 c5-d5 b5-b6",
+    ["b4-c5"],
+)
+
+
+@pytest.mark.parametrize("spare", [True, False])  # two threads a search, or one
+def test_with_too_many_lines_open_for_the_exact_search_level_five_widens_the_pruned_one(
+    monkeypatch: pytest.MonkeyPatch, spare: bool
+) -> None:
+    from vertex.ai.dots import player as dots_player
+
+    monkeypatch.setattr(dots_player, "spare_core", lambda: spare)
+
+    game = vertex.create_game("dots-and-triangles", size=6)
+    assert isinstance(game, DotsGame)
+    moves, best = TRIANGLES_SEED_3
+    state = game.initial_state()
+    for move in moves.split():
+        nxt = state.play(move)
+        assert isinstance(nxt, DotsState)
+        state = nxt
+    assert len(state.legal_moves()) > dots_player.WIDEN_LINES
+    calls: list[tuple[bool, int | None]] = []
+    real = CoreSolver.keep_line
+
+    def seen(self: CoreSolver, st: DotsState, **kw: Any) -> tuple[int, int]:
+        calls.append((bool(kw.get("middle")), kw.get("handout")))
+        return real(self, st, **kw)
+
+    monkeypatch.setattr(CoreSolver, "keep_line", seen)
+    monkeypatch.setattr(dots_player, "WIDEST_HANDOUT", 5)
+    forget_tables()
+    me = DotsPlayer(game, 5, seed=1)
+    assert me.choose(state, state.to_move[0], 120.0) in best
+    assert me.last_reason == "middle, handouts below 5"
+    # the quick one, the pruned one, then wider ones, each once: never the exact search
+    assert all(middle for middle, _ in calls)
+    assert [h for _, h in calls[-2:]] == [4, 5] and len(calls) == 4

@@ -3,9 +3,14 @@
 from __future__ import annotations
 
 import json
+import signal
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
+from vertex.ai.dots import tablefile
 from vertex.cli import main
 
 
@@ -28,3 +33,95 @@ def test_a_game_without_a_solver_is_refused(capsys: pytest.CaptureFixture[str]) 
     assert "exact solver" in capsys.readouterr().err
     assert main(["solve", "dots-and-boxes", "players=3"]) == 2
     assert "two players" in capsys.readouterr().err
+
+
+def test_a_kept_table_answers_the_same_command_again(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = str(tmp_path / "3x3.table")
+    command = ["solve", "dots-and-boxes", "rows=3", "cols=3", "--memory", "16M", "--json"]
+    assert main([*command, "--table", table]) == 0
+    first = json.loads(capsys.readouterr().out)
+    assert first["value"] == -3 and (tmp_path / "3x3.table").exists()
+    assert main([*command[:-3], "--json", "--table", table]) == 0  # its size from the file
+    captured = capsys.readouterr()
+    again = json.loads(captured.out)
+    assert "Going on from" in captured.err
+    assert again["value"] == -3 and again["best_moves"] == first["best_moves"]
+    assert again["positions"] < first["positions"] // 100
+
+
+def test_a_kept_table_that_does_not_fit_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = str(tmp_path / "3x3.table")
+    assert (
+        main(
+            [
+                "solve",
+                "dots-and-boxes",
+                "rows=3",
+                "cols=3",
+                "--memory",
+                "16M",
+                "--no-progress",
+                "--table",
+                table,
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    assert (
+        main(["solve", "dots-and-boxes", "rows=3", "cols=3", "--memory", "32M", "--table", table])
+        == 2
+    )
+    assert "--memory 16M" in capsys.readouterr().err
+    assert main(["solve", "dots-and-boxes", "rows=2", "cols=3", "--table", table]) == 2
+    assert "rows=3" in capsys.readouterr().err
+    assert main(["solve", "dots-and-boxes", "rows=9", "cols=9", "--table", table]) == 2
+    assert "only the compiled solver" in capsys.readouterr().err
+    assert main(["solve", "dots-and-boxes", "--save-every", "0", "--table", table]) == 2
+    assert "--save-every" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
+def test_a_long_solve_stopped_by_a_signal_saves_its_table(tmp_path: Path, sig: int) -> None:
+    table = tmp_path / "4x4.table"
+    command = [
+        sys.executable,
+        "-m",
+        "vertex.cli",
+        "solve",
+        "dots-and-boxes",
+        "rows=4",
+        "cols=4",
+        "--memory",
+        "16M",
+        "--threads",
+        "1",
+        "--table",
+        str(table),
+    ]
+    proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        assert "Solving; the table is kept in" in proc.stderr.readline()
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 128 + sig
+    assert "the same command goes on from there" in err
+    header = tablefile.read_header(table)
+    assert header.positions > 0 and header.table_bytes == 16 << 20
+    assert not (tmp_path / "4x4.table.part").exists()
+
+
+def test_a_table_that_cannot_be_saved_is_said_plainly(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = str(tmp_path / "no such folder" / "2x2.table")
+    assert main(["solve", "dots-and-boxes", "rows=2", "cols=2", "--table", table]) == 1
+    err = capsys.readouterr().err
+    assert "cannot save the table" in err and "Traceback" not in err

@@ -4,16 +4,26 @@ Prints the value for the player to move (for the Dots family: their cells minus 
 at the end under perfect play) and every best move; `--json` prints one JSON object for
 scripts. Long solves show a progress line on stderr when it is a terminal. Any game that
 names an exact solver (`Game.solver`) can be solved.
+
+`--table FILE` keeps the compiled solver's table in FILE: saved every `--save-every` seconds,
+when the solve ends, and when it is stopped (Ctrl-C or SIGTERM), and read back when the same
+command runs again, so that a solve of hours goes on where it stopped (the table's size is
+the file's unless `--memory` says otherwise, which must then agree).
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import re
+import signal
 import sys
-from typing import TextIO
+import time
+from pathlib import Path
+from types import FrameType
+from typing import Any, TextIO
 
 from vertex.core.errors import VertexError
 from vertex.core.game import State
@@ -48,6 +58,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--no-progress", action="store_true", help="no progress line, even on a terminal"
     )
+    parser.add_argument(
+        "--table",
+        default="",
+        help="keep the solver's table in this file, and go on from it when it exists",
+    )
+    parser.add_argument(
+        "--save-every",
+        type=float,
+        default=600.0,
+        help="seconds between saves of --table during the solve (default 600)",
+    )
 
 
 def parse_bytes(text: str) -> int | None:
@@ -70,7 +91,13 @@ def run(args: argparse.Namespace) -> int:
 
 def solve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     from vertex.ai import solver as solver_for
+    from vertex.ai.dots import tablefile
+    from vertex.ai.dots.core import CoreSolver
+    from vertex.ai.dots.solver import SolveTimeout
+    from vertex.games.dots.engine import DotsState
 
+    table = Path(args.table) if args.table else None
+    kept = None
     try:
         game = create_game(args.game, **parse_options(args.options))
         state: State = game.initial_state(seed=args.seed)
@@ -79,15 +106,34 @@ def solve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         threads = args.threads or min(os.cpu_count() or 1, 16)
         if not 1 <= threads <= 16:
             raise VertexError("--threads: give 1 to 16")
-        solver = solver_for(game, table_bytes=parse_bytes(args.memory), threads=threads)
+        if not args.save_every > 0:
+            raise VertexError("--save-every: give a number of seconds above 0")
+        memory = parse_bytes(args.memory)
+        if table is not None and table.exists():
+            kept = tablefile.read_header(table)
+            memory = memory or kept.table_bytes
+        solver = solver_for(game, table_bytes=memory, threads=threads)
+        if table is not None and not isinstance(solver, CoreSolver):
+            raise VertexError("--table: only the compiled solver keeps its table in a file")
+        if kept is not None and table is not None and isinstance(solver, CoreSolver):
+            kept = tablefile.load(solver, table)
+            print(
+                f"Going on from {table}: {solver.stored:,} positions kept, "
+                f"{kept.positions:,} searched in {kept.seconds:,.0f} s before.",
+                file=err,
+                flush=True,
+            )
     except VertexError as exc:
         print(f"error: {exc}", file=err)
         return 2
     tty = err.isatty()
     show = not args.json and not args.no_progress and (tty or args.progress)
     last = [0.0]
+    saver = _Saver(solver, table, kept, args.save_every, err) if table is not None else None
 
     def progress(nodes: int, seconds: float) -> None:
+        if saver is not None:
+            saver.tick(nodes, seconds)
         if not show or seconds < 1.0:
             return
         if not tty:  # a log gets a whole line every half minute
@@ -96,9 +142,38 @@ def solve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             last[0] = seconds
         rate = nodes / max(seconds, 1e-9)
         line = f"  {nodes:,} positions, {solver.stored:,} stored, {seconds:.0f} s ({rate:,.0f}/s)"
+        if saver is not None and saver.bounds is not None:
+            line += f", value {_bounds_words(saver.bounds)}"
         print("\r" + line if tty else line, end="" if tty else "\n", file=err, flush=True)
 
-    sol = solver.solve(state, progress=progress)
+    if saver is None:
+        sol = solver.solve(state, progress=progress)
+    else:
+        assert isinstance(solver, CoreSolver) and isinstance(state, DotsState)  # as checked
+        saver.state = state
+        with _stop_on_signals() as signalled:
+            print(
+                f"Solving; the table is kept in {table} (Ctrl-C saves it and stops).",
+                file=err,
+                flush=True,
+            )
+            try:
+                try:
+                    sol = solver.solve(state, progress=progress, stop=lambda: bool(signalled))
+                except SolveTimeout:
+                    saver.save()
+                    if show and tty:
+                        print(file=err)
+                    print(
+                        f"Stopped: the table is saved in {table}; "
+                        "the same command goes on from there.",
+                        file=err,
+                    )
+                    return 128 + signalled[0]
+                saver.save(sol.nodes)
+            except OSError as exc:  # a full disk, say: the last good table stays
+                print(f"\nerror: cannot save the table in {table}: {exc.strerror}", file=err)
+                return 1
     if show and tty and sol.seconds > 1.0:
         print(file=err)
     mover = state.to_move[0] if state.to_move else None
@@ -127,3 +202,77 @@ def solve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print(f"Best moves: {' '.join(sol.best_moves)}", file=out)
     print(f"Searched {sol.nodes:,} positions in {sol.seconds:.2f} s.", file=out)
     return 0
+
+
+def _bounds_words(bounds: tuple[int, int]) -> str:
+    lo, hi = bounds
+    return f"{lo:+d}" if lo == hi else f"between {lo:+d} and {hi:+d}"
+
+
+class _Saver:
+    """Saves `--table` during a solve (from its progress calls) and after it, counting the
+    positions and seconds of every run so far."""
+
+    def __init__(self, solver: Any, path: Path, kept: Any, every: float, err: TextIO) -> None:
+        self.solver, self.path, self.every, self.err = solver, path, every, err
+        self.before_positions = kept.positions if kept is not None else 0
+        self.before_seconds = kept.seconds if kept is not None else 0.0
+        self.started = time.monotonic()
+        self.last_save = self.started
+        self.nodes = 0
+        self.state: Any = None
+        self.bounds: tuple[int, int] | None = None
+
+    def tick(self, nodes: int, seconds: float) -> None:
+        self.nodes = nodes
+        self.bounds = self.root_bounds()
+        if time.monotonic() - self.last_save >= self.every:
+            self.save()
+
+    def root_bounds(self) -> tuple[int, int] | None:
+        """The root's bounds in the table, as the command prints values (cells already
+        taken counted in)."""
+        state = self.state
+        got = self.solver.core.probe(state.drawn) if state is not None else None
+        if got is None:
+            return None
+        mover = state.order[state.turn]
+        diff = state.owned[mover].bit_count() - state.owned[1 - mover].bit_count()
+        lo, hi = (self.solver.sign * got[0], self.solver.sign * got[1])
+        return (diff + min(lo, hi), diff + max(lo, hi))
+
+    def save(self, nodes: int | None = None) -> None:
+        from vertex.ai.dots import tablefile
+
+        if nodes is not None:
+            self.nodes = nodes
+        tablefile.save(
+            self.solver,
+            self.path,
+            positions=self.before_positions + self.nodes,
+            seconds=self.before_seconds + time.monotonic() - self.started,
+            bounds=self.root_bounds(),
+        )
+        self.last_save = time.monotonic()
+
+
+class _stop_on_signals:
+    """SIGINT and SIGTERM ask the solve to stop (so its table can be saved) instead of
+    killing the process; the signal's number is then in the list `with` gives."""
+
+    def __enter__(self) -> list[int]:
+        self.signalled: list[int] = []
+        self.old: dict[int, Any] = {}
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            # not on the main thread: the caller keeps its own handlers
+            with contextlib.suppress(ValueError):
+                self.old[sig] = signal.signal(sig, self.handle)
+        return self.signalled
+
+    def handle(self, signum: int, frame: FrameType | None) -> None:
+        if not self.signalled:
+            self.signalled.append(signum)
+
+    def __exit__(self, *exc: object) -> None:
+        for sig, old in self.old.items():
+            signal.signal(sig, old)

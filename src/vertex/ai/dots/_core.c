@@ -22,6 +22,8 @@
 #include <time.h>
 #include <stdlib.h>
 #include <pthread.h>
+#include <errno.h>
+#include <unistd.h>
 #ifdef __linux__
 #include <sys/mman.h>
 #endif
@@ -79,6 +81,8 @@ typedef struct {
      * then the least image under fewer symmetries, still one position's or its image's */
     uint32_t symon;
     u128 *symtab; /* [sym][chunk][256] */
+    uint64_t *symtab64; /* the same in 64 bits, on boards of up to 64 lines (else NULL) */
+    u128 *ordtab; /* [chunk][256]: a chunk's lines as bits of their places in `order` */
     uint8_t perm[MAXSYM][MAXL], inv[MAXSYM][MAXL]; /* each symmetry's lines, and back */
     int nclass;
     u128 classmask[MAXCLASS];
@@ -179,6 +183,21 @@ static u128 canon(const Core *s, u128 d, int *sym) {
     const u128 *tab = s->symtab;
     *sym = -1;
     if (!s->symon) return best;
+    if (s->symtab64) { /* 64 lines or fewer: half the table, the same images */
+        const uint64_t *t64 = s->symtab64;
+        uint64_t d64 = (uint64_t)d;
+        for (int k = 0; k < s->nsym; k++, t64 += s->nchunk * 256) {
+            if (!(s->symon >> k & 1)) continue;
+            uint64_t img = 0;
+            for (int j = 0; j < s->nchunk; j++) img |= t64[j * 256 + (unsigned)((d64 >> (8 * j)) & 255)];
+            u128 key = pack(s, (u128)img);
+            if (key < best) {
+                best = key;
+                *sym = k;
+            }
+        }
+        return best;
+    }
     for (int k = 0; k < s->nsym; k++) {
         if (!(s->symon >> k & 1)) {
             tab += s->nchunk * 256;
@@ -730,6 +749,48 @@ static inline int first_for_cell(const Core *s, const int *rem, int line, u128 *
     return 1;
 }
 
+/* The run of two-sided cells through cell c (ncap = 0: no cell has one side to go): 1 when
+ * every line of it hands out the same — a loop of two-sided cells alone, or a chain of three
+ * cells or more whose two ends are apart (the ground, or two different cells with three
+ * sides or more to go). The taker's best answers then end in the same positions wherever it
+ * is opened: all of it taken, or all but the last two (four of a loop) given back. *id: its
+ * least cell. */
+static int long_run(const Core *s, u128 drawn, const int *rem, int c, int *id) {
+    int n = 1, least = c, ends[2];
+    u128 f = s->cmask[c] & ~drawn;
+    int first[2] = {lowbit(f), lowbit(f & (f - 1))};
+    for (int d = 0; d < 2; d++) {
+        int cur = c, line = first[d];
+        for (;;) {
+            int nxt = across(s, line, cur);
+            if (nxt == c) { /* round: a loop */
+                *id = least;
+                return 1;
+            }
+            if (nxt == s->nc || rem[nxt] != 2) {
+                ends[d] = nxt == s->nc ? -1 : nxt;
+                break;
+            }
+            if (++n > s->nc) return 0; /* cells that share two lines: not a plain run */
+            if (nxt < least) least = nxt;
+            line = lowbit(s->cmask[nxt] & ~drawn & ~BIT(line));
+            cur = nxt;
+        }
+    }
+    *id = least;
+    return n >= 3 && (ends[0] < 0 || ends[0] != ends[1]);
+}
+
+/* A handout `line` (no capture on offer): is it the first listed of its long run? (the
+ * others of it give the same; `long_run`) */
+static inline int first_for_run(const Core *s, u128 drawn, const int *rem, int line, u128 *runs) {
+    int c = rem[s->pa[line]] == 2 ? s->pa[line] : s->pb[line], id;
+    if (!long_run(s, drawn, rem, c, &id)) return 1;
+    if (*runs & BIT(id)) return 0;
+    *runs |= BIT(id);
+    return 1;
+}
+
 /* The handouts worth searching (g1: lines with a two-sided cell on one side, g2: on both),
  * appended to moves[0..n) but for `skip`; the new count. The middle game (quiet lines left,
  * `quiet`), pruned: no handout of `handout` cells or more, none at all while more than
@@ -739,6 +800,11 @@ static inline int first_for_cell(const Core *s, const int *rem, int line, u128 *
  * cannot decline them) — with one line per lone cell exact, and used in the exact search. */
 static int handouts(Core *s, u128 drawn, const int *rem, int nq, const int *g1, int n1,
                     const int *g2, int n2, int skip, int *moves, int n) {
+    /* the skipped line (searched first) counts as its run's */
+    int runs_on = s->hard && s->chains;
+    u128 runs = 0;
+    if (runs_on && skip >= 0 && (rem[s->pa[skip]] == 2 || rem[s->pb[skip]] == 2))
+        first_for_run(s, drawn, rem, skip, &runs);
     if (s->quiet && nq && s->ply + 1 >= s->quiet) {
         if (nq > s->sac_quiet) return n;
         u128 given = 0;
@@ -747,27 +813,46 @@ static int handouts(Core *s, u128 drawn, const int *rem, int nq, const int *g1, 
             int size = handout_size(s, drawn, rem, line, s->handout > 3 ? s->handout : 3);
             if (size >= s->handout || (size == 2 && s->hard) || line == skip) continue;
             if (size == 1 && !first_for_cell(s, rem, line, &given)) continue;
+            if (size >= 3 && runs_on && !first_for_run(s, drawn, rem, line, &runs)) continue;
             moves[n++] = line;
         }
         for (int i = 0; i < n2; i++)
-            if (g2[i] != skip && handout_size(s, drawn, rem, g2[i], s->handout) < s->handout)
+            if (g2[i] != skip && handout_size(s, drawn, rem, g2[i], s->handout) < s->handout &&
+                (!runs_on || first_for_run(s, drawn, rem, g2[i], &runs)))
                 moves[n++] = g2[i];
         return n;
     }
-    int hard = s->hard && s->loony;
+    int hard = s->hard && s->loony, n0 = n;
+    int size[MAXL]; /* hard: each listed handout's cells (up to 16), the smallest go first */
     u128 given = 0;
     for (int i = 0; i < n1; i++) {
         int line = g1[i];
         if (line == skip) continue;
         if (hard) {
-            int size = handout_size(s, drawn, rem, line, 3);
-            if (size == 2) continue;
-            if (size == 1 && !first_for_cell(s, rem, line, &given)) continue;
+            int k = handout_size(s, drawn, rem, line, 16);
+            if (k == 2) continue;
+            if (k == 1 && !first_for_cell(s, rem, line, &given)) continue;
+            if (k >= 3 && runs_on && !first_for_run(s, drawn, rem, line, &runs)) continue;
+            size[n] = k;
         }
         moves[n++] = line;
     }
     for (int i = 0; i < n2; i++)
-        if (g2[i] != skip) moves[n++] = g2[i];
+        if (g2[i] != skip && (!runs_on || first_for_run(s, drawn, rem, g2[i], &runs))) {
+            if (hard) size[n] = handout_size(s, drawn, rem, g2[i], 16);
+            moves[n++] = g2[i];
+        }
+    if (hard)
+        for (int i = n0 + 1; i < n; i++) {
+            int x = moves[i], sx = size[i], j = i - 1;
+            while (j >= n0 && size[j] > sx) {
+                moves[j + 1] = moves[j];
+                size[j + 1] = size[j];
+                j--;
+            }
+            moves[j + 1] = x;
+            size[j + 1] = sx;
+        }
     return n;
 }
 
@@ -806,9 +891,13 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
         u128 f = s->classmask[c] & free;
         same |= f & (f - 1);
     }
-    for (int i = 0; i < s->nl; i++) {
-        int line = s->order[i];
-        if (!(free & BIT(line)) || (same & BIT(line))) continue;
+    /* the free lines in `order`: their places' bits, walked from the lowest */
+    u128 cand = free & ~same, places = 0;
+    for (int j = 0; j < s->nchunk; j++)
+        places |= s->ordtab[j * 256 + (unsigned)((cand >> (8 * j)) & 255)];
+    while (places) {
+        int line = s->order[lowbit(places)];
+        places &= places - 1;
         int ra = rem[s->pa[line]], rb = rem[s->pb[line]];
         if (ra == 1 || rb == 1)
             moves[ncap++] = line;
@@ -818,6 +907,33 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
             g2[n2++] = line;
         else
             g1[n1++] = line;
+    }
+    /* the lower bounds of quiet lines' positions, known from the table (the opponent's:
+     * this side gets at most minus that by the line) */
+    int8_t known[MAXL];
+    int nknown = 0;
+    if (!ncap && nq > 1) {
+        /* enhanced transposition cut-off: a quiet line whose position is known to refute
+         * ends the search here; the children's entries are fetched all at once */
+        u128 ck[MAXL];
+        for (int i = 0; i < nq; i++) {
+            int csym;
+            ck[i] = canon(s, drawn | BIT(quiet[i]), &csym);
+            __builtin_prefetch(&s->tt[bucket_of(s, (uint64_t)ck[i], (uint64_t)(ck[i] >> 64))]);
+        }
+        for (int i = 0; i < nq; i++) {
+            int clo, chi, cmv;
+            if (!probe(s, ck[i], &clo, &chi, &cmv)) continue;
+            if (-chi >= beta) {
+                s->hits++;
+                int line = quiet[i];
+                store(s, key, -chi, hi, 1, sym < 0 ? line : s->perm[sym][line]);
+                return -chi;
+            }
+            if (!nknown) memset(known, 127, sizeof known);
+            known[quiet[i]] = (int8_t)clo;
+            nknown++;
+        }
     }
     int depth = popc(free), n;
     if (s->loony && !ncap && !nq) {
@@ -896,6 +1012,11 @@ play:
             n = handouts(s, drawn, rem, nq, g1, n1, g2, n2, skip, moves, n);
             if (i == n) break;
         }
+        if (nknown && known[moves[i]] != 127 && -known[moves[i]] <= a) {
+            /* known not to raise alpha: its bound stands for its value */
+            if (-known[moves[i]] > best) best = -known[moves[i]];
+            continue;
+        }
         int v = child(s, drawn, reach, moves[i], left, a, beta);
         if (s->stopped) return 0;
         if (v > best) {
@@ -938,7 +1059,11 @@ static int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left
                 int line = lowbit(s->cmask[c] & ~drawn);
                 int a = s->pa[line], b = s->pb[line];
                 int other = a == c ? b : a;
-                if (rem[other] == 2) continue;
+                /* one that opens the next cell of a run: taken too when Berlekamp's rule
+                 * leaves nothing else to search there (run_moves), no node of its own */
+                int two[2];
+                if (rem[other] == 2 && (!s->chains || run_moves(s, drawn, rem, line, two) != 1))
+                    continue;
                 int k = 1 + (rem[other] == 1);
                 gain += k;
                 left -= k;
@@ -961,9 +1086,28 @@ static int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left
 /* ---- the Python type ------------------------------------------------------------------------ */
 static void free_tt(Core *self);
 
+/* `ordtab` from `order` (a new table: the caller frees the old one); -1: no memory. */
+static int build_ordtab(Core *self) {
+    int at[MAXL];
+    for (int i = 0; i < self->nl; i++) at[self->order[i]] = i;
+    u128 *tab = PyMem_RawCalloc((size_t)self->nchunk * 256, sizeof(u128));
+    if (!tab) return -1;
+    for (int j = 0; j < self->nchunk; j++)
+        for (int v = 1; v < 256; v++) {
+            u128 bits = 0;
+            for (int b = 0; b < 8; b++)
+                if ((v >> b & 1) && 8 * j + b < self->nl) bits |= BIT(at[8 * j + b]);
+            tab[j * 256 + v] = bits;
+        }
+    self->ordtab = tab;
+    return 0;
+}
+
 static void Core_dealloc(Core *self) {
     free_tt(self);
     PyMem_RawFree(self->symtab);
+    PyMem_RawFree(self->symtab64);
+    PyMem_RawFree(self->ordtab);
     PyMem_RawFree(self->lmemo);
     PyMem_RawFree(self->jpos);
     Py_XDECREF(self->err_type);
@@ -1124,6 +1268,12 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw) {
     if (nsym < 0) return -1;
     if (nsym > MAXSYM) nsym = MAXSYM;
     self->nchunk = (nl + 7) / 8;
+    PyMem_RawFree(self->ordtab);
+    self->ordtab = NULL;
+    if (build_ordtab(self)) {
+        PyErr_NoMemory();
+        return -1;
+    }
     PyMem_RawFree(self->symtab);
     self->symtab = NULL;
     self->nsym = 0;
@@ -1159,6 +1309,17 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw) {
     }
     self->nsym = (int)nsym;
     self->symon = nsym ? (uint32_t)((1ULL << nsym) - 1) : 0;
+    PyMem_RawFree(self->symtab64);
+    self->symtab64 = NULL;
+    if (nsym && nl <= 64) {
+        size_t n = (size_t)nsym * self->nchunk * 256;
+        self->symtab64 = PyMem_RawMalloc(n * sizeof(uint64_t));
+        if (!self->symtab64) {
+            PyErr_NoMemory();
+            return -1;
+        }
+        for (size_t i = 0; i < n; i++) self->symtab64[i] = (uint64_t)self->symtab[i];
+    }
     /* lines that bound the same cells are interchangeable (not under the touch rule, where
      * the dots they touch matter too) */
     self->nclass = 0;
@@ -1279,7 +1440,7 @@ static void *helper_main(void *arg) {
 
 /* Start threads - 1 helpers; returns how many started. */
 static int start_helpers(Core *self, Helper *hs, int threads, u128 drawn, u128 reach, int left,
-                         volatile int *halt, RootJob *job) {
+                         int guess, volatile int *halt, RootJob *job) {
     int started = 0;
     for (int t = 0; t + 1 < threads; t++) {
         Helper *h = &hs[t];
@@ -1305,14 +1466,22 @@ static int start_helpers(Core *self, Helper *hs, int threads, u128 drawn, u128 r
             h->c.order[i] = h->c.order[i + 1];
             h->c.order[i + 1] = x;
         }
+        if (build_ordtab(&h->c)) {
+            PyMem_RawFree(h->c.lmemo);
+            PyMem_RawFree(h->c.jpos);
+            break;
+        }
         h->drawn = drawn;
         h->reach = reach;
         h->left = left;
-        h->guess = (t % 2 ? -1 : 1) * (t / 2 + 1);
+        /* beside the main thread's guess: with the value guessed right, the main thread
+         * proves it from below while the first helper proves it from above */
+        h->guess = guess + (t % 2 ? -1 : 1) * (t / 2 + 1);
         h->job = job;
         if (pthread_create(&h->tid, NULL, helper_main, h)) {
             PyMem_RawFree(h->c.lmemo);
             PyMem_RawFree(h->c.jpos);
+            PyMem_RawFree(h->c.ordtab);
             break;
         }
         started++;
@@ -1329,6 +1498,7 @@ static void stop_helpers(Core *self, Helper *hs, int n, volatile int *halt, int 
         if (wait && hs[t].c.stopped) self->stopped = 1;
         PyMem_RawFree(hs[t].c.lmemo);
         PyMem_RawFree(hs[t].c.jpos);
+        PyMem_RawFree(hs[t].c.ordtab);
         self->nodes += hs[t].c.nodes;
         self->helper_nodes += hs[t].c.nodes;
         self->lookups += hs[t].c.lookups;
@@ -1400,7 +1570,7 @@ static PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     int nh = 0;
     if (threads > 1 && mtdf && !self->khi) {
         hs = PyMem_RawCalloc((size_t)threads - 1, sizeof(Helper));
-        if (hs) nh = start_helpers(self, hs, threads, drawn, reach, left, &halt, NULL);
+        if (hs) nh = start_helpers(self, hs, threads, drawn, reach, left, guess, &halt, NULL);
     }
     g = root_value(self, drawn, reach, left, mtdf, guess);
     if (hs) stop_helpers(self, hs, nh, &halt, 0);
@@ -1427,7 +1597,7 @@ static PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
         }
         halt = 0;
         nh = 0;
-        if (hs && job.n > 1) nh = start_helpers(self, hs, threads, drawn, reach, left, &halt, &job);
+        if (hs && job.n > 1) nh = start_helpers(self, hs, threads, drawn, reach, left, guess, &halt, &job);
         root_classes(self, &job, drawn, reach, left);
         if (nh) {
             if (self->stopped) halt = 1;
@@ -1452,15 +1622,91 @@ static PyObject *Core_cancel(Core *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
+static void empty_table(Core *self) {
+    memset(self->tt, 0, self->tt_entries * sizeof(Entry));
+    if (self->khi) memset(self->khi, 0, self->tt_entries * sizeof(uint32_t));
+    self->stored = 0;
+}
+
 static PyObject *Core_clear(Core *self, PyObject *unused) {
     if (self->busy) {
         PyErr_SetString(PyExc_RuntimeError, "this solver is searching");
         return NULL;
     }
-    memset(self->tt, 0, self->tt_entries * sizeof(Entry));
-    if (self->khi) memset(self->khi, 0, self->tt_entries * sizeof(uint32_t));
-    self->stored = 0;
+    empty_table(self);
     Py_RETURN_NONE;
+}
+
+/* The table's entries written whole to a file descriptor, or read back from one: a long
+ * solve goes on where it stopped (`vertex solve --table`). The caller checks that the file
+ * is this board's and this size's (a header before the entries). Each entry checks itself
+ * (w0 = key ^ w1), so a copy taken while helper threads store is still a set of finished
+ * entries: one torn in the copy reads as empty. Bump TABLE_FORMAT when keys or entries
+ * change their layout. */
+#define TABLE_FORMAT 1
+static int table_io(Core *self, PyObject *file, int writing) {
+    if (self->khi) {
+        PyErr_SetString(PyExc_ValueError,
+                        "boards of more than 96 lines keep part of their keys beside the table; "
+                        "it cannot be saved");
+        return -1;
+    }
+    int fd = PyObject_AsFileDescriptor(file);
+    if (fd < 0) return -1;
+    char *p = (char *)self->tt;
+    size_t n = self->tt_entries * sizeof(Entry);
+    int err = 0, short_read = 0;
+    Py_BEGIN_ALLOW_THREADS;
+    while (n) {
+        size_t want = n > ((size_t)1 << 30) ? ((size_t)1 << 30) : n;
+        ssize_t k = writing ? write(fd, p, want) : read(fd, p, want);
+        if (k < 0) {
+            if (errno == EINTR) continue;
+            err = errno;
+            break;
+        }
+        if (k == 0) {
+            short_read = 1;
+            break;
+        }
+        p += k;
+        n -= (size_t)k;
+    }
+    Py_END_ALLOW_THREADS;
+    if (err) {
+        errno = err;
+        PyErr_SetFromErrno(PyExc_OSError);
+        return -1;
+    }
+    if (short_read) {
+        PyErr_SetString(PyExc_ValueError, "the table file ends before the table does");
+        return -1;
+    }
+    return 0;
+}
+
+static PyObject *Core_save_table(Core *self, PyObject *file) {
+    if (table_io(self, file, 1)) return NULL;
+    Py_RETURN_NONE;
+}
+
+static PyObject *Core_load_table(Core *self, PyObject *file) {
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this solver is searching");
+        return NULL;
+    }
+    if (table_io(self, file, 0)) {
+        /* half a table is no table: whatever was read is dropped */
+        PyObject *t, *v, *tb;
+        PyErr_Fetch(&t, &v, &tb);
+        empty_table(self);
+        PyErr_Restore(t, v, tb);
+        return NULL;
+    }
+    uint64_t stored = 0;
+    for (uint64_t i = 0; i < self->tt_entries; i++) stored += W_WORK(self->tt[i].w1) != 0;
+    self->stored = stored;
+    return PyLong_FromUnsignedLongLong(stored);
 }
 
 static PyObject *Core_stats(Core *self, PyObject *unused) {
@@ -2213,6 +2459,10 @@ static PyMethodDef Core_methods[] = {
     {"cancel", (PyCFunction)Core_cancel, METH_NOARGS, "stop a running search (any thread)"},
     {"clear", (PyCFunction)Core_clear, METH_NOARGS, "empty the transposition table"},
     {"stats", (PyCFunction)Core_stats, METH_NOARGS, "search counters and table size"},
+    {"save_table", (PyCFunction)Core_save_table, METH_O,
+     "save_table(file) writes the table's entries to a file (a file object or descriptor)"},
+    {"load_table", (PyCFunction)Core_load_table, METH_O,
+     "load_table(file) -> entries stored: the table's entries read back from a file"},
     {"canonical", (PyCFunction)Core_canonical, METH_O, "the table key of a set of lines"},
     {"draw", (PyCFunction)Core_draw, METH_VARARGS, "draw(drawn, line) -> (drawn, closed cells)"},
     {"legal", (PyCFunction)Core_legal, METH_VARARGS, "legal(drawn, reach) -> open lines"},
@@ -2259,6 +2509,7 @@ PyMODINIT_FUNC PyInit__core(void) {
     PyModule_AddIntConstant(m, "MAX_LINES", MAXL);
     PyModule_AddIntConstant(m, "MAX_CELLS", MAXC);
     PyModule_AddIntConstant(m, "MAX_THREADS", MAXTHREADS);
+    PyModule_AddIntConstant(m, "TABLE_FORMAT", TABLE_FORMAT);
     if (dots_play_init(m) < 0 || dots_env_init(m) < 0) {
         Py_DECREF(m);
         return NULL;

@@ -8,6 +8,7 @@ cell, the dots each line touches (touch rule), misère and extra turns, the boar
 
 from __future__ import annotations
 
+import os
 import time
 from collections.abc import Callable
 from typing import Any
@@ -29,6 +30,28 @@ def fits(game: DotsGame[Any]) -> bool:
     """Whether the core takes this board (two players, up to 128 lines and 127 cells)."""
     board = game.board
     return game.seats == 2 and len(board.lines) <= MAX_LINES and len(board.cells) <= MAX_CELLS
+
+
+def spare_core() -> bool:
+    """Whether this machine has a core to spare for a second search thread now: more than
+    one core for this process, and fewer threads running at this moment than cores (this
+    one counts; a worker per core thinks for other tables, and while they are busy it is
+    one thread a search). Read from the kernel's count of running threads (`/proc/loadavg`)
+    at once, not the load average, which lags and counts this search's own threads."""
+    if os.environ.get("VERTEX_AI_THREADS", "2").strip() == "1":
+        return False  # the operator (or the test suite) keeps every search on one thread
+    try:
+        cores = len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        cores = os.cpu_count() or 1
+    if cores < 2:
+        return False
+    try:
+        with open("/proc/loadavg", "rb") as f:
+            running = int(f.read().split()[3].split(b"/")[0])
+    except (OSError, IndexError, ValueError):  # pragma: no cover - not Linux
+        return os.getloadavg()[0] < cores - 0.5
+    return running < cores
 
 
 def build_core(game: DotsGame[Any], table_bytes: int = DEFAULT_TABLE_BYTES) -> Core:
@@ -96,7 +119,11 @@ class CoreSolver:
         deadline: float | None = None,
         progress: Progress | None = None,
         stop: Callable[[], bool] | None = None,
+        threads: int | None = None,
     ) -> Solution:
+        """Value and every best move. Dominated handouts are not searched (`hard`, exact:
+        see `keep_line`), and keys use the root's own symmetries (`stabilizer`: 1.6x faster
+        from 4×4 positions after six lines); `threads`: as the solver's unless given."""
         if state.game.key() != self.game.key():
             raise VertexError("this solver was built for another game")
         mover = state.order[state.turn]
@@ -113,7 +140,15 @@ class CoreSolver:
                     progress(nodes - before, time.monotonic() - started)
                 return stop is not None and stop()
 
-        out = self.core.solve(state.drawn, state.reach, deadline, poll, threads=self.threads)
+        out = self.core.solve(
+            state.drawn,
+            state.reach,
+            deadline,
+            poll,
+            threads=self.threads if threads is None else threads,
+            hard=True,
+            stabilizer=True,
+        )
         nodes = self.core.stats()["nodes"] - before
         self.nodes += nodes
         if out is None:
@@ -137,6 +172,7 @@ class CoreSolver:
         hard: bool = False,
         stabilizer: bool = False,
         threads: int | None = None,
+        guess: int = 0,
     ) -> tuple[int, int]:
         """A line that keeps the value, and that value for the player to move (cells from
         here on, score-free), by the value search alone: no search per root line, the line
@@ -152,12 +188,19 @@ class CoreSolver:
         `junctions`: loony positions with junctions are counted (`Core.loony`), not
         searched — not proven exact, but equal to the search wherever it was checked
         (tests/ai/test_junctions.py); 2-5x fewer positions in the 5×5 middle game.
-        `hard`: two dominated kinds of handout are not searched — a lone cell handed out by
-        a second of its lines (the same position once taken) and a chain of two handed out
-        from its end (the middle line offers the same cells and cannot be declined).
+        `hard`: dominated and equal handouts are not searched — a lone cell handed out by
+        a second of its lines (the same position once taken), a chain of two handed out
+        from its end (the middle line offers the same cells and cannot be declined), and a
+        chain of three cells or more (its ends apart) or a loop by a second of its lines
+        (wherever it is opened, the taker's best answers end in the same positions: all
+        taken, or all but two — four of a loop — given back). Exact: the plain search's
+        values and lines (tests/ai/test_junctions.py).
         `stabilizer`: table keys under the root's own symmetries only (none for most
         middle-game positions: no key costs a symmetry; a position that meets its image
-        below is searched twice). `threads`: as the solver's unless given."""
+        below is searched twice). `threads`: as the solver's unless given. `guess`: the
+        value search's first try (MTD(f)); a right one proves the line from below in its
+        first pass, so that a search stopped in the second still left a line that keeps
+        the value (`proven_line`)."""
         if state.game.key() != self.game.key():
             raise VertexError("this solver was built for another game")
         if state.is_over:
@@ -174,12 +217,13 @@ class CoreSolver:
             hard=hard,
             stabilizer=stabilizer,
             threads=self.threads if threads is None else threads,
+            guess=guess,
         )
         if out is None:
             raise SolveTimeout
         got = self.core.probe(state.drawn)
         line = got[2] if got is not None else -1
-        if line < 0 or not (self.game.board.all_lines & ~state.drawn) >> line & 1:
+        if not self._open(state, line):
             # a capture first (the search took it before the root's entry): ask per line
             full = self.core.solve(
                 state.drawn,
@@ -194,6 +238,23 @@ class CoreSolver:
                 raise SolveTimeout
             return full[0], full[1][0]
         return out[0], line
+
+    def proven_line(self, state: DotsState) -> tuple[int, int] | None:
+        """What a value search (`keep_line`), even a stopped one, left at the root: (lo,
+        line) with the line proven to keep at least lo (cells from here on for the player
+        to move), or None when the table holds no lower bound and line for the position."""
+        got = self.core.probe(state.drawn)
+        if got is None:
+            return None
+        lo, _, line = got
+        left = sum(1 for mask in self.game.board.cell_masks if mask & ~state.drawn)
+        if lo <= -left or not self._open(state, line):
+            return None
+        return lo, line
+
+    def _open(self, state: DotsState, line: int) -> bool:
+        """Whether `line` (-1: none) is a line still to draw in `state`."""
+        return line >= 0 and bool((self.game.board.all_lines & ~state.drawn) >> line & 1)
 
 
 # ---- extras for researchers: batch playouts and a plain UCT on the core ---------------------

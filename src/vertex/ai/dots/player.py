@@ -9,16 +9,19 @@
    game's searches of level 5 (below) but the exact one, the pruned search in up to
    LEVEL4_SHARE_AFTER_QUICK of the budget;
 5. the budget in full: while quiet lines are left (the middle game, with the compiled
-   core), a quick search with no handout for a line at once, the pruned search up to
-   MIDDLE_SHARE_AFTER_QUICK of the budget (`CoreSolver.keep_line`: no handout of three
-   cells or more while a quiet line is left — a heuristic whose line kept the exact value
-   on 26 of 31 recorded 5×5 middle-game positions), then, if time is left, a wider one
-   (handouts of three cells too: 29 of 31) and the exact value search up to EXACT_SHARE,
-   the last one done giving the line; all of them count loony positions with junctions
-   instead of searching them (`Core.loony`) and leave out dominated handouts (`FAST`);
-   otherwise the solver first (its table kept; with the compiled core at every move, up
-   to SOLVER_SHARE of the budget), MCTS when the position is still too big, and MCTS
-   again to choose among equally good solved moves.
+   core), with at most EXACT_FIRST_LINES lines open the exact value search first (out of
+   time, the line it proved so far); else the pruned searches — a quick one with no
+   handout, the pruned search (`CoreSolver.keep_line`: no handout of three cells or more
+   while a quiet line is left — a heuristic whose line kept the exact value on 26 of 31
+   recorded 5×5 middle-game positions) and, on one thread, a wider one if time is left
+   (handouts of three cells too: 29 of 31) — then the exact value search up to EXACT_SHARE
+   of the budget, whose line wins when it is done or has proved at least the pruned value
+   (with more than WIDEN_LINES lines open, where it would not end, the pruned search again
+   with ever larger handouts allowed instead);
+   each search on two threads while the machine has a core to spare (`spare_core`); all of
+   them leave out dominated handouts (`FAST`); otherwise the solver first (its table kept;
+   with the compiled core at every move, up to SOLVER_SHARE of the budget), MCTS when the
+   position is still too big, and MCTS again to choose among equally good solved moves.
 
 The compiled solvers' tables are kept per process between moves, games and tables of the
 same board (`kept_tables`): at most KEPT_BOARDS boards, each an exact table of TABLE_BYTES
@@ -39,12 +42,14 @@ from typing import TYPE_CHECKING, Any
 
 from vertex.ai.dots._core import Core
 from vertex.ai.dots.adapter import DotsAdapter
+from vertex.ai.dots.core import spare_core
 from vertex.ai.dots.endgame import best_opening, components
 from vertex.ai.dots.kit import DotsKit, Pos, lines_of
 from vertex.ai.dots.solver import AnySolver, PySolver, Solver, SolveTimeout
 
 if TYPE_CHECKING:
     from vertex.ai.dots.core import CoreSolver
+
 from vertex.ai.mcts import Mcts
 from vertex.ai.search import BUDGET_SHARE, RebuiltPlayer, check_turn, move_rng
 from vertex.core.game import State
@@ -71,6 +76,11 @@ WIDE_BYTES = 38 << 20
 WIDE_HANDOUT = 4
 #: ... and the quick one's (`QUICK_HANDOUTS`; cleared before each use).
 QUICK_BYTES = 2 << 20
+#: Level 5 with more lines open than this (Dots and Triangles 6's middle game: 50-53; 5×5's:
+#: 36-43) widens the pruned search instead of searching exactly, up to handouts below
+#: WIDEST_HANDOUT cells.
+WIDEN_LINES = 46
+WIDEST_HANDOUT = 7
 #: Boards whose tables a process keeps (the least recently used go first).
 KEPT_BOARDS = 2
 #: Level 5 while quiet lines are left: the middle game's pruned search up to this share of
@@ -78,6 +88,8 @@ KEPT_BOARDS = 2
 MIDDLE_SHARE = 0.65
 #: ... and when it is done early, the exact value search up to this share.
 EXACT_SHARE = 0.82
+#: Level 5 with at most this many lines open tries the exact search first.
+EXACT_FIRST_LINES = 32
 #: Level 4: the pruned search up to this share of the budget, then MCTS.
 LEVEL4_MIDDLE_SHARE = 0.5
 #: The quick pruned search first, up to this share; when it gave a line no MCTS is
@@ -88,9 +100,14 @@ LEVEL4_SHARE_AFTER_QUICK = 0.7
 #: The quick searches: no handout at all while a quiet line is left (1); adding the lone
 #: cells' handouts (2) cost more than it gave on a busy box (18-22 against 21-23 of 31).
 QUICK_HANDOUTS = (1,)
-#: The searches of the middle game: loony positions with junctions counted, dominated
-#: handouts left out, keys under the root's own symmetries (`CoreSolver.keep_line`).
-FAST = {"junctions": True, "hard": True, "stabilizer": True}
+#: The searches of the middle game: dominated handouts left out, keys under the root's own
+#: symmetries (`CoreSolver.keep_line`). Loony positions with junctions are searched, not
+#: counted (`junctions`): since captures are taken inline a position costs so little that
+#: counting (66% of the time on Dots and Triangles 6) costs more than the positions it
+#: saves — without it the pruned search is 2.1x faster there and 1.3x on 5×5, and level 5
+#: keeps the value in 7 of 10 Triangles positions instead of 5, 38 of 40 4×4 ones instead
+#: of 36, and as many 5×5 ones (bench/RESULTS.md).
+FAST = {"junctions": False, "hard": True, "stabilizer": True}
 
 
 @dataclass
@@ -273,23 +290,96 @@ class DotsPlayer(RebuiltPlayer):
     def _middle(
         self, state: DotsState, start: float, budget: float, kept: KeptTables
     ) -> int | None:
-        """The middle game, in stages, each a line or nothing: the quick pruned searches
-        (`QUICK_HANDOUTS`: no handout while a quiet line is left) up to QUICK_SHARE of the
-        budget; the pruned search (`CoreSolver.keep_line(middle=True)`) up to the level's
-        share (more when a quick one gave a line); at level 5, when that is done early,
-        the wider pruned search (WIDE_HANDOUT) and then the exact value search, up to
-        EXACT_SHARE. The last stage done gives the line; an
-        unfinished pruned search gives the line of its last pass that raised the bound,
-        before the quick one's. All count loony positions with junctions and leave out
-        dominated handouts (`FAST`). None: MCTS decides."""
+        """The middle game: a line or nothing (MCTS decides). The pruned searches
+        (`_pruned`) give a line; at level 5 the exact value search then runs up to
+        EXACT_SHARE of the budget, and its line, when it is done, wins. While the machine
+        has a core to spare (`spare_core`) level 5 runs each search on two threads and
+        leaves out the wide one (the exact search costs little more now)."""
         if self.level < 4 or not self._quiet_left(state):
             return None
+        until = start + budget * EXACT_SHARE
+        threads = 2 if self.level >= 5 and spare_core() else 1
+        if self.level >= 5 and len(state.legal_moves()) <= EXACT_FIRST_LINES:
+            # few lines open (4×4 from its eighth line): the exact search alone often ends
+            # in time; stopped, its line proven to keep the most so far (the value itself
+            # when only the last pass, the proof from above, was left), else the pruned ones
+            try:
+                _, exact = kept.exact.keep_line(state, deadline=until, threads=threads, **FAST)
+            except SolveTimeout:
+                proven = kept.exact.proven_line(state)
+                if proven is not None:
+                    self.last_reason = "solver, unfinished"
+                    return proven[1]
+            else:
+                self.last_reason = "solver"
+                return exact
+        value, line = self._pruned(state, start, budget, kept, threads)
+        if self.level >= 5 and value is not None and len(state.legal_moves()) > WIDEN_LINES:
+            return self._widen(state, until, kept, threads, line)
+        if self.level >= 5 and time.monotonic() < until:
+            # from 0, not from the pruned value: that is off by six cells at times, and a
+            # pass from a wrong guess costs about as much as the proof (5×5 seed 13: the
+            # search from 9 did not end in time). Out of time, its line wins when it has
+            # proved at least the pruned value
+            try:
+                _, exact = kept.exact.keep_line(state, deadline=until, threads=threads, **FAST)
+            except SolveTimeout:
+                proven = kept.exact.proven_line(state)
+                if value is not None and proven is not None and proven[0] >= value:
+                    self.last_reason = "solver, unfinished"
+                    return proven[1]
+                return line
+            self.last_reason = "solver"
+            return exact
+        return line
+
+    def _widen(
+        self, state: DotsState, until: float, kept: KeptTables, threads: int, line: int | None
+    ) -> int | None:
+        """Too many lines open for the exact search to end in time (Dots and Triangles 6):
+        the pruned search again with larger handouts allowed (WIDE_HANDOUT, then one cell
+        more each time) until `until`; the widest one done gives the line."""
+        from vertex.ai.dots.core import CoreSolver
+
+        if kept.wide is None:
+            kept.wide = CoreSolver(self.game, table_bytes=WIDE_BYTES)
+        handout = WIDE_HANDOUT
+        while time.monotonic() < until and handout <= WIDEST_HANDOUT:
+            kept.wide.clear()  # another handout cap: other values
+            try:
+                _, line = kept.wide.keep_line(
+                    state, deadline=until, middle=True, handout=handout, threads=threads, **FAST
+                )
+            except SolveTimeout:
+                break
+            self.last_reason = f"middle, handouts below {handout}"
+            handout += 1
+        return line
+
+    def _middle_table(self, kept: KeptTables) -> CoreSolver:
+        from vertex.ai.dots.core import CoreSolver
+
+        if kept.middle is None:
+            kept.middle = CoreSolver(self.game, table_bytes=MIDDLE_BYTES)
+        return kept.middle
+
+    def _pruned(
+        self, state: DotsState, start: float, budget: float, kept: KeptTables, threads: int
+    ) -> tuple[int | None, int | None]:
+        """The pruned searches, in stages, each a line or nothing: the quick ones
+        (`QUICK_HANDOUTS`: no handout while a quiet line is left) up to QUICK_SHARE of the
+        budget; the pruned search (`CoreSolver.keep_line(middle=True)`) up to the level's
+        share (more when a quick one gave a line; at level 5 on two threads up to
+        EXACT_SHARE), on `threads`; at level 5 on one thread the wider one (WIDE_HANDOUT)
+        when time is left. The last stage done gives the line; an unfinished pruned search
+        gives the line of its last pass that raised the bound, before the quick one's. All
+        leave out dominated handouts (`FAST`).
+        Returns the pruned search's value (None when it did not end) and the line."""
         from vertex.ai.dots.core import CoreSolver
 
         if kept.quick is None:
             kept.quick = CoreSolver(self.game, table_bytes=QUICK_BYTES)
-        if kept.middle is None:
-            kept.middle = CoreSolver(self.game, table_bytes=MIDDLE_BYTES)
+        middle = self._middle_table(kept)
         quick: int | None = None
         for handout in QUICK_HANDOUTS:  # one table, cleared
             kept.quick.clear()
@@ -303,47 +393,45 @@ class DotsPlayer(RebuiltPlayer):
                 )
             except SolveTimeout:
                 break
-        share = MIDDLE_SHARE if self.level >= 5 else LEVEL4_MIDDLE_SHARE
-        if quick is not None:
-            share = MIDDLE_SHARE_AFTER_QUICK if self.level >= 5 else LEVEL4_SHARE_AFTER_QUICK
+        if self.level < 5:
+            share = LEVEL4_MIDDLE_SHARE if quick is None else LEVEL4_SHARE_AFTER_QUICK
+        elif threads > 1:
+            share = EXACT_SHARE  # on two threads it seldom needs it all
+        else:
+            share = MIDDLE_SHARE if quick is None else MIDDLE_SHARE_AFTER_QUICK
         try:
-            _, line = kept.middle.keep_line(
-                state, deadline=start + budget * share, middle=True, **FAST
+            value, line = middle.keep_line(
+                state, deadline=start + budget * share, middle=True, threads=threads, **FAST
             )
         except SolveTimeout:
             # not done: the line of the search's last finished pass that raised the bound
-            got = kept.middle.core.probe(state.drawn)
-            if got is not None and got[2] >= 0 and got[0] > -self.kit.cells:
+            got = middle.proven_line(state)
+            if got is not None:
                 self.last_reason = "middle, unfinished"
-                return got[2]
+                return None, got[1]
             self.last_reason = "middle, quick"
-            return quick
-        reason = "middle"
-        if self.level >= 5 and time.monotonic() < start + budget * EXACT_SHARE:
+            return None, quick
+        self.last_reason = "middle"
+        wide_until = start + budget * EXACT_SHARE
+        # on two threads the exact search follows at once, and with more than WIDEN_LINES
+        # open `_widen` does it (`_middle`)
+        if (
+            self.level >= 5
+            and threads == 1
+            and len(state.legal_moves()) <= WIDEN_LINES
+            and time.monotonic() < wide_until
+        ):
             # wider: handouts of WIDE_HANDOUT - 1 cells too; its line wins when it is done
             if kept.wide is None:
                 kept.wide = CoreSolver(self.game, table_bytes=WIDE_BYTES)
             try:
-                _, line = kept.wide.keep_line(
-                    state,
-                    deadline=start + budget * EXACT_SHARE,
-                    middle=True,
-                    handout=WIDE_HANDOUT,
-                    **FAST,
+                value, line = kept.wide.keep_line(
+                    state, deadline=wide_until, middle=True, handout=WIDE_HANDOUT, **FAST
                 )
-                reason = "middle, wide"
-            except SolveTimeout:
-                self.last_reason = reason
-                return line
-        if self.level >= 5 and time.monotonic() < start + budget * EXACT_SHARE:
-            try:
-                _, line = kept.exact.keep_line(state, deadline=start + budget * EXACT_SHARE, **FAST)
-                self.last_reason = "solver"
-                return line
+                self.last_reason = "middle, wide"
             except SolveTimeout:
                 pass
-        self.last_reason = reason
-        return line
+        return value, line
 
     def _search(
         self,
