@@ -24,6 +24,8 @@ def make_settings(tmp_path: Path, **overrides: Any) -> Settings:
         "sweep_interval_s": 3600.0,
         # absent players may be handed over at once, except where a test says otherwise
         "hand_over_grace_s": 0.0,
+        # one analysis limit on every board unless a test says otherwise
+        "analysis_exact_time_s": 0.0,
     }
     values.update(overrides)
     return Settings(**values)

@@ -58,6 +58,13 @@ THINK_SECONDS = Histogram(
     ["game"],
     buckets=_SLOW,
 )
+THINK_BUDGET_SECONDS = Histogram(
+    "vertex_computer_think_budget_seconds",
+    "A computer seat's budget when its think started (less than the set one: a queue, or a "
+    "clock nearly out)",
+    ["game"],
+    buckets=_FAST,
+)
 ANALYSIS_SECONDS = Histogram(
     "vertex_analysis_seconds", "An analysis, asked to answered", ["game"], buckets=_SLOW
 )

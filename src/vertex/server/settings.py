@@ -87,8 +87,12 @@ class Settings:
     #: Redis for the cross-worker event bus; None runs everything in one process.
     redis_url: str | None = None
     limits: Limits = field(default_factory=Limits)
-    #: Thinking time given to a computer seat per move.
+    #: Thinking time given to a computer seat per move (levels 1-4) ...
     ai_budget_s: float = 0.5
+    #: ... and to level 5 (None: twice `ai_budget_s`). The strongest level was measured at
+    #: 1 s a move (bench/bench_middle_game.py: 29 of 31 5×5 middle-game positions kept the
+    #: value, 25 at 0.5 s). Both shrink with the queue and the clock (ai_runner.think_budget).
+    ai_level5_budget_s: float | None = None
     #: "process" runs computer players in a worker process (keeps the server responsive while
     #: they think); "thread" is lighter and is what in-process tests use.
     ai_executor: str = "process"
@@ -112,6 +116,11 @@ class Settings:
     #: exact solver most of it, the level-5 estimate the rest), and how many one client
     #: address may ask for: `analysis_per_minute` on average, bursts of `analysis_burst`.
     analysis_time_s: float = 3.0
+    #: ... and on boards of up to `analysis_exact_lines` lines (4×4 Dots and Boxes has 40),
+    #: which the solver settles exactly from the eighth line on within this time, the
+    #: larger of this and `analysis_time_s` (tests set 0: the same limit everywhere).
+    analysis_exact_time_s: float = 10.0
+    analysis_exact_lines: int = 40
     analysis_per_minute: float = 20.0
     analysis_burst: int = 6
     #: Analysis workers in each process (0: one per core); one address has one analysis
@@ -157,6 +166,12 @@ class Settings:
     #: them has its client address read from `X-Forwarded-For` (site/addresses.py). None by
     #: default. `VERTEX_TRUSTED_PROXIES`, e.g. `127.0.0.1` behind a local nginx.
     trusted_proxies: str | None = None
+
+    def think_budget(self, level: int) -> float:
+        """A computer seat's budget a move at `level`, before the queue and its clock."""
+        if level >= 5:
+            return self.ai_level5_budget_s or 2 * self.ai_budget_s
+        return self.ai_budget_s
 
     def thinkers(self) -> tuple[int, int]:
         """(workers, per address) for the computer seats' pool, sized to the machine."""
@@ -204,12 +219,20 @@ class Settings:
             ("unload_after_s", "VERTEX_UNLOAD_AFTER_S"),
             ("slow_unload_after_s", "VERTEX_SLOW_UNLOAD_AFTER_S"),
             ("sweep_interval_s", "VERTEX_SWEEP_INTERVAL_S"),
+            ("analysis_time_s", "VERTEX_ANALYSIS_TIME_S"),
+            ("analysis_exact_time_s", "VERTEX_ANALYSIS_EXACT_TIME_S"),
+            ("ai_budget_s", "VERTEX_AI_BUDGET_S"),
+            ("ai_level5_budget_s", "VERTEX_AI_LEVEL5_BUDGET_S"),
         ):
             if os.environ.get(var):
-                values[name] = float(os.environ[var])
+                seconds = float(os.environ[var])
+                if name.startswith("ai_") and not 0 < seconds <= 60:
+                    raise ValueError(f"{var}: seconds a move, more than 0 and at most 60")
+                values[name] = seconds
         for name, var in (
             ("ai_workers", "VERTEX_AI_WORKERS"),
             ("analysis_workers", "VERTEX_ANALYSIS_WORKERS"),
+            ("analysis_exact_lines", "VERTEX_ANALYSIS_EXACT_LINES"),
         ):
             if os.environ.get(var):
                 values[name] = int(os.environ[var])

@@ -65,6 +65,31 @@ def test_one_address_never_holds_every_worker() -> None:
     asyncio.run(go())
 
 
+def test_a_turn_knows_how_many_waited_behind_it_when_it_was_granted() -> None:
+    """Two turns granted at once (both workers freed together) each count the ones still
+    waiting then, not the ones granted with it (ai_runner.think_budget shrinks by it)."""
+
+    async def go() -> list[tuple[str, int]]:
+        share = FairShare(slots=2, per_key=2)
+        seen: list[tuple[str, int]] = []
+        release = asyncio.Event()
+
+        async def hold(key: str) -> None:
+            async with share.turn(key) as behind:
+                seen.append((key, behind))
+                await release.wait()
+
+        tasks = [asyncio.create_task(hold(k)) for k in ("a", "a", "b", "c", "d", "e")]
+        await _settle()
+        release.set()
+        await asyncio.gather(*tasks)
+        return seen
+
+    seen = asyncio.run(go())
+    # a, a at once (nobody waiting yet); then b..e granted two by two as the pair ends
+    assert seen == [("a", 0), ("a", 0), ("b", 3), ("c", 2), ("d", 1), ("e", 0)]
+
+
 def test_an_address_with_its_waiting_turns_used_is_refused_at_once() -> None:
     async def go() -> None:
         share = FairShare(slots=1, per_key=1, most_waiting=1)

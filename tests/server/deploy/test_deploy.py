@@ -328,8 +328,10 @@ def test_the_env_file_names_every_setting() -> None:
     src = DEPLOY.parent / "src" / "vertex"
     read = set()
     for path in src.rglob("*.py"):
-        read |= set(re.findall(r"\"(VERTEX_[A-Z_]+)\"", path.read_text()))
-    documented = set(re.findall(r"^#?(VERTEX_[A-Z_]+)=", (DEPLOY / "vertex.env").read_text(), re.M))
+        read |= set(re.findall(r"\"(VERTEX_[A-Z0-9_]+)\"", path.read_text()))
+    documented = set(
+        re.findall(r"^#?(VERTEX_[A-Z0-9_]+)=", (DEPLOY / "vertex.env").read_text(), re.M)
+    )
     assert read and read <= documented, sorted(read - documented)
 
 

@@ -6,11 +6,17 @@ state it kept from the table's last move (worker_states.py): a table goes back t
 that had it whenever that one is free. There is a worker per core (`Settings.ai_workers`),
 shared fairly between the addresses that opened the tables (fair.py): one address's many
 tables cannot hold every worker.
+
+A think's budget is fixed when it starts, not when it is asked for (`think_budget`): it
+shrinks with the thinks queued behind it, so a long queue is served within about one budget
+and every reply keeps to its clock under load (the computers then play weaker, not late),
+and it is at most half the time the seat's clock has left at that moment.
 """
 
 from __future__ import annotations
 
 import asyncio
+import time
 from concurrent.futures import Executor
 from typing import Any
 
@@ -18,6 +24,7 @@ from vertex.core import Rng, State
 from vertex.server.compute.fair import FairShare
 from vertex.server.compute.pools import Slots, make_pool
 from vertex.server.compute.worker_states import state_of
+from vertex.server.metrics import THINK_BUDGET_SECONDS
 
 
 def choose(state: State, seat: int, level: int, budget_s: float) -> str:
@@ -39,6 +46,26 @@ def _choose_from_record(record_json: str, seat: int, level: int, budget_s: float
 
 def _ready() -> None:
     import vertex.ai  # noqa: F401  (loaded before the first move is asked for)
+
+
+#: The least a computer thinks, however long the queue or short its clock (a move still
+#: costs a worker its overheads, a few milliseconds, beside it).
+LEAST_THINK_S = 0.01
+
+
+def think_budget(
+    budget_s: float, workers: int, waiting: int, deadline: float | None, now: float
+) -> float:
+    """The budget of a think starting `now` with `waiting` thinks queued behind it.
+
+    `budget_s × workers / (workers + waiting)`: the thinks waiting then start within about
+    one budget, whatever their number (with 100 tables on two workers at 0.5 s a think, the
+    last of a full queue would otherwise wait 25 s, past a 10 s clock). With a clock
+    (`deadline`, wall time), at most half of what is left of it."""
+    share = budget_s * max(1, workers) / (max(1, workers) + max(0, waiting))
+    if deadline is not None:
+        share = min(share, (deadline - now) / 2)
+    return max(LEAST_THINK_S, min(budget_s, share))
 
 
 #: Tables whose last worker is remembered (to send them back to it).
@@ -80,11 +107,16 @@ class Thinker:
         budget_s: float,
         address: str = "",
         table: str = "",
+        deadline: float | None = None,
     ) -> str:
-        """The move, once `address` (who opened the table) has its turn at a worker."""
+        """The move, once `address` (who opened the table) has its turn at a worker: thought
+        about for `think_budget` (`budget_s` at most; `deadline` the seat's clock, wall
+        time)."""
         loop = asyncio.get_running_loop()
         args: tuple[Any, ...]
-        async with self.share.turn(address):
+        async with self.share.turn(address) as behind:
+            budget_s = think_budget(budget_s, self.workers, behind, deadline, time.time())
+            THINK_BUDGET_SECONDS.labels(state.game.id).observe(budget_s)
             i = self._slots.take(table)  # one is free: turns never outnumber workers
             try:
                 pool = self._executor(i)

@@ -19,7 +19,7 @@ from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from typing import Any
 
-from vertex.core import State
+from vertex.core import Game, State
 from vertex.server.compute import solving
 from vertex.server.compute.fair import FairShare, Full
 from vertex.server.compute.pools import Slots, kill_pool, make_pool
@@ -87,6 +87,8 @@ class Analyst:
     def __init__(self, settings: Settings, quotas: LocalQuotas | RedisQuotas) -> None:
         self.kind = settings.ai_executor
         self.limit_s = settings.analysis_time_s
+        self.exact_s = settings.analysis_exact_time_s
+        self.exact_lines = settings.analysis_exact_lines
         self.quotas = quotas  # shared by every process of the site
         self.burst = settings.analysis_burst
         self.per_minute = settings.analysis_per_minute
@@ -95,6 +97,14 @@ class Analyst:
         self._slots = Slots(slots, RESULT_CACHE)  # a table's next question: its last worker
         self.share = FairShare(slots, 1, settings.analysis_waiting, pool="analysis")
         self._results: OrderedDict[tuple[Any, ...], dict[str, Any]] = OrderedDict()
+
+    def limit_for(self, game: Game[Any]) -> float:
+        """The time an analysis of `game` may take: longer on boards small enough for the
+        solver to settle most positions exactly (`analysis_exact_lines`)."""
+        lines = game.move_catalogue()  # a Dots board's moves: its lines
+        if game.solver is not None and lines is not None and len(lines) <= self.exact_lines:
+            return max(self.limit_s, self.exact_s)
+        return self.limit_s
 
     async def check_rate(self, client: str) -> None:
         if not await self.quotas.take_rate("analysis", client, self.per_minute / 60, self.burst):
@@ -196,12 +206,13 @@ class Analyst:
     ) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
         pool, grace = self._start(worker)
+        limit = self.limit_for(state.game)
         if self.kind == "process":
             rec = state.record().to_json()
-            work = loop.run_in_executor(pool, solving.analyse_record, rec, self.limit_s, table)
+            work = loop.run_in_executor(pool, solving.analyse_record, rec, limit, table)
         else:
-            work = loop.run_in_executor(pool, solving.analyse_state, state, self.limit_s, table)
-        until = loop.time() + self.limit_s + grace
+            work = loop.run_in_executor(pool, solving.analyse_state, state, limit, table)
+        until = loop.time() + limit + grace
         while True:
             try:
                 out: dict[str, Any] = await asyncio.wait_for(asyncio.shield(work), WATCH_S)

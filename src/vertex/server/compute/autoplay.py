@@ -213,16 +213,21 @@ class Autoplay:
             return
         state, epoch, v = table.state, table.epoch, table.v
         level = table.seats[seat].level or 1
-        budget = self.settings.ai_budget_s
-        deadline = clocks.deadline(table, seat)
-        if deadline is not None:
-            budget = max(0.01, min(budget, (deadline - time.time()) / 2))
+        deadline = clocks.deadline(table, seat)  # the budget is fixed when the think starts
         self.thinks += 1
         THINKS.labels(table.spec.game).inc()
         _line(event="think", table=tid, seat=seat, v=v, worker=self.worker)
         start = time.perf_counter()
         try:
-            move = await self.thinker.choose(state, seat, level, budget, table.creator, tid)
+            move = await self.thinker.choose(
+                state,
+                seat,
+                level,
+                self.settings.think_budget(level),
+                table.creator,
+                tid,
+                deadline=deadline,
+            )
             THINK_SECONDS.labels(table.spec.game).observe(time.perf_counter() - start)
         except Exception as exc:
             log_failure(log, exc, "computer player failed at table %s; playing a random move", tid)

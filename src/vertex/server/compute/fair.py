@@ -46,7 +46,7 @@ class FairShare:
         self.most_waiting = most_waiting  # per key; None: no limit
         self.running: dict[str, int] = {}
         self.busy = 0
-        self.queues: dict[str, deque[asyncio.Future[None]]] = {}  # keys with turns waiting
+        self.queues: dict[str, deque[asyncio.Future[int]]] = {}  # keys with turns waiting
         #: When each key last had a turn (a count), oldest first; bounded.
         self.served: OrderedDict[str, int] = OrderedDict()
         self._turns = 0
@@ -57,31 +57,32 @@ class FairShare:
         return sum(len(q) for q in self.queues.values())
 
     @asynccontextmanager
-    async def turn(self, key: str) -> AsyncIterator[None]:
-        """Wait for `key`'s turn, hold it for the block. Raises Full (at once) when the key
-        has `most_waiting` turns waiting already."""
+    async def turn(self, key: str) -> AsyncIterator[int]:
+        """Wait for `key`'s turn, hold it for the block; it gives the turns still waiting
+        when this one was granted (the ones granted with it are not counted). Raises Full
+        (at once) when the key has `most_waiting` turns waiting already."""
         start = time.perf_counter()
-        await self._take(key)
+        behind = await self._take(key)
         self._waited.observe(time.perf_counter() - start)
         try:
-            yield
+            yield behind
         finally:
             self._give_back(key)
 
-    async def _take(self, key: str) -> None:
+    async def _take(self, key: str) -> int:
         if key not in self.queues and self._free(key):
             self._start(key)
-            return
+            return self.waiting()
         queue = self.queues.get(key)
         if queue is not None and self.most_waiting is not None and len(queue) >= self.most_waiting:
             raise Full(key)
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        fut: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         if queue is None:
             queue = self.queues[key] = deque()
         queue.append(fut)
         self._waiting.inc()
         try:
-            await fut
+            return await fut
         except asyncio.CancelledError:
             if fut.done() and not fut.cancelled():
                 self._give_back(key)  # granted just as the waiter was cancelled
@@ -110,7 +111,7 @@ class FairShare:
             del self.running[key]
         self._next()
 
-    def _drop(self, key: str, fut: asyncio.Future[None]) -> None:
+    def _drop(self, key: str, fut: asyncio.Future[int]) -> None:
         queue = self.queues.get(key)
         if queue is None:
             return
@@ -136,4 +137,4 @@ class FairShare:
             if fut.cancelled():
                 continue
             self._start(key)
-            fut.set_result(None)
+            fut.set_result(self.waiting())

@@ -17,8 +17,10 @@ from typing import Any
 
 from vertex.core import Game, State, replay
 
-#: Share of the time limit the exact solver may use; the estimate gets the rest.
+#: Share of the time limit the exact solver may use; the estimate gets the rest, but at most
+#: ESTIMATE_S (a long limit goes to the solver: the level-5 move needs no more).
 SOLVER_SHARE = 0.7
+ESTIMATE_S = 1.5
 #: Tables whose solver a worker keeps between requests (stepping through a game reuses it).
 SOLVERS_KEPT = 4
 #: Bytes of each kept solver's transposition table (the compiled core's fixed size).
@@ -62,17 +64,25 @@ def _give_back(table: str, game: Game[Any], solver: Any) -> None:
 
 
 def analyse_state(state: State, limit_s: float, table: str = "") -> dict[str, Any]:
-    """Solve `state` exactly within `limit_s`·SOLVER_SHARE, else the level-5 player's move.
+    """Solve `state` exactly within `limit_s`·SOLVER_SHARE (or all but ESTIMATE_S of a long
+    limit), else the level-5 player's move.
 
     A search cut off at its deadline (or because the client left) leaves only finished
     entries in the solver's table, so the table is kept for the next request at `table`.
     """
     from vertex.ai import SolveTimeout, player
+    from vertex.ai.dots.core import CoreSolver, spare_core
+    from vertex.games.dots.engine import DotsState
 
     start = time.monotonic()
     solver = _take_solver(table, state.game)
     try:
-        sol = solver.solve(state, deadline=start + limit_s * SOLVER_SHARE, stop=_cancelled)
+        deadline = start + max(limit_s * SOLVER_SHARE, limit_s - ESTIMATE_S)
+        if isinstance(solver, CoreSolver) and isinstance(state, DotsState) and spare_core():
+            # both cores while the machine has one to spare (about 1.5x on a long solve)
+            sol = solver.solve(state, deadline=deadline, stop=_cancelled, threads=2)
+        else:
+            sol = solver.solve(state, deadline=deadline, stop=_cancelled)
     except SolveTimeout:
         pass
     else:

@@ -2,7 +2,8 @@
 
 For two-player Dots-family games (Dots and Boxes, Dots and Triangles, Figures) the exact
 solver (`vertex.ai.Solver`, the compiled core on boards up to 128 lines) settles whole 3×3
-games and 4×4 games once a dozen lines are drawn within the time limit: the value for the
+games, and 4×4 games nearly always from the eighth line on, within the time limit (longer on
+boards of up to 40 lines, `Settings.analysis_exact_time_s`): the value for the
 player to move and every best move. When it cannot finish in time the level-5 computer
 player's choice is given instead, marked as an estimate. Other games get a clear refusal.
 
