@@ -75,9 +75,12 @@ def start_server(
     src: str | None = None,
     cpus: set[int] | None = None,
     metrics_port: int | None = None,
+    extra_env: dict[str, str] | None = None,
 ) -> subprocess.Popen[bytes]:
-    """`vertex serve` on `port`; `cpus`: the only CPUs it may run on (None: any)."""
+    """`vertex serve` on `port`; `cpus`: the only CPUs it may run on (None: any);
+    `extra_env`: more VERTEX_ settings."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("VERTEX_")}
+    env.update(extra_env or {})
     if src is not None:  # another copy of the code (`--before`)
         env["PYTHONPATH"] = src
     env["VERTEX_TABLES_PER_HOUR"] = "1000000"

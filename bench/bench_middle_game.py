@@ -16,7 +16,9 @@ kept with the solver's verdict — the value for the player to move and every va
 line — and the ones not settled in time are recorded as such (not used). The verdicts are
 written to bench/middle_game_5x5.json (data, committed), so later runs need not re-solve.
 `--board triangles6` (Dots and Triangles, size 6) and `--board figures6` (two-player
-Figures 6×6) do the same on those boards, with verdict files of their own.
+Figures 6×6) do the same on those boards, with verdict files of their own; `--board boxes4`
+takes 4×4 after eight lines of quiet play (goal 2: level 5 perfect there at 1 s), the
+positions of bench_analysis_4x4.py.
 
 Then every kept position is put to levels `--levels` at `--seconds` a move (each a fresh
 player, seed 0, the process's kept solver tables dropped first: a cold start) and, with
@@ -51,6 +53,8 @@ ROWS = COLS = 5
 #: are ever quiet at once, from the start on); OpenSpiel's MCTS plays boxes only
 BOARDS: dict[str, tuple[str, dict[str, int], str, int, int, int]] = {
     "boxes5": ("dots-and-boxes", {"rows": ROWS, "cols": COLS}, "middle_game_5x5.json", 16, 22, 0),
+    # goal 2: 4×4 from its eighth line, the positions of bench_analysis_4x4.py
+    "boxes4": ("dots-and-boxes", {"rows": 4, "cols": 4}, "middle_game_4x4.json", 0, 40, 8),
     "triangles6": ("dots-and-triangles", {"size": 6}, "middle_game_triangles6.json", 16, 22, 0),
     "figures6": ("figures", {"rows": 6, "cols": 6}, "middle_game_figures6.json", 4, 10, 14),
 }
@@ -86,6 +90,11 @@ def quiet_lines(game: DotsGame[Any], state: DotsState) -> list[str]:
 
 def seed_position(game: DotsGame[Any], k: int) -> tuple[list[str], int]:
     """Seed k's position: the lines drawn by quiet play and the quiet lines left."""
+    if BOARD == "boxes4":  # exactly eight lines, as the analysis bench draws them
+        from bench_analysis_4x4 import quiet_position
+
+        state = quiet_position(game, 8, k)
+        return [move for _, move in state.history], len(quiet_lines(game, state))
     rng = random.Random(36_000 + k)
     low, high, drawn = BOARDS[BOARD][3:]
     target = rng.randint(low, high)
