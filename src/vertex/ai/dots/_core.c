@@ -720,22 +720,52 @@ static inline int gains(const Core *s, u128 after, int line) {
     return k;
 }
 
-static int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left);
+/* The cells with one side to go */
+static inline u128 ones_of(const Core *s, const int *rem) {
+    u128 ones = 0;
+    for (int c = 0; c < s->nc; c++)
+        if (rem[c] == 1) ones |= BIT(c);
+    return ones;
+}
 
-static int child(Core *s, u128 drawn, u128 reach, int line, int left, int alpha, int beta) {
+static int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left);
+static int search_rem(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, int *rem,
+                      u128 ones);
+
+/* The search after `line`; `prem`, `pones`: the sides to go before it (NULL: counted anew),
+ * so that a child's count is its parent's less the line's two cells. */
+static int child(Core *s, u128 drawn, u128 reach, int line, int left, int alpha, int beta,
+                 const int *prem, u128 pones) {
     u128 after = drawn | BIT(line);
     int k = gains(s, after, line);
     u128 r2 = s->touch ? (reach | s->reach_of[line]) : reach;
-    int v;
+    int v, rem[MAXC + 1];
+    if (prem) {
+        int a = s->pa[line], b = s->pb[line];
+        memcpy(rem, prem, (size_t)(s->nc + 1) * sizeof(int));
+        if (--rem[a] == 1)
+            pones |= BIT(a);
+        else
+            pones &= ~BIT(a);
+        if (b < s->nc) {
+            if (--rem[b] == 1)
+                pones |= BIT(b);
+            else
+                pones &= ~BIT(b);
+        }
+    }
+#define DEEPER(al, be, lf) \
+    (prem ? search_rem(s, after, r2, al, be, lf, rem, pones) : search(s, after, r2, al, be, lf))
     s->ply++;
     if (k) {
         int gain = s->sign * k;
         if (s->extra)
-            v = gain + search(s, after, r2, alpha - gain, beta - gain, left - k);
+            v = gain + DEEPER(alpha - gain, beta - gain, left - k);
         else
-            v = gain - search(s, after, r2, gain - beta, gain - alpha, left - k);
+            v = gain - DEEPER(gain - beta, gain - alpha, left - k);
     } else
-        v = -search(s, after, r2, -beta, -alpha, left);
+        v = -DEEPER(-beta, -alpha, left);
+#undef DEEPER
     s->ply--;
     return v;
 }
@@ -791,6 +821,87 @@ static inline int first_for_run(const Core *s, u128 drawn, const int *rem, int l
     return 1;
 }
 
+/* The runs of two-sided cells at a node, walked once for all its handouts (`handout_size`
+ * and `long_run` walk a run once per line of it): each two-sided cell's run, its cells, its
+ * least cell, whether it closes on itself and whether its two ends are apart. */
+typedef struct {
+    uint8_t len, least, loop, apart;
+} Run;
+typedef struct {
+    int8_t of[MAXC + 1]; /* a two-sided cell's run, else -1 */
+    Run run[MAXC];
+} Runs;
+
+/* 0 when some two-sided cell has both its lines to one cell (cells that share two lines):
+ * the walks then, not the labels. */
+static int label_runs(const Core *s, u128 drawn, const int *rem, Runs *r) {
+    int nr = 0;
+    for (int c = 0; c <= s->nc; c++) r->of[c] = -1;
+    for (int c = 0; c < s->nc; c++) {
+        if (rem[c] != 2 || r->of[c] >= 0) continue;
+        u128 f = s->cmask[c] & ~drawn;
+        int first[2] = {lowbit(f), lowbit(f & (f - 1))}, ends[2] = {-1, -1};
+        if (across(s, first[0], c) == across(s, first[1], c) && across(s, first[0], c) != s->nc)
+            return 0;
+        Run *run = &r->run[nr];
+        int n = 1, least = c, loop = 0;
+        r->of[c] = (int8_t)nr;
+        for (int d = 0; d < 2 && !loop; d++) {
+            int cur = c, line = first[d];
+            for (;;) {
+                int nxt = across(s, line, cur);
+                if (nxt == c) {
+                    loop = 1;
+                    break;
+                }
+                if (nxt == s->nc || rem[nxt] != 2) {
+                    ends[d] = nxt == s->nc ? -1 : nxt;
+                    break;
+                }
+                u128 g = s->cmask[nxt] & ~drawn;
+                int l1 = lowbit(g), l2 = lowbit(g & (g - 1));
+                if (across(s, l1, nxt) == across(s, l2, nxt) && across(s, l1, nxt) != s->nc)
+                    return 0;
+                r->of[nxt] = (int8_t)nr;
+                n++;
+                if (nxt < least) least = nxt;
+                line = l1 == line ? l2 : l1;
+                cur = nxt;
+            }
+        }
+        run->len = (uint8_t)n;
+        run->least = (uint8_t)least;
+        run->loop = (uint8_t)loop;
+        run->apart = (uint8_t)(ends[0] < 0 || ends[0] != ends[1]);
+        nr++;
+    }
+    return 1;
+}
+
+/* `handout_size` from the labels: a line at a run's end hands out the run, a line inside it
+ * the run too (its two parts), a line of a loop walks it from both sides (twice its cells) */
+static inline int run_handout(const Core *s, const Runs *r, const int *rem, int line, int cap) {
+    int a = s->pa[line], b = s->pb[line], n;
+    int ra = rem[a] == 2, rb = b != s->nc && rem[b] == 2;
+    if (ra && rb)
+        n = r->run[r->of[a]].loop ? 2 * r->run[r->of[a]].len : r->run[r->of[a]].len;
+    else if (ra || rb)
+        n = r->run[r->of[ra ? a : b]].len;
+    else
+        n = 0;
+    return n < cap ? n : cap;
+}
+
+/* `first_for_run` from the labels */
+static inline int run_first(const Core *s, const Runs *r, const int *rem, int line, u128 *seen) {
+    int c = rem[s->pa[line]] == 2 ? s->pa[line] : s->pb[line];
+    const Run *run = &r->run[r->of[c]];
+    if (!run->loop && !(run->len >= 3 && run->apart)) return 1;
+    if (*seen & BIT(run->least)) return 0;
+    *seen |= BIT(run->least);
+    return 1;
+}
+
 /* The handouts worth searching (g1: lines with a two-sided cell on one side, g2: on both),
  * appended to moves[0..n) but for `skip`; the new count. The middle game (quiet lines left,
  * `quiet`), pruned: no handout of `handout` cells or more, none at all while more than
@@ -805,41 +916,49 @@ static int handouts(Core *s, u128 drawn, const int *rem, int nq, const int *g1, 
     u128 runs = 0;
     if (runs_on && skip >= 0 && (rem[s->pa[skip]] == 2 || rem[s->pb[skip]] == 2))
         first_for_run(s, drawn, rem, skip, &runs);
+    Runs r;
+    int labels = 0; /* the runs labelled, once; else the walks */
+#define SIZE(line, cap) \
+    (labels > 0 ? run_handout(s, &r, rem, line, cap) : handout_size(s, drawn, rem, line, cap))
+#define FIRST_RUN(line) \
+    (labels > 0 ? run_first(s, &r, rem, line, &runs) : first_for_run(s, drawn, rem, line, &runs))
     if (s->quiet && nq && s->ply + 1 >= s->quiet) {
         if (nq > s->sac_quiet) return n;
+        if (n1 + n2 > 1) labels = label_runs(s, drawn, rem, &r);
         u128 given = 0;
         for (int i = 0; i < n1; i++) {
             int line = g1[i];
-            int size = handout_size(s, drawn, rem, line, s->handout > 3 ? s->handout : 3);
+            int size = SIZE(line, s->handout > 3 ? s->handout : 3);
             if (size >= s->handout || (size == 2 && s->hard) || line == skip) continue;
             if (size == 1 && !first_for_cell(s, rem, line, &given)) continue;
-            if (size >= 3 && runs_on && !first_for_run(s, drawn, rem, line, &runs)) continue;
+            if (size >= 3 && runs_on && !FIRST_RUN(line)) continue;
             moves[n++] = line;
         }
         for (int i = 0; i < n2; i++)
-            if (g2[i] != skip && handout_size(s, drawn, rem, g2[i], s->handout) < s->handout &&
-                (!runs_on || first_for_run(s, drawn, rem, g2[i], &runs)))
+            if (g2[i] != skip && SIZE(g2[i], s->handout) < s->handout &&
+                (!runs_on || FIRST_RUN(g2[i])))
                 moves[n++] = g2[i];
         return n;
     }
     int hard = s->hard && s->loony, n0 = n;
+    if ((hard || runs_on) && n1 + n2 > 1) labels = label_runs(s, drawn, rem, &r);
     int size[MAXL]; /* hard: each listed handout's cells (up to 16), the smallest go first */
     u128 given = 0;
     for (int i = 0; i < n1; i++) {
         int line = g1[i];
         if (line == skip) continue;
         if (hard) {
-            int k = handout_size(s, drawn, rem, line, 16);
+            int k = SIZE(line, 16);
             if (k == 2) continue;
             if (k == 1 && !first_for_cell(s, rem, line, &given)) continue;
-            if (k >= 3 && runs_on && !first_for_run(s, drawn, rem, line, &runs)) continue;
+            if (k >= 3 && runs_on && !FIRST_RUN(line)) continue;
             size[n] = k;
         }
         moves[n++] = line;
     }
     for (int i = 0; i < n2; i++)
-        if (g2[i] != skip && (!runs_on || first_for_run(s, drawn, rem, g2[i], &runs))) {
-            if (hard) size[n] = handout_size(s, drawn, rem, g2[i], 16);
+        if (g2[i] != skip && (!runs_on || FIRST_RUN(g2[i]))) {
+            if (hard) size[n] = SIZE(g2[i], 16);
             moves[n++] = g2[i];
         }
     if (hard)
@@ -853,10 +972,13 @@ static int handouts(Core *s, u128 drawn, const int *rem, int nq, const int *g1, 
             moves[j + 1] = x;
             size[j + 1] = sx;
         }
+#undef SIZE
+#undef FIRST_RUN
     return n;
 }
 
-static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, int *rem) {
+static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, int *rem,
+                u128 ones) {
     if (left <= alpha) return left;
     if (-left >= beta) return -left;
     s->nodes++;
@@ -1017,7 +1139,7 @@ play:
             if (-known[moves[i]] > best) best = -known[moves[i]];
             continue;
         }
-        int v = child(s, drawn, reach, moves[i], left, a, beta);
+        int v = child(s, drawn, reach, moves[i], left, a, beta, rem, ones);
         if (s->stopped) return 0;
         if (v > best) {
             best = v;
@@ -1048,39 +1170,48 @@ static int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left
     if (left == 0) return 0;
     int rem[MAXC + 1];
     fill_rem(s, drawn, rem);
+    return search_rem(s, drawn, reach, alpha, beta, left, rem, ones_of(s, rem));
+}
+
+/* `search` with the sides to go counted (rem, and `ones`: the cells with one to go) */
+static int search_rem(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, int *rem,
+                      u128 ones) {
+    if (left == 0) return 0;
     int gain = 0;
     if (s->forced) {
-        /* a cell taken without offering another is never worse than anything else */
-        int again = 1;
-        while (again && left) {
-            again = 0;
-            for (int c = 0; c < s->nc; c++) {
-                if (rem[c] != 1) continue;
-                int line = lowbit(s->cmask[c] & ~drawn);
-                int a = s->pa[line], b = s->pb[line];
-                int other = a == c ? b : a;
-                /* one that opens the next cell of a run: taken too when Berlekamp's rule
-                 * leaves nothing else to search there (run_moves), no node of its own */
-                int two[2];
-                if (rem[other] == 2 && (!s->chains || run_moves(s, drawn, rem, line, two) != 1))
-                    continue;
-                int k = 1 + (rem[other] == 1);
-                gain += k;
-                left -= k;
-                drawn |= BIT(line);
-                if (s->touch) reach |= s->reach_of[line];
-                rem[c]--;
-                if (other < s->nc) rem[other]--;
-                again = 1;
-                break;
-            }
+        /* a cell taken without offering another is never worse than anything else; the
+         * least such cell first, each time */
+        u128 todo = ones;
+        while (todo && left) {
+            int c = lowbit(todo);
+            todo &= todo - 1;
+            int line = lowbit(s->cmask[c] & ~drawn);
+            int a = s->pa[line], b = s->pb[line];
+            int other = a == c ? b : a;
+            /* one that opens the next cell of a run: taken too when Berlekamp's rule
+             * leaves nothing else to search there (run_moves), no node of its own */
+            int two[2];
+            if (rem[other] == 2 && (!s->chains || run_moves(s, drawn, rem, line, two) != 1))
+                continue;
+            int k = 1 + (rem[other] == 1);
+            gain += k;
+            left -= k;
+            drawn |= BIT(line);
+            if (s->touch) reach |= s->reach_of[line];
+            rem[c]--;
+            ones &= ~BIT(c);
+            if (other < s->nc && --rem[other] == 1)
+                ones |= BIT(other);
+            else if (other < s->nc)
+                ones &= ~BIT(other);
+            todo = ones;
         }
         if (gain) {
             if (!left) return gain;
-            return gain + node(s, drawn, reach, alpha - gain, beta - gain, left, rem);
+            return gain + node(s, drawn, reach, alpha - gain, beta - gain, left, rem, ones);
         }
     }
-    return node(s, drawn, reach, alpha, beta, left, rem);
+    return node(s, drawn, reach, alpha, beta, left, rem, ones);
 }
 
 /* ---- the Python type ------------------------------------------------------------------------ */
@@ -1424,7 +1555,7 @@ static void root_classes(Core *s, RootJob *job, u128 drawn, u128 reach, int left
     for (;;) {
         int i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
         if (i >= job->n || s->stopped) break;
-        int v = child(s, drawn, reach, job->lines[i], left, job->g - 1, job->g);
+        int v = child(s, drawn, reach, job->lines[i], left, job->g - 1, job->g, NULL, 0);
         if (!s->stopped) job->good[i] = v >= job->g;
     }
 }
