@@ -720,22 +720,41 @@ static inline int gains(const Core *s, u128 after, int line) {
     return k;
 }
 
-/* The cells with one side to go */
-static inline u128 ones_of(const Core *s, const int *rem) {
-    u128 ones = 0;
-    for (int c = 0; c < s->nc; c++)
-        if (rem[c] == 1) ones |= BIT(c);
-    return ones;
+/* The cells with one side to go, and with two: kept beside the counts so that a node sorts
+ * its lines by cells, not line by line */
+typedef struct {
+    u128 one, two;
+} Sides;
+
+static inline Sides sides_of(const Core *s, const int *rem) {
+    Sides k = {0, 0};
+    for (int c = 0; c < s->nc; c++) {
+        if (rem[c] == 1) k.one |= BIT(c);
+        if (rem[c] == 2) k.two |= BIT(c);
+    }
+    return k;
+}
+
+/* One side fewer to go at cell c (not the outside) */
+static inline void one_less(int *rem, Sides *k, int c) {
+    int r = --rem[c];
+    if (r == 2)
+        k->two |= BIT(c);
+    else if (r == 1) {
+        k->two &= ~BIT(c);
+        k->one |= BIT(c);
+    } else if (r == 0)
+        k->one &= ~BIT(c);
 }
 
 static int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left);
 static int search_rem(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, int *rem,
-                      u128 ones);
+                      Sides k);
 
-/* The search after `line`; `prem`, `pones`: the sides to go before it (NULL: counted anew),
+/* The search after `line`; `prem`, `pk`: the sides to go before it (NULL: counted anew),
  * so that a child's count is its parent's less the line's two cells. */
 static int child(Core *s, u128 drawn, u128 reach, int line, int left, int alpha, int beta,
-                 const int *prem, u128 pones) {
+                 const int *prem, Sides pk) {
     u128 after = drawn | BIT(line);
     int k = gains(s, after, line);
     u128 r2 = s->touch ? (reach | s->reach_of[line]) : reach;
@@ -743,19 +762,11 @@ static int child(Core *s, u128 drawn, u128 reach, int line, int left, int alpha,
     if (prem) {
         int a = s->pa[line], b = s->pb[line];
         memcpy(rem, prem, (size_t)(s->nc + 1) * sizeof(int));
-        if (--rem[a] == 1)
-            pones |= BIT(a);
-        else
-            pones &= ~BIT(a);
-        if (b < s->nc) {
-            if (--rem[b] == 1)
-                pones |= BIT(b);
-            else
-                pones &= ~BIT(b);
-        }
+        one_less(rem, &pk, a);
+        if (b < s->nc) one_less(rem, &pk, b);
     }
 #define DEEPER(al, be, lf) \
-    (prem ? search_rem(s, after, r2, al, be, lf, rem, pones) : search(s, after, r2, al, be, lf))
+    (prem ? search_rem(s, after, r2, al, be, lf, rem, pk) : search(s, after, r2, al, be, lf))
     s->ply++;
     if (k) {
         int gain = s->sign * k;
@@ -828,17 +839,17 @@ typedef struct {
     uint8_t len, least, loop, apart;
 } Run;
 typedef struct {
-    int8_t of[MAXC + 1]; /* a two-sided cell's run, else -1 */
+    int8_t of[MAXC + 1]; /* a two-sided cell's run (set for those alone) */
     Run run[MAXC];
 } Runs;
 
 /* 0 when some two-sided cell has both its lines to one cell (cells that share two lines):
  * the walks then, not the labels. */
-static int label_runs(const Core *s, u128 drawn, const int *rem, Runs *r) {
+static int label_runs(const Core *s, u128 drawn, const int *rem, u128 two, Runs *r) {
     int nr = 0;
-    for (int c = 0; c <= s->nc; c++) r->of[c] = -1;
-    for (int c = 0; c < s->nc; c++) {
-        if (rem[c] != 2 || r->of[c] >= 0) continue;
+    for (u128 todo = two; todo; todo &= todo - 1) {
+        int c = lowbit(todo);
+        if (!(two & BIT(c))) continue; /* labelled with an earlier cell's run */
         u128 f = s->cmask[c] & ~drawn;
         int first[2] = {lowbit(f), lowbit(f & (f - 1))}, ends[2] = {-1, -1};
         if (across(s, first[0], c) == across(s, first[1], c) && across(s, first[0], c) != s->nc)
@@ -863,6 +874,7 @@ static int label_runs(const Core *s, u128 drawn, const int *rem, Runs *r) {
                 if (across(s, l1, nxt) == across(s, l2, nxt) && across(s, l1, nxt) != s->nc)
                     return 0;
                 r->of[nxt] = (int8_t)nr;
+                two &= ~BIT(nxt);
                 n++;
                 if (nxt < least) least = nxt;
                 line = l1 == line ? l2 : l1;
@@ -902,15 +914,15 @@ static inline int run_first(const Core *s, const Runs *r, const int *rem, int li
     return 1;
 }
 
-/* The handouts worth searching (g1: lines with a two-sided cell on one side, g2: on both),
- * appended to moves[0..n) but for `skip`; the new count. The middle game (quiet lines left,
+/* The handouts worth searching (g1: lines with a two-sided cell on one side, g2: on both;
+ * two: the two-sided cells), appended to moves[0..n) but for `skip`; the new count. The middle game (quiet lines left,
  * `quiet`), pruned: no handout of `handout` cells or more, none at all while more than
  * `sac_quiet` quiet lines are left, and of the lines that hand out one cell alone one per
  * cell (after the forced capture they give the same position). `hard`: a chain of two
  * handed out from its end is dominated by its middle line (the same cells, and the taker
  * cannot decline them) — with one line per lone cell exact, and used in the exact search. */
-static int handouts(Core *s, u128 drawn, const int *rem, int nq, const int *g1, int n1,
-                    const int *g2, int n2, int skip, int *moves, int n) {
+static int handouts(Core *s, u128 drawn, const int *rem, u128 two, int nq, const int *g1,
+                    int n1, const int *g2, int n2, int skip, int *moves, int n) {
     /* the skipped line (searched first) counts as its run's */
     int runs_on = s->hard && s->chains;
     u128 runs = 0;
@@ -924,7 +936,7 @@ static int handouts(Core *s, u128 drawn, const int *rem, int nq, const int *g1, 
     (labels > 0 ? run_first(s, &r, rem, line, &runs) : first_for_run(s, drawn, rem, line, &runs))
     if (s->quiet && nq && s->ply + 1 >= s->quiet) {
         if (nq > s->sac_quiet) return n;
-        if (n1 + n2 > 1) labels = label_runs(s, drawn, rem, &r);
+        if (n1 + n2 > 1) labels = label_runs(s, drawn, rem, two, &r);
         u128 given = 0;
         for (int i = 0; i < n1; i++) {
             int line = g1[i];
@@ -941,7 +953,7 @@ static int handouts(Core *s, u128 drawn, const int *rem, int nq, const int *g1, 
         return n;
     }
     int hard = s->hard && s->loony, n0 = n;
-    if ((hard || runs_on) && n1 + n2 > 1) labels = label_runs(s, drawn, rem, &r);
+    if ((hard || runs_on) && n1 + n2 > 1) labels = label_runs(s, drawn, rem, two, &r);
     int size[MAXL]; /* hard: each listed handout's cells (up to 16), the smallest go first */
     u128 given = 0;
     for (int i = 0; i < n1; i++) {
@@ -977,8 +989,22 @@ static int handouts(Core *s, u128 drawn, const int *rem, int nq, const int *g1, 
     return n;
 }
 
+/* The lines of `mask` in `order` (the search's move order) into out; how many. */
+static inline int in_order(const Core *s, u128 mask, int *out) {
+    if (!mask) return 0;
+    u128 places = 0;
+    int n = 0;
+    for (int j = 0; j < s->nchunk; j++)
+        places |= s->ordtab[j * 256 + (unsigned)((mask >> (8 * j)) & 255)];
+    while (places) {
+        out[n++] = s->order[lowbit(places)];
+        places &= places - 1;
+    }
+    return n;
+}
+
 static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, int *rem,
-                u128 ones) {
+                Sides sd) {
     if (left <= alpha) return left;
     if (-left >= beta) return -left;
     s->nodes++;
@@ -1013,23 +1039,23 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
         u128 f = s->classmask[c] & free;
         same |= f & (f - 1);
     }
-    /* the free lines in `order`: their places' bits, walked from the lowest */
-    u128 cand = free & ~same, places = 0;
-    for (int j = 0; j < s->nchunk; j++)
-        places |= s->ordtab[j * 256 + (unsigned)((cand >> (8 * j)) & 255)];
-    while (places) {
-        int line = s->order[lowbit(places)];
-        places &= places - 1;
-        int ra = rem[s->pa[line]], rb = rem[s->pb[line]];
-        if (ra == 1 || rb == 1)
-            moves[ncap++] = line;
-        else if (ra > 2 && rb > 2)
-            quiet[nq++] = line;
-        else if (ra == 2 && rb == 2)
-            g2[n2++] = line;
-        else
-            g1[n1++] = line;
+    /* the free lines by what they do, from the cells with one and two sides to go: the
+     * captures, the quiet lines, and the handouts of two-sided cells on one side (g1) or
+     * both (g2), each listed in `order` when it is needed */
+    u128 cand = free & ~same, capm = 0, seen1 = 0, seen2 = 0;
+    for (u128 o = sd.one; o; o &= o - 1) capm |= s->cmask[lowbit(o)];
+    capm &= cand;
+    for (u128 t = sd.two; t; t &= t - 1) {
+        u128 m = s->cmask[lowbit(t)] & cand & ~capm;
+        seen2 |= seen1 & m;
+        seen1 |= m;
     }
+    u128 quietm = cand & ~capm & ~seen1, g1m = seen1 & ~seen2;
+    ncap = in_order(s, capm, moves);
+    nq = popc(quietm);
+    n1 = popc(g1m);
+    n2 = popc(seen2);
+    if (!(s->chains && ncap)) in_order(s, quietm, quiet);
     /* the lower bounds of quiet lines' positions, known from the table (the opponent's:
      * this side gets at most minus that by the line) */
     int8_t known[MAXL];
@@ -1131,7 +1157,9 @@ play:
         if (i == n) {
             if (!defer) break;
             defer = 0;
-            n = handouts(s, drawn, rem, nq, g1, n1, g2, n2, skip, moves, n);
+            in_order(s, g1m, g1);
+            in_order(s, seen2, g2);
+            n = handouts(s, drawn, rem, sd.two, nq, g1, n1, g2, n2, skip, moves, n);
             if (i == n) break;
         }
         if (nknown && known[moves[i]] != 127 && -known[moves[i]] <= a) {
@@ -1139,7 +1167,7 @@ play:
             if (-known[moves[i]] > best) best = -known[moves[i]];
             continue;
         }
-        int v = child(s, drawn, reach, moves[i], left, a, beta, rem, ones);
+        int v = child(s, drawn, reach, moves[i], left, a, beta, rem, sd);
         if (s->stopped) return 0;
         if (v > best) {
             best = v;
@@ -1170,18 +1198,18 @@ static int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left
     if (left == 0) return 0;
     int rem[MAXC + 1];
     fill_rem(s, drawn, rem);
-    return search_rem(s, drawn, reach, alpha, beta, left, rem, ones_of(s, rem));
+    return search_rem(s, drawn, reach, alpha, beta, left, rem, sides_of(s, rem));
 }
 
-/* `search` with the sides to go counted (rem, and `ones`: the cells with one to go) */
+/* `search` with the sides to go counted (rem, and k: the cells with one and two to go) */
 static int search_rem(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, int *rem,
-                      u128 ones) {
+                      Sides k) {
     if (left == 0) return 0;
     int gain = 0;
     if (s->forced) {
         /* a cell taken without offering another is never worse than anything else; the
          * least such cell first, each time */
-        u128 todo = ones;
+        u128 todo = k.one;
         while (todo && left) {
             int c = lowbit(todo);
             todo &= todo - 1;
@@ -1193,25 +1221,21 @@ static int search_rem(Core *s, u128 drawn, u128 reach, int alpha, int beta, int 
             int two[2];
             if (rem[other] == 2 && (!s->chains || run_moves(s, drawn, rem, line, two) != 1))
                 continue;
-            int k = 1 + (rem[other] == 1);
-            gain += k;
-            left -= k;
+            int cells = 1 + (rem[other] == 1);
+            gain += cells;
+            left -= cells;
             drawn |= BIT(line);
             if (s->touch) reach |= s->reach_of[line];
-            rem[c]--;
-            ones &= ~BIT(c);
-            if (other < s->nc && --rem[other] == 1)
-                ones |= BIT(other);
-            else if (other < s->nc)
-                ones &= ~BIT(other);
-            todo = ones;
+            one_less(rem, &k, c);
+            if (other < s->nc) one_less(rem, &k, other);
+            todo = k.one;
         }
         if (gain) {
             if (!left) return gain;
-            return gain + node(s, drawn, reach, alpha - gain, beta - gain, left, rem, ones);
+            return gain + node(s, drawn, reach, alpha - gain, beta - gain, left, rem, k);
         }
     }
-    return node(s, drawn, reach, alpha, beta, left, rem, ones);
+    return node(s, drawn, reach, alpha, beta, left, rem, k);
 }
 
 /* ---- the Python type ------------------------------------------------------------------------ */
@@ -1555,7 +1579,7 @@ static void root_classes(Core *s, RootJob *job, u128 drawn, u128 reach, int left
     for (;;) {
         int i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
         if (i >= job->n || s->stopped) break;
-        int v = child(s, drawn, reach, job->lines[i], left, job->g - 1, job->g, NULL, 0);
+        int v = child(s, drawn, reach, job->lines[i], left, job->g - 1, job->g, NULL, (Sides){0, 0});
         if (!s->stopped) job->good[i] = v >= job->g;
     }
 }
