@@ -22,6 +22,7 @@ from typing import Any
 
 import vertex
 from vertex.ai.dots.core import build_core
+from vertex.ai.dots.kit import quiet_lines
 from vertex.games.dots.engine import DotsGame, DotsState
 from vertex.server.compute import solving
 
@@ -31,16 +32,9 @@ PLAIN_SHARE = 0.7
 
 def quiet_position(game: DotsGame[Any], ply: int, seed: int) -> DotsState:
     rng = random.Random(8_000 + seed)
-    board = game.board
     state = game.initial_state()
     for _ in range(ply):
-        rem = [(m & ~state.drawn).bit_count() for m in board.cell_masks]
-        quiet = [
-            move
-            for move in state.legal_moves()
-            if all(rem[c] > 2 for c in board.line_cells[board.find_line(move)])
-        ]
-        nxt = state.play(rng.choice(quiet or state.legal_moves()))
+        nxt = state.play(rng.choice(quiet_lines(state) or state.legal_moves()))
         assert isinstance(nxt, DotsState)
         state = nxt
     return state

@@ -33,6 +33,7 @@ from bench_middle_game import replay
 
 import vertex
 from vertex.ai.dots.core import CoreSolver
+from vertex.ai.dots.kit import quiet_lines
 from vertex.games.dots.engine import DotsGame, DotsState
 from vertex.terminal.solve import parse_bytes
 
@@ -53,16 +54,10 @@ def load() -> str:
 def quiet_game(game: DotsGame[Any], seed: int) -> list[str]:
     """A random quiet game's lines, until no quiet line is left."""
     rng = random.Random(3600 + seed)
-    board = game.board
     state = game.initial_state()
     moves: list[str] = []
     while True:
-        rem = [(m & ~state.drawn).bit_count() for m in board.cell_masks]
-        quiet = [
-            move
-            for move in state.legal_moves()
-            if all(rem[c] > 2 for c in board.line_cells[board.find_line(move)])
-        ]
+        quiet = quiet_lines(state)
         if not quiet:
             return moves
         move = rng.choice(quiet)

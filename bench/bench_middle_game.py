@@ -44,6 +44,7 @@ from typing import Any
 import vertex
 from vertex.ai import player
 from vertex.ai.dots.core import CoreSolver
+from vertex.ai.dots.kit import quiet_lines
 from vertex.ai.dots.solver import SolveTimeout
 from vertex.games.dots.engine import DotsGame, DotsState
 
@@ -77,38 +78,27 @@ def game_5x5() -> DotsGame[Any]:
     return game
 
 
-def quiet_lines(game: DotsGame[Any], state: DotsState) -> list[str]:
-    """The open lines that leave no cell with a single side to go."""
-    board = game.board
-    rem = [(m & ~state.drawn).bit_count() for m in board.cell_masks]
-    out = []
-    for move in state.legal_moves():
-        if all(rem[c] > 2 for c in board.line_cells[board.find_line(move)]):
-            out.append(move)
-    return out
-
-
 def seed_position(game: DotsGame[Any], k: int) -> tuple[list[str], int]:
     """Seed k's position: the lines drawn by quiet play and the quiet lines left."""
     if BOARD == "boxes4":  # exactly eight lines, as the analysis bench draws them
         from bench_analysis_4x4 import quiet_position
 
         state = quiet_position(game, 8, k)
-        return [move for _, move in state.history], len(quiet_lines(game, state))
+        return [move for _, move in state.history], len(quiet_lines(state))
     rng = random.Random(36_000 + k)
     low, high, drawn = BOARDS[BOARD][3:]
     target = rng.randint(low, high)
     while True:
         state = game.initial_state()
         moves: list[str] = []
-        quiet = quiet_lines(game, state)
+        quiet = quiet_lines(state)
         while quiet and (len(quiet) > target or len(moves) < drawn):
             move = rng.choice(quiet)
             nxt = state.play(move)
             assert isinstance(nxt, DotsState)
             state = nxt
             moves.append(move)
-            quiet = quiet_lines(game, state)
+            quiet = quiet_lines(state)
         if low <= len(quiet) <= high and len(moves) >= drawn:
             return moves, len(quiet)
 

@@ -16,6 +16,7 @@ import pytest
 
 import vertex
 from vertex.ai.dots.core import CoreSolver
+from vertex.ai.dots.kit import quiet_lines
 from vertex.ai.dots.player import FAST, DotsPlayer, forget_tables
 from vertex.games.dots.engine import DotsGame, DotsState
 
@@ -168,15 +169,9 @@ def four_by_four_after(ply: int, seed: int) -> tuple[DotsGame[Any], DotsState]:
 
     game = vertex.create_game("dots-and-boxes", rows=4, cols=4)
     assert isinstance(game, DotsGame)
-    rng, board, state = random.Random(seed), game.board, game.initial_state()
+    rng, state = random.Random(seed), game.initial_state()
     for _ in range(ply):
-        rem = [(m & ~state.drawn).bit_count() for m in board.cell_masks]
-        quiet = [
-            move
-            for move in state.legal_moves()
-            if all(rem[c] > 2 for c in board.line_cells[board.find_line(move)])
-        ]
-        nxt = state.play(rng.choice(quiet))
+        nxt = state.play(rng.choice(quiet_lines(state)))
         assert isinstance(nxt, DotsState)
         state = nxt
     return game, state

@@ -119,6 +119,18 @@ class DotsKit:
         return rem[a] > 2 and rem[b] > 2
 
 
+def quiet_lines(state: DotsState) -> list[str]:
+    """The lines still to draw that give no cell a third side, by name, in the order of
+    `legal_moves` (the quiet play of the benches and tests that make middle games)."""
+    board = state.game.board
+    rem = [(m & ~state.drawn).bit_count() for m in board.cell_masks]
+    return [
+        move
+        for move in state.legal_moves()
+        if all(rem[c] > 2 for c in board.line_cells[board.find_line(move)])
+    ]
+
+
 #: remaining-sides value standing for the outside of the board: never offered, never taken
 OUTSIDE = 9
 
