@@ -120,6 +120,18 @@ class KeptTables:
     wide: CoreSolver | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
 
+    def made(self, which: str) -> CoreSolver:
+        """The middle, quick or wide solver, made on first use (its table: MIDDLE_BYTES,
+        QUICK_BYTES or WIDE_BYTES)."""
+        from vertex.ai.dots.core import CoreSolver
+
+        got: CoreSolver | None = getattr(self, which)
+        if got is None:
+            size = {"middle": MIDDLE_BYTES, "quick": QUICK_BYTES, "wide": WIDE_BYTES}[which]
+            got = CoreSolver(self.exact.game, table_bytes=size)
+            setattr(self, which, got)
+        return got
+
 
 _kept: OrderedDict[tuple[str, str], KeptTables] = OrderedDict()
 _kept_lock = threading.Lock()
@@ -339,15 +351,12 @@ class DotsPlayer(RebuiltPlayer):
         """Too many lines open for the exact search to end in time (Dots and Triangles 6):
         the pruned search again with larger handouts allowed (WIDE_HANDOUT, then one cell
         more each time) until `until`; the widest one done gives the line."""
-        from vertex.ai.dots.core import CoreSolver
-
-        if kept.wide is None:
-            kept.wide = CoreSolver(self.game, table_bytes=WIDE_BYTES)
+        wide = kept.made("wide")
         handout = WIDE_HANDOUT
         while time.monotonic() < until and handout <= WIDEST_HANDOUT:
-            kept.wide.clear()  # another handout cap: other values
+            wide.clear()  # another handout cap: other values
             try:
-                _, line = kept.wide.keep_line(
+                _, line = wide.keep_line(
                     state, deadline=until, middle=True, handout=handout, threads=threads, **FAST
                 )
             except SolveTimeout:
@@ -355,13 +364,6 @@ class DotsPlayer(RebuiltPlayer):
             self.last_reason = f"middle, handouts below {handout}"
             handout += 1
         return line
-
-    def _middle_table(self, kept: KeptTables) -> CoreSolver:
-        from vertex.ai.dots.core import CoreSolver
-
-        if kept.middle is None:
-            kept.middle = CoreSolver(self.game, table_bytes=MIDDLE_BYTES)
-        return kept.middle
 
     def _pruned(
         self, state: DotsState, start: float, budget: float, kept: KeptTables, threads: int
@@ -375,16 +377,12 @@ class DotsPlayer(RebuiltPlayer):
         gives the line of its last pass that raised the bound, before the quick one's. All
         leave out dominated handouts (`FAST`).
         Returns the pruned search's value (None when it did not end) and the line."""
-        from vertex.ai.dots.core import CoreSolver
-
-        if kept.quick is None:
-            kept.quick = CoreSolver(self.game, table_bytes=QUICK_BYTES)
-        middle = self._middle_table(kept)
+        quick_solver, middle = kept.made("quick"), kept.made("middle")
         quick: int | None = None
         for handout in QUICK_HANDOUTS:  # one table, cleared
-            kept.quick.clear()
+            quick_solver.clear()
             try:
-                _, quick = kept.quick.keep_line(
+                _, quick = quick_solver.keep_line(
                     state,
                     deadline=start + budget * QUICK_SHARE,
                     middle=True,
@@ -422,10 +420,8 @@ class DotsPlayer(RebuiltPlayer):
             and time.monotonic() < wide_until
         ):
             # wider: handouts of WIDE_HANDOUT - 1 cells too; its line wins when it is done
-            if kept.wide is None:
-                kept.wide = CoreSolver(self.game, table_bytes=WIDE_BYTES)
             try:
-                value, line = kept.wide.keep_line(
+                value, line = kept.made("wide").keep_line(
                     state, deadline=wide_until, middle=True, handout=WIDE_HANDOUT, **FAST
                 )
                 self.last_reason = "middle, wide"
