@@ -14,7 +14,7 @@ WEB_STAMP := build/web/.built
 
 setup: $(STAMP) $(NODE_STAMP) $(WEB_STAMP)
 
-$(STAMP): pyproject.toml setup.py $(wildcard src/vertex/ai/dots/*.c)
+$(STAMP): pyproject.toml setup.py $(wildcard src/vertex/ai/dots/*.c src/vertex/ai/dots/*.h)
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[dev]'

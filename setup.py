@@ -8,7 +8,8 @@ import platform
 
 from setuptools import Extension, setup
 
-flags = ["-O3", "-std=c11", "-Wall"]
+# Hidden visibility: the files share functions (`_core.h`), the module exports only its init.
+flags = ["-O3", "-std=c11", "-Wall", "-fvisibility=hidden"]
 if platform.machine().lower() in ("x86_64", "amd64"):
     flags.append("-mpopcnt")  # every x86-64 CPU since 2008; one instruction per popcount
 
@@ -18,9 +19,15 @@ setup(
             "vertex.ai.dots._core",
             sources=[
                 "src/vertex/ai/dots/_core.c",
+                "src/vertex/ai/dots/_table.c",
+                "src/vertex/ai/dots/_loony.c",
+                "src/vertex/ai/dots/_search.c",
+                "src/vertex/ai/dots/_solve.c",
+                "src/vertex/ai/dots/_mcts.c",
                 "src/vertex/ai/dots/_play.c",
                 "src/vertex/ai/dots/_env.c",
             ],
+            depends=["src/vertex/ai/dots/_core.h"],
             extra_compile_args=[*flags, "-pthread"],
             extra_link_args=["-pthread"],
         )

@@ -1,0 +1,239 @@
+/* The compiled core of the Dots family: the exact solver and a few engine primitives. What
+ * its files share.
+ *
+ * Nothing here knows a board or a rule by heart: every table (the cells each line bounds,
+ * the lines of each cell, the pre-drawn lines, misère, extra turns, the touch rule, the
+ * board's symmetries, the move order) comes from the Python engine at construction
+ * (`vertex.ai.dots.core.CoreSolver`), so the Python engine stays the one reference.
+ *
+ * Positions are bit sets of drawn lines (up to 128 lines, as unsigned __int128). The search
+ * is the Python solver's (`vertex.ai.dots.solver`), made fast: negamax alpha-beta on the
+ * score-free value (the mover's net cells from here on), a fixed-size transposition table
+ * of two bounds per canonical position (memory given in bytes), canonical keys under the
+ * board's symmetries and the swap of lines that bound the same cells (Barker & Korf's
+ * corner equivalence, generalised), safe captures taken at once, loony endgames counted.
+ * The search releases the GIL; a deadline, `cancel()` from another thread and a poll
+ * callback (progress, or a cancel flag across processes) stop it cleanly.
+ *
+ * The files, one concern each (with `_play.c` and `_env.c`, the engine's hot path):
+ *   _core.c    the Python type: a board's tables built and freed; the module
+ *   _table.c   canonical keys, the transposition table, stopping a search
+ *   _loony.c   loony endgames counted: chains and loops, and with junctions
+ *   _search.c  the search: chains on offer, the middle game's pruning, negamax on the table
+ *   _solve.c   the methods that run a search (MTD(f), helper threads) or read its table
+ *   _mcts.c    the computer players' MCTS, plain UCT and random playouts
+ * One extension built with hidden visibility (setup.py): what is declared here is shared
+ * by these files only.
+ */
+#ifndef VERTEX_DOTS_CORE_H
+#define VERTEX_DOTS_CORE_H
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+#include <math.h>
+#include <time.h>
+#include <stdlib.h>
+#include <pthread.h>
+#include <errno.h>
+#include <unistd.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
+
+typedef unsigned __int128 u128;
+
+#define MAXL 128
+#define MAXC 127
+#define MAXSYM 24
+#define MAXCLASS 64
+#define CLASSMAX 8
+#define OUTSIDE 9
+#define BUCKET 4
+#define LMEMO (1 << 14)
+#define LKEY 40
+#define UCT_NODES 4000000
+
+/* 16 bytes, four to a 64-byte bucket, as two words so that searches on several threads
+ * share the table without locks: w1 = key bits 64..95 | lo << 32 | hi << 40 | work << 48 |
+ * move << 56, w0 = key bits 0..63 ^ w1 (a torn entry fails the check and reads as empty).
+ * work: log2 of the positions searched to find these bounds, 0 for an empty slot; move: the
+ * line that refuted, in the key's orientation, 255 for none. Boards of more than 96 lines
+ * keep key bits 96..127 in a side array (khi) and search on one thread. */
+typedef struct {
+    uint64_t w0, w1;
+} Entry;
+#define W_WORK(w) ((unsigned)((w) >> 48) & 255)
+#define W_MOVE(w) ((unsigned)((w) >> 56))
+#define W_LO(w) ((int)(int8_t)((w) >> 32))
+#define W_HI(w) ((int)(int8_t)((w) >> 40))
+
+typedef struct {
+    uint8_t len;
+    uint8_t key[LKEY];
+    int16_t val;
+} LMemo;
+
+typedef struct {
+    PyObject_HEAD int nl, nc;
+    u128 all;
+    int16_t pa[MAXL], pb[MAXL]; /* the cells of a line; pb = nc stands for the outside */
+    u128 cmask[MAXC + 1];
+    u128 reach_of[MAXL];
+    int misere, extra, touch, sign, forced, loony, chains;
+    /* quiet: the middle game's pruning (below) at every node of ply quiet - 1 or more, so 1:
+     * everywhere, the root too (0: never); ply: the current node's distance from the root */
+    int quiet, ply, handout, sac_quiet;
+    /* junctions: loony positions with junctions counted (`junction_eval`), not searched */
+    int junctions;
+    /* hard: of a chain of two, only the middle line is handed out (the middle game) */
+    int hard;
+    int order[MAXL];
+    int nsym, nchunk;
+    /* the symmetries the keys use: all, or the root's own ones (`stabilizer`); a key is
+     * then the least image under fewer symmetries, still one position's or its image's */
+    uint32_t symon;
+    u128 *symtab; /* [sym][chunk][256] */
+    uint64_t *symtab64; /* the same in 64 bits, on boards of up to 64 lines (else NULL) */
+    u128 *ordtab; /* [chunk][256]: a chunk's lines as bits of their places in `order` */
+    uint8_t perm[MAXSYM][MAXL], inv[MAXSYM][MAXL]; /* each symmetry's lines, and back */
+    int nclass;
+    u128 classmask[MAXCLASS];
+    u128 classlow[MAXCLASS][CLASSMAX + 1];
+    Entry *tt;
+    void *tt_raw;
+    size_t tt_map; /* bytes mapped (Linux, huge pages asked for); 0: tt_raw is from calloc */
+    uint32_t *khi;
+    uint64_t tt_entries, tt_buckets, stored;
+    uint64_t nodes, lookups, hits;
+    uint64_t helper_nodes;
+    volatile int *halt; /* a helper thread's stop flag, set by the thread that owns the search */
+    int threads;
+    uint32_t hist[MAXL]; /* cut-offs per line: quiet lines that refuted before go first */
+    int history;
+    LMemo *lmemo;
+    struct JPosS *jpos; /* scratch of `junction_eval`, one per thread */
+    /* control */
+    double deadline; /* CLOCK_MONOTONIC seconds; 0: none */
+    double next_poll;
+    PyObject *poll;
+    volatile int cancel;
+    int stopped, busy;
+    PyObject *err_type, *err_value, *err_tb;
+} Core;
+
+#define MAXTHREADS 16
+/* The layout of the table's file (`save_table`, `load_table`): bump it when keys or entries
+ * change their layout. */
+#define TABLE_FORMAT 1
+
+/* ---- bits ------------------------------------------------------------------------------- */
+static inline int popc(u128 x) {
+    return __builtin_popcountll((uint64_t)x) + __builtin_popcountll((uint64_t)(x >> 64));
+}
+static inline int lowbit(u128 x) {
+    uint64_t lo = (uint64_t)x;
+    return lo ? __builtin_ctzll(lo) : 64 + __builtin_ctzll((uint64_t)(x >> 64));
+}
+#define BIT(i) (((u128)1) << (i))
+
+static inline double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static inline uint64_t xorshift(uint64_t *st) {
+    uint64_t x = *st;
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    return *st = x;
+}
+
+static inline int across(const Core *s, int line, int cell) {
+    int a = s->pa[line], b = s->pb[line];
+    return a == cell ? b : a; /* s->nc: the outside */
+}
+
+/* ---- keys and the table's buckets --------------------------------------------------------- */
+static inline u128 pack(const Core *s, u128 x) {
+    for (int c = 0; c < s->nclass; c++) {
+        u128 m = s->classmask[c];
+        x = (x & ~m) | s->classlow[c][popc(x & m)];
+    }
+    return x;
+}
+
+static inline uint64_t mix(uint64_t a, uint64_t b) {
+    uint64_t z = a ^ (b * 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+static inline uint64_t bucket_of(const Core *s, uint64_t k0, uint64_t k1) {
+    return (uint64_t)(((u128)mix(k0, k1) * s->tt_buckets) >> 64) * BUCKET;
+}
+
+static inline int work_since(const Core *s, uint64_t nodes0) {
+    uint64_t d = s->nodes - nodes0 + 1;
+    return 64 - __builtin_clzll(d);
+}
+
+/* ---- counts of sides to go ------------------------------------------------------------------ */
+static inline void fill_rem(const Core *s, u128 drawn, int *rem) {
+    for (int c = 0; c < s->nc; c++) rem[c] = popc(s->cmask[c] & ~drawn);
+    rem[s->nc] = OUTSIDE;
+}
+
+static inline int gains(const Core *s, u128 after, int line) {
+    int k = 0, a = s->pa[line], b = s->pb[line];
+    if ((after & s->cmask[a]) == s->cmask[a]) k++;
+    if (b < s->nc && (after & s->cmask[b]) == s->cmask[b]) k++;
+    return k;
+}
+
+/* The cells with one side to go, and with two: kept beside the counts so that a node sorts
+ * its lines by cells, not line by line */
+typedef struct {
+    u128 one, two;
+} Sides;
+
+/* _core.c */
+int from_py(PyObject *obj, u128 *out);
+PyObject *to_py(u128 x);
+int build_ordtab(Core *self);
+/* _table.c: keys, the table, stopping */
+u128 canon(const Core *s, u128 d, int *sym);
+int probe(Core *s, u128 key, int *lo, int *hi, int *move);
+void store(Core *s, u128 key, int lo, int hi, int work, int move);
+void check_stop(Core *s);
+/* _loony.c */
+int loony_eval(Core *s, u128 drawn, const int *rem, int *ok);
+int junction_eval(Core *s, u128 drawn, const int *rem, int *ok);
+struct JPosS *jpos_new(void); /* a thread's scratch for `junction_eval` (PyMem_RawFree it) */
+/* _search.c: the value of a position for the player to move, within (alpha, beta) */
+int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left);
+int child(Core *s, u128 drawn, u128 reach, int line, int left, int alpha, int beta,
+          const int *prem, Sides pk);
+/* _solve.c: the type's methods */
+PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw);
+PyObject *Core_cancel(Core *self, PyObject *unused);
+PyObject *Core_clear(Core *self, PyObject *unused);
+PyObject *Core_save_table(Core *self, PyObject *file);
+PyObject *Core_load_table(Core *self, PyObject *file);
+PyObject *Core_stats(Core *self, PyObject *unused);
+PyObject *Core_probe(Core *self, PyObject *arg);
+PyObject *Core_loony(Core *self, PyObject *arg);
+PyObject *Core_canonical(Core *self, PyObject *arg);
+PyObject *Core_draw(Core *self, PyObject *args);
+PyObject *Core_legal(Core *self, PyObject *args);
+PyObject *Core_reach_after(Core *self, PyObject *args);
+/* _mcts.c */
+PyObject *Core_random_playouts(Core *self, PyObject *args);
+PyObject *Core_uct(Core *self, PyObject *args, PyObject *kw);
+PyObject *Core_mcts(Core *self, PyObject *args, PyObject *kw);
+
+#endif
