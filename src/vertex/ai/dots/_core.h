@@ -210,7 +210,12 @@ u128 canon(const Core *s, u128 d, int *sym);
 int probe(Core *s, u128 key, int *lo, int *hi, int *move);
 void store(Core *s, u128 key, int lo, int hi, int work, int move);
 void check_stop(Core *s);
-/* _loony.c */
+/* _loony.c: a simple loony endgame's chains and loops (`loony_components`) and values */
+typedef struct {
+    uint8_t size, loop;    /* cells; 1: a loop */
+    int16_t first, second; /* its first line (a chain's at the ground) and a chain's next */
+} Comp;
+int loony_components(const Core *s, u128 drawn, const int *rem, Comp *out);
 int loony_eval(Core *s, u128 drawn, const int *rem, int *ok);
 int junction_eval(Core *s, u128 drawn, const int *rem, int *ok);
 struct JPosS *jpos_new(void); /* a thread's scratch for `junction_eval` (PyMem_RawFree it) */

@@ -65,19 +65,18 @@ static void sort_bytes(uint8_t *a, int n) {
 }
 
 
-/* The value of a simple loony endgame (every unclaimed cell has two sides to go), or
- * returns 0 in *ok when the position is not one. */
-int loony_eval(Core *s, u128 drawn, const int *rem, int *ok) {
-    int nc = s->nc;
+/* The chains and loops of a simple loony endgame (every unclaimed cell has two sides to
+ * go), as `endgame.components` finds them: chains from the lowest cell with a side to the
+ * outside, then loops. Returns how many (written to out), or -1 when the position is not one
+ * (a cell with another count to go, or a run of two-sided cells that is neither). */
+int loony_components(const Core *s, u128 drawn, const int *rem, Comp *out) {
+    int nc = s->nc, n = 0;
     int fl[MAXC][2];
     uint8_t seen[MAXC];
-    uint8_t ch[MAXC], lp[MAXC];
-    int nch = 0, nlp = 0;
-    *ok = 0;
     for (int c = 0; c < nc; c++) {
         seen[c] = 0;
         if (!rem[c]) continue;
-        if (rem[c] != 2) return 0;
+        if (rem[c] != 2) return -1;
         u128 f = s->cmask[c] & ~drawn;
         fl[c][0] = lowbit(f);
         f &= f - 1;
@@ -92,7 +91,7 @@ int loony_eval(Core *s, u128 drawn, const int *rem, int *ok) {
             first = b;
         else
             continue;
-        int size = 1, cur = c, line = first == a ? b : a;
+        int size = 1, cur = c, line = first == a ? b : a, second = line;
         seen[c] = 1;
         for (;;) {
             int nxt = across(s, line, cur);
@@ -102,7 +101,7 @@ int loony_eval(Core *s, u128 drawn, const int *rem, int *ok) {
             line = fl[nxt][0] == line ? fl[nxt][1] : fl[nxt][0];
             cur = nxt;
         }
-        ch[nch++] = (uint8_t)size;
+        out[n++] = (Comp){(uint8_t)size, 0, (int16_t)first, (int16_t)second};
     }
     for (int c = 0; c < nc; c++) {
         if (!rem[c] || seen[c]) continue;
@@ -111,13 +110,31 @@ int loony_eval(Core *s, u128 drawn, const int *rem, int *ok) {
         for (;;) {
             int nxt = across(s, line, cur);
             if (nxt == c) break;
-            if (nxt == nc || seen[nxt]) return 0; /* not a simple loop: leave it to search */
+            if (nxt == nc || seen[nxt]) return -1; /* not a simple loop: leave it to search */
             seen[nxt] = 1;
             size++;
             line = fl[nxt][0] == line ? fl[nxt][1] : fl[nxt][0];
             cur = nxt;
         }
-        lp[nlp++] = (uint8_t)size;
+        out[n++] = (Comp){(uint8_t)size, 1, (int16_t)fl[c][0], -1};
+    }
+    return n;
+}
+
+/* The value of a simple loony endgame (`loony_components`), or returns 0 in *ok when the
+ * position is not one. */
+int loony_eval(Core *s, u128 drawn, const int *rem, int *ok) {
+    Comp comps[MAXC];
+    uint8_t ch[MAXC], lp[MAXC];
+    int nch = 0, nlp = 0;
+    int n = loony_components(s, drawn, rem, comps);
+    *ok = 0;
+    if (n < 0) return 0;
+    for (int i = 0; i < n; i++) {
+        if (comps[i].loop)
+            lp[nlp++] = comps[i].size;
+        else
+            ch[nch++] = comps[i].size;
     }
     sort_bytes(ch, nch);
     sort_bytes(lp, nlp);

@@ -2,6 +2,16 @@
  * computer players' MCTS with chain-aware playouts (`_core.h`). */
 #include "_core.h"
 
+/* A tree node's next child: one of its untried lines at random, taken off the list. */
+static inline int take_untried(u128 *untried, uint64_t *st) {
+    int pick = (int)(xorshift(st) % (uint64_t)popc(*untried));
+    u128 m = *untried;
+    while (pick--) m &= m - 1;
+    int line = lowbit(m);
+    *untried &= ~BIT(line);
+    return line;
+}
+
 PyObject *Core_random_playouts(Core *self, PyObject *args) {
     PyObject *drawn_o, *reach_o;
     int turn, seats, count;
@@ -120,11 +130,7 @@ PyObject *Core_uct(Core *self, PyObject *args, PyObject *kw) {
             UNode *nd = &tree[at];
             if (nd->untried) {
                 if (used >= cap) break;
-                int n = popc(nd->untried), pick = (int)(xorshift(&st) % (uint64_t)n);
-                u128 m = nd->untried;
-                while (pick--) m &= m - 1;
-                int line = lowbit(m);
-                nd->untried &= ~BIT(line);
+                int line = take_untried(&nd->untried, &st);
                 UNode *ch = &tree[used];
                 ch->drawn = nd->drawn | BIT(line);
                 ch->reach = self->touch ? nd->reach | self->reach_of[line] : nd->reach;
@@ -208,67 +214,20 @@ static inline int highbit(u128 x) {
 }
 
 /* In a simple loony endgame (every unclaimed cell has two sides to go): one opening per
- * distinct chain or loop, as `endgame.components` finds them (chains from the lowest cell
- * with a side to the outside, then loops) and `Component.opening_line` opens them (a 2-chain
- * in the middle, else at its first line). 0 when the position is not one. */
+ * distinct chain or loop (`loony_components`, in `endgame.components`' order), as
+ * `Component.opening_line` opens them (a 2-chain in the middle, else at its first line). 0
+ * when the position is not one. */
 static u128 loony_openings(const Core *s, u128 drawn, const int *rem) {
-    int nc = s->nc, fl[MAXC][2];
-    uint8_t seen[MAXC], kinds[2][MAXC + 1];
+    Comp comps[MAXC];
+    uint8_t kinds[2][MAXC + 1];
     u128 out = 0;
-    int any = 0;
+    int n = loony_components(s, drawn, rem, comps);
     memset(kinds, 0, sizeof kinds);
-    for (int c = 0; c < nc; c++) {
-        seen[c] = 0;
-        if (!rem[c]) continue;
-        if (rem[c] != 2) return 0;
-        any = 1;
-        u128 f = s->cmask[c] & ~drawn;
-        fl[c][0] = lowbit(f);
-        f &= f - 1;
-        fl[c][1] = lowbit(f);
-    }
-    if (!any) return 0;
-    for (int c = 0; c < nc; c++) {
-        if (!rem[c] || seen[c]) continue;
-        int a = fl[c][0], b = fl[c][1], first;
-        if (across(s, a, c) == nc)
-            first = a;
-        else if (across(s, b, c) == nc)
-            first = b;
-        else
-            continue;
-        int size = 1, cur = c, line = first == a ? b : a, second = line;
-        seen[c] = 1;
-        for (;;) {
-            int nxt = across(s, line, cur);
-            if (nxt == nc) break;
-            seen[nxt] = 1;
-            size++;
-            line = fl[nxt][0] == line ? fl[nxt][1] : fl[nxt][0];
-            cur = nxt;
-        }
-        if (!kinds[0][size]) {
-            kinds[0][size] = 1;
-            out |= BIT(size == 2 ? second : first);
-        }
-    }
-    for (int c = 0; c < nc; c++) {
-        if (!rem[c] || seen[c]) continue;
-        int size = 1, cur = c, line = fl[c][0];
-        seen[c] = 1;
-        for (;;) {
-            int nxt = across(s, line, cur);
-            if (nxt == c) break;
-            if (nxt == nc || seen[nxt]) return 0;
-            seen[nxt] = 1;
-            size++;
-            line = fl[nxt][0] == line ? fl[nxt][1] : fl[nxt][0];
-            cur = nxt;
-        }
-        if (!kinds[1][size]) {
-            kinds[1][size] = 1;
-            out |= BIT(fl[c][0]);
-        }
+    for (int i = 0; i < n; i++) {
+        const Comp *k = &comps[i];
+        if (kinds[k->loop][k->size]) continue;
+        kinds[k->loop][k->size] = 1;
+        out |= BIT(!k->loop && k->size == 2 ? k->second : k->first);
     }
     return out;
 }
@@ -488,11 +447,7 @@ PyObject *Core_mcts(Core *self, PyObject *args, PyObject *kw) {
             MNode *nd = &tree[at];
             if (nd->untried) {
                 if (used >= cap) break;
-                int n = popc(nd->untried), pick = (int)(xorshift(&st) % (uint64_t)n);
-                u128 m = nd->untried;
-                while (pick--) m &= m - 1;
-                int line = lowbit(m);
-                nd->untried &= ~BIT(line);
+                int line = take_untried(&nd->untried, &st);
                 MNode *ch = &tree[used];
                 u128 after = nd->drawn | BIT(line);
                 int k = gains(self, after, line);
