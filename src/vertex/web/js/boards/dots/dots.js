@@ -1,15 +1,16 @@
 // The Dots-family boards (Dots and Boxes, Dots and Triangles, Figures) as one SVG: dots,
 // drawn and border lines, claimed cells with their owner's colour and symbol, the last move
-// and a pending move. Lines are drawn by pointer (the nearest legal line to the pointer), by
-// keyboard (a cell cursor; Shift+arrow draws that side) or from a cell's side menu.
+// and a pending move. Lines are drawn by pointer (dots-pointer.js: the nearest legal line), by
+// keyboard (dots-keys.js: a cell cursor; Shift+arrow draws that side) or from a cell's side
+// menu (dots-menu.js).
 // The page knows no rules: only lines in `legal_moves` react.
-import { announce as sayDefault, coarsePointer, h, reducedMotion, s } from "../../shared/dom.js";
+import { announce as sayDefault, h, reducedMotion, s } from "../../shared/dom.js";
 import { has, loadCatalogs, onLangChange, t } from "../../shared/i18n.js";
 import { seatColor, seatInk, seatSymbol } from "../../shared/seats.js";
 import { whyNot } from "./dots-why.js";
-import {
-  buildModel, cellAt, closedBy, hitPolygon, nearestLine, neighbour, sameShape, sideForArrow,
-} from "./dots-geometry.js";
+import { attachKeys } from "./dots-keys.js";
+import { attachPointer } from "./dots-pointer.js";
+import { buildModel, closedBy, hitPolygon, sameShape } from "./dots-geometry.js";
 import {
   dotsGroup, ends, guides, lineShape, points, setWidths, symbolFor, viewBox,
 } from "./dots-preview.js";
@@ -20,7 +21,6 @@ export { renderPreview } from "./dots-preview.js"; // alone: boards/index.js loa
 
 await loadCatalogs("dots");
 
-const LONG_PRESS_MS = 500;
 let uid = 0;
 
 // The side menu (dots-menu.js) is fetched when first wanted: most players draw lines
@@ -56,7 +56,6 @@ class DotsBoard {
     this.sent = null;             // a move handed to onMove, until the next update
     this.legal = new Set();       // the lines this browser may draw now
     this.menu = null;
-    this.press = null;            // a touch that may become a long press
     this.lineState = new Map();   // name -> "" | "drawn" | "border"
     this.ownerOf = [];            // cell index -> owner or null
     this.labels = new Map();      // element -> its aria-label (to touch only what changed)
@@ -80,16 +79,10 @@ class DotsBoard {
       this.zoom.bar, this.stage, this.tip, this.help);
     host.replaceChildren(this.root);
 
-    const on = (ev, fn) => this.svg.addEventListener(ev, fn.bind(this));
-    on("pointerdown", this.onPointerDown);
-    on("pointermove", this.onPointerMove);
-    on("pointerup", this.onPointerUp);
-    on("pointercancel", this.cancelPress);
-    on("pointerleave", this.onPointerLeave);
-    on("contextmenu", this.onContextMenu);
-    on("keydown", this.onKeyDown);
-    on("focusin", this.onFocusIn);
-    on("focusout", this.onFocusOut);
+    this.pointer = attachPointer(this);   // dots-pointer.js
+    attachKeys(this);                     // dots-keys.js
+    this.svg.addEventListener("focusin", (e) => this.onFocusIn(e));
+    this.svg.addEventListener("focusout", (e) => this.onFocusOut(e));
     this.offLang = onLangChange(() => this.relabel());
     if (typeof ResizeObserver === "function") {
       this.resizer = new ResizeObserver(() => this.measure());
@@ -166,7 +159,7 @@ class DotsBoard {
 
   destroy() {
     if (this.menu) this.menu.close(false);
-    this.cancelPress();
+    this.pointer.cancelPress();
     if (this.resizer) this.resizer.disconnect();
     if (this.offLang) this.offLang();
     this.root.remove();
@@ -497,37 +490,6 @@ class DotsBoard {
     if (this.options.refuse) this.options.refuse(why.code, said);
   }
 
-  /** The undrawable line a pointer means (the nearest within the hit radius), or null. */
-  closedLineAt(p, touch) {
-    const px = touch || coarsePointer() ? 44 : 24;
-    const radius = Math.max((px / 2) * p.upp, this.model.reach);
-    const names = this.model.lines.map((ln) => ln.name).filter((n) => !this.canDraw(n));
-    return nearestLine(this.model, p, names, radius);
-  }
-
-  showTip(ln, why) {
-    const tip = this.tip;
-    if (!ln) {
-      if (!tip.hidden) { tip.hidden = true; delete tip.dataset.tipLine; }
-      return;
-    }
-    if (tip.dataset.tipLine === ln.name && !tip.hidden) return;
-    tip.replaceChildren(h("strong", { text: ln.name }), h("span", { text: why.text }));
-    tip.dataset.tipLine = ln.name;
-    tip.dataset.code = why.code;
-    tip.hidden = false;
-    const m = this.svg.getScreenCTM();
-    if (!m) return;
-    const box = this.root.getBoundingClientRect();
-    const [a, b] = [ln.a, ln.b].map((q) => new DOMPoint(q.x, q.y).matrixTransform(m));
-    const w = tip.offsetWidth;
-    const left = Math.max(0, Math.min((a.x + b.x) / 2 - box.left - w / 2, box.width - w));
-    let top = Math.min(a.y, b.y) - box.top - tip.offsetHeight - 12;
-    if (top < 0) top = Math.max(a.y, b.y) - box.top + 12;
-    tip.style.left = `${Math.round(left)}px`;
-    tip.style.top = `${Math.round(top)}px`;
-  }
-
   canDraw(name) {
     return !this.sent && this.legal.has(name);
   }
@@ -540,201 +502,6 @@ class DotsBoard {
     this.syncOverlay();
     if (this.options.onMove) this.options.onMove(name);
     return true;
-  }
-
-  /** Board coordinates of a pointer event, and board units per screen pixel. */
-  toBoard(e) {
-    const ctm = this.svg.getScreenCTM();
-    if (!ctm) return null;
-    const p = new DOMPoint(e.clientX, e.clientY).matrixTransform(ctm.inverse());
-    return { x: p.x, y: p.y, upp: 1 / (Math.hypot(ctm.a, ctm.b) || 1) };
-  }
-
-  /** The legal line a pointer means: the nearest within the hit radius (24 px, 44 on touch). */
-  lineAt(p, touch) {
-    const px = touch || coarsePointer() ? 44 : 24;
-    const radius = Math.max((px / 2) * p.upp, this.model.reach);
-    return nearestLine(this.model, p, this.sent ? [] : this.legal, radius);
-  }
-
-  cellNear(p) {
-    const inCell = cellAt(this.model, p);
-    if (inCell) return inCell;
-    let best = null;
-    let bestD = 1;
-    for (const c of this.model.cells) {
-      const d = Math.hypot(c.cx - p.x, c.cy - p.y);
-      if (d < bestD) { best = c; bestD = d; }
-    }
-    return best;
-  }
-
-  onPointerMove(e) {
-    if (!this.model) return;
-    if (this.press && Math.hypot(e.clientX - this.press.x, e.clientY - this.press.y) > 10) {
-      this.cancelPress();
-    }
-    if (e.pointerType !== "mouse" && e.pointerType !== "pen") return;
-    const p = this.toBoard(e);
-    const ln = p && this.lineAt(p, false);
-    const name = ln ? ln.name : null;
-    if (name !== this.hover) {
-      this.hover = name;
-      this.syncOverlay();
-    }
-    this.svg.classList.toggle("over-line", Boolean(name));
-    // Over a line that cannot be drawn (while it is this player's turn): say why beside it.
-    const closed = !ln && p && this.ctx.canMove ? this.closedLineAt(p, false) : null;
-    this.showTip(closed, closed && this.why(closed.name));
-  }
-
-  onPointerLeave() {
-    this.showTip(null);
-    if (this.hover) {
-      this.hover = null;
-      this.syncOverlay();
-    }
-    this.svg.classList.remove("over-line");
-  }
-
-  onPointerDown(e) {
-    if (!this.model) return;
-    // A mouse press would focus the <svg> itself (not a cell): the click decides instead.
-    if (e.pointerType === "mouse") e.preventDefault();
-    if (e.button !== 0) return;
-    this.cancelPress();
-    if (e.pointerType === "touch") {
-      loadMenu().catch(() => {}); // for a long press (a failure shows then)
-      const p = this.toBoard(e);
-      this.press = {
-        x: e.clientX, y: e.clientY, fired: false,
-        timer: setTimeout(() => {
-          this.press.fired = true;
-          const c = p && this.cellNear(p);
-          if (c) this.openMenuFor(c.index);
-        }, LONG_PRESS_MS),
-      };
-    }
-  }
-
-  cancelPress() {
-    if (this.press && !this.press.fired) {
-      clearTimeout(this.press.timer);
-      this.press = null;
-    }
-  }
-
-  onPointerUp(e) {
-    if (!this.model || e.button !== 0) return;
-    const press = this.press;
-    if (press) {
-      clearTimeout(press.timer);
-      this.press = null;
-      if (press.fired) return;       // a long press opened the menu
-    }
-    if (this.menu) return;
-    const p = this.toBoard(e);
-    if (!p) return;
-    const touch = e.pointerType === "touch";
-    const ln = this.lineAt(p, touch);
-    if (touch && this.ctx.confirmTouch) {
-      if (ln && ln.name === this.preview) {
-        this.draw(ln.name);
-      } else if (ln) {
-        this.preview = ln.name;
-        this.syncOverlay();
-        this.say(t("dots.say.confirm", { line: this.lineLabel(ln) }));
-      } else if (this.preview) {
-        this.preview = null;
-        this.syncOverlay();
-        this.say(t("dots.say.cancel"));
-      }
-      return;
-    }
-    if (ln) {
-      this.draw(ln.name);
-      return;
-    }
-    // Near a line that cannot be drawn, at this player's turn: say why.
-    const closed = this.ctx.canMove ? this.closedLineAt(p, touch) : null;
-    if (closed) {
-      const why = this.why(closed.name);
-      if (why) this.refuse(why, t("dots.say.why", { line: closed.name, why: why.text }));
-    }
-    // Not near a line: the click puts the keyboard's cursor on that cell.
-    const c = cellAt(this.model, p);
-    if (c) this.moveCursor(c.index, e.pointerType === "mouse");
-  }
-
-  onContextMenu(e) {
-    e.preventDefault();
-    if (!this.model || this.menu) return;
-    if (this.press) {
-      // The browser's own long press: ours opens the menu.
-      clearTimeout(this.press.timer);
-      this.press.fired = true;
-    }
-    const own = e.target.closest && e.target.closest("[data-cell]");
-    let c = own ? this.model.cells[Number(own.dataset.cell)] : null;
-    if (!c) {
-      const p = this.toBoard(e);
-      c = p && this.cellNear(p);
-    }
-    if (c) this.openMenuFor(c.index);
-  }
-
-  onKeyDown(e) {
-    const el = e.target.closest && e.target.closest("[data-cell]");
-    if (!el || !this.model) return;
-    const cell = this.model.cells[Number(el.dataset.cell)];
-    const key = e.key;
-    if (key.startsWith("Arrow") && !e.altKey && !e.ctrlKey && !e.metaKey) {
-      e.preventDefault();
-      if (e.shiftKey) this.drawSide(cell, key);
-      else {
-        const next = neighbour(this.model, cell, key);
-        if (next) this.moveCursor(next.index, true);
-      }
-    } else if (key === "Home" || key === "End") {
-      e.preventDefault();
-      const row = e.ctrlKey ? this.model.cells : this.model.cells.filter((c) => c.row === cell.row);
-      const sorted = [...row].sort((p, q) => p.row - q.row || p.cx - q.cx);
-      const target = key === "Home" ? sorted[0] : sorted[sorted.length - 1];
-      if (target) this.moveCursor(target.index, true);
-    } else if (key === "Enter" || key === " " || key === "ContextMenu" || (key === "F10" && e.shiftKey)) {
-      e.preventDefault();
-      this.openMenuFor(cell.index);
-    } else if (key === "Escape" && this.preview) {
-      this.preview = null;
-      this.syncOverlay();
-    }
-  }
-
-  drawSide(cell, arrow) {
-    const pick = sideForArrow(cell, arrow);
-    if (pick.choices) {
-      const [a, b] = pick.choices.map((sd) => `${t(`dots.side.${sd.name}`)} (${sd.line})`);
-      this.say(t("dots.say.choices", { a, b }));
-      return;
-    }
-    if (!pick.side) {
-      this.say(t("dots.say.noSide"));
-      return;
-    }
-    const sd = pick.side;
-    const vars = {
-      side: t(`dots.side.${sd.name}`), Side: t(`dots.Side.${sd.name}`), line: sd.line,
-    };
-    const why = this.why(sd.line);
-    if (!why) {
-      this.draw(sd.line);
-      return;
-    }
-    let said;
-    if (why.code === "drawn") said = t("dots.say.drawn", vars);
-    else if (why.code === "not-your-turn" || why.code === "waiting") said = t("dots.say.wait");
-    else said = t("dots.say.why", { line: sd.line, why: why.text });
-    this.refuse(why, said);
   }
 
   moveCursor(index, focus) {
@@ -752,7 +519,7 @@ class DotsBoard {
   onFocusIn(e) {
     const el = e.target.closest && e.target.closest("[data-cell]");
     if (!el) return;
-    loadMenu().catch(() => {}); // for the menu key (a failure shows then)
+    this.preloadMenu(); // for the menu key
     const index = Number(el.dataset.cell);
     if (index !== this.cursor) this.moveCursor(index, false);
     this.svg.classList.add("has-focus");
@@ -769,6 +536,11 @@ class DotsBoard {
     if (!c) return;
     const pts = points(shrink(c, this.model.triangular ? 0.8 : 0.86));
     for (const el of this.ringShapes) el.setAttribute("points", pts);
+  }
+
+  /** Fetch the side menu ahead (a failure shows when it is wanted). */
+  preloadMenu() {
+    loadMenu().catch(() => {});
   }
 
   openMenuFor(index) {
