@@ -471,6 +471,12 @@ def test_screenshots_mid_game(server: Any, context_factory: Any) -> None:
         page.wait_for_selector('[role="menu"]')  # its module is fetched on the first focus
         assert page.locator('[role="menu"]').is_visible()
         assert no_sideways_scroll(page)
+        # every item's words inside it, a long reason why not too (wrapped on a phone)
+        cut = page.evaluate(
+            """() => [...document.querySelectorAll('[role="menuitem"]')]
+                .filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent)"""
+        )
+        assert cut == [], cut
         shot(page, f"{name}-menu")
         page.keyboard.press("Escape")
         assert page.locator('[role="menu"]').count() == 0
