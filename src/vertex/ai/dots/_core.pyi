@@ -1,4 +1,4 @@
-"""Types of the compiled core (`_core.c`); see `vertex.ai.dots.core` for the wrapper."""
+"""Types of the compiled core (`_core.c`, `_core.h`); see `vertex.ai.dots.core` for the wrapper."""
 
 from collections.abc import Callable, Sequence
 from typing import Any

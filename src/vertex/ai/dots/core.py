@@ -1,4 +1,4 @@
-"""The exact solver on the compiled core (`_core.c`), built from the Python engine's tables.
+"""The exact solver on the compiled core (`_core.c`, `_core.h`), from the engine's tables.
 
 The core gets everything from the game object: the cells each line bounds, the lines of each
 cell, the dots each line touches (touch rule), misère and extra turns, the board's symmetries
