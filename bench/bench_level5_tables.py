@@ -1,7 +1,7 @@
 """Many 5×5 tables against level 5 at once (issue 36, resources): memory and reply times.
 
     .venv/bin/python bench/bench_level5_tables.py [--tables 100] [--seconds 90]
-        [--per-move 30] [--think 2,8]
+        [--per-move 30] [--think 2,8] [--no-ponder]
 
 One `vertex serve` process (SQLite, its default computer workers: one per core) and
 `--tables` tables of 5×5 Dots and Boxes, each a person (this bench, from an address of its
@@ -11,7 +11,8 @@ strangers) against level 5, with a clock of `--per-move` seconds a move. The per
 while there is one, else any line. Measured: the computer's reply time (from the person's
 move sent to the computer's move heard), how many came later than the clock allows, and the
 most memory (RSS) each process of the server held, sampled every second (the workers keep
-at most 256 MiB of solver tables each, whatever the number of tables).
+at most 256 MiB of solver tables each, whatever the number of tables). Level 5 thinks on the
+people's time between its thinks unless `--no-ponder` (`Settings.ai_ponder`).
 """
 
 from __future__ import annotations
@@ -144,7 +145,10 @@ async def main_async(args: argparse.Namespace) -> None:
         f"sqlite:///{tmp / 'v.db'}",
         tmp / "server.log",
         None,
-        extra_env={"VERTEX_TRUSTED_PROXIES": "127.0.0.1/32"},
+        extra_env={
+            "VERTEX_TRUSTED_PROXIES": "127.0.0.1/32",
+            "VERTEX_AI_PONDER": "0" if args.no_ponder else "1",
+        },
     )
     try:
         wait_up(port, proc, tmp / "server.log")
@@ -160,7 +164,7 @@ async def main_async(args: argparse.Namespace) -> None:
         print(
             f"{args.tables} tables of {ROWS}x{COLS} against level 5, {args.seconds:g} s, clock "
             f"{args.per_move:g} s a move, the person thinks {args.think[0]:g}-{args.think[1]:g}"
-            f" s; load {os.getloadavg()[0]:.2f}"
+            f" s, {'no ponder' if args.no_ponder else 'pondering'}; load {os.getloadavg()[0]:.2f}"
         )
         if r:
             print(
@@ -182,6 +186,9 @@ def main() -> None:
     ap.add_argument("--seconds", type=float, default=90.0)
     ap.add_argument("--per-move", type=float, default=30.0, help="the tables' clock (s a move)")
     ap.add_argument("--think", default="2,8", help="the person's seconds a move: low,high")
+    ap.add_argument(
+        "--no-ponder", action="store_true", help="the workers never think on the people's time"
+    )
     args = ap.parse_args()
     low, high = (float(x) for x in args.think.split(","))
     args.think = (low, high)

@@ -186,6 +186,12 @@ def main() -> None:
     ap.add_argument(
         "--warm", type=int, default=0, help="the levels think at the seat's last N turns first"
     )
+    ap.add_argument(
+        "--ponder",
+        type=float,
+        default=0.0,
+        help="level 5 thinks S seconds on the other side's time first",
+    )
     ap.add_argument("--board", default=BOARD, choices=sorted(BOARDS), help="boxes5 unless told")
     args = ap.parse_args()
     BOARD = args.board
@@ -201,9 +207,11 @@ def cold() -> None:
     """Drop the solver tables the players keep per process (a cold start: each position as
     the first move a worker thinks about); a tree without kept tables has nothing to drop."""
     try:
+        from vertex.ai import ponder
         from vertex.ai.dots.player import forget_tables
     except ImportError:
         return
+    ponder.stop()
     forget_tables()
 
 
@@ -222,6 +230,20 @@ def think_before(
         state = nxt
     for earlier in before[-turns:]:
         player(game, level, seed=0).choose(earlier, seat, seconds)
+
+
+def ponder_before(game: DotsGame[Any], moves: list[str], seat: int, seconds: float) -> None:
+    """Level 5 thinks `seconds` on the other side's time at the position before the last
+    line (the other seat's, a quiet one), as a worker process does while the person thinks
+    (`vertex.ai.ponder`); the choice then stops it."""
+    from vertex.ai import ponder
+    from vertex.ai.dots.player import DotsPlayer
+
+    ponder.allow(True)
+    bot = player(game, 5, seed=0)
+    assert isinstance(bot, DotsPlayer)
+    if bot.ponder(replay(game, moves[:-1]), seat):
+        time.sleep(seconds)
 
 
 def measure(args: argparse.Namespace) -> None:
@@ -245,6 +267,7 @@ def measure(args: argparse.Namespace) -> None:
     print(
         f"\n{len(kept)} positions, {args.seconds:g} s a move, "
         + (f"warm: {args.warm} turns before, " if args.warm else "cold, ")
+        + (f"level 5 pondered {args.ponder:g} s, " if args.ponder else "")
         + f"{load()}\n"
         f"{'seed':>4} {'quiet':>5} {'value':>5} {'keep':>9}  " + "  ".join(f"{n:>8}" for n in names)
     )
@@ -257,6 +280,8 @@ def measure(args: argparse.Namespace) -> None:
             cold()
             if args.warm:
                 think_before(game, p["moves"], seat, lv, args.warm, args.seconds)
+            if args.ponder and lv == 5:
+                ponder_before(game, p["moves"], seat, args.ponder)
             t0, c0 = time.monotonic(), time.process_time()
             move = player(game, lv, seed=0).choose(state, seat, args.seconds)
             secs[f"level {lv}"].append(time.monotonic() - t0)

@@ -101,6 +101,10 @@ class Settings:
     #: the rest serve other addresses, in turn (fair.py).
     ai_workers: int = 0
     ai_per_address: int = 0
+    #: Level 5 of the Dots family thinks on the other side's time in its worker process, at
+    #: the kernel's idle priority, until the worker's next think (`vertex.ai.ponder`);
+    #: `VERTEX_AI_PONDER=0` switches it off. Worker processes only ("thread": never).
+    ai_ponder: bool = True
     #: How often idle tables are looked for.
     sweep_interval_s: float = 60.0
     #: Tables with no event for this long and no socket here leave memory (they reload on
@@ -246,6 +250,8 @@ class Settings:
             values["trusted_proxies"] = proxies
         if os.environ.get("VERTEX_DURABLE", "") not in ("", "0"):
             values["durable"] = True
+        if os.environ.get("VERTEX_AI_PONDER", "").strip() == "0":
+            values["ai_ponder"] = False
         site = os.environ.get("VERTEX_SITE")
         if site:
             values["site"] = check_site(site)

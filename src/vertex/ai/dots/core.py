@@ -13,6 +13,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from vertex.ai import ponder
 from vertex.ai.dots._core import MAX_CELLS, MAX_LINES, MAX_THREADS, Core
 from vertex.ai.dots.solver import Progress, Solution, SolveTimeout, centre_first
 from vertex.ai.dots.symmetry import line_symmetries
@@ -37,7 +38,8 @@ def spare_core() -> bool:
     one core for this process, and fewer threads running at this moment than cores (this
     one counts; a worker per core thinks for other tables, and while they are busy it is
     one thread a search). Read from the kernel's count of running threads (`/proc/loadavg`)
-    at once, not the load average, which lags and counts this search's own threads."""
+    at once, not the load average, which lags and counts this search's own threads. Threads
+    thinking on the other side's time (`vertex.ai.ponder`) give way at once: not counted."""
     if os.environ.get("VERTEX_AI_THREADS", "2").strip() == "1":
         return False  # the operator (or the test suite) keeps every search on one thread
     try:
@@ -46,12 +48,19 @@ def spare_core() -> bool:
         cores = os.cpu_count() or 1
     if cores < 2:
         return False
+    running = _running_threads()
+    if running is None:  # pragma: no cover - not Linux
+        return os.getloadavg()[0] < cores - 0.5
+    return max(1, running - ponder.threads_pondering()) < cores
+
+
+def _running_threads() -> int | None:
+    """The kernel's count of threads running or ready to run now (None: not known)."""
     try:
         with open("/proc/loadavg", "rb") as f:
-            running = int(f.read().split()[3].split(b"/")[0])
+            return int(f.read().split()[3].split(b"/")[0])
     except (OSError, IndexError, ValueError):  # pragma: no cover - not Linux
-        return os.getloadavg()[0] < cores - 0.5
-    return running < cores
+        return None
 
 
 def build_core(game: DotsGame[Any], table_bytes: int = DEFAULT_TABLE_BYTES) -> Core:

@@ -23,6 +23,13 @@
    with the compiled core at every move, up to SOLVER_SHARE of the budget), MCTS when the
    position is still too big, and MCTS again to choose among equally good solved moves.
 
+Where the process allows it (the server's computer workers: `vertex.ai.ponder`), level 5
+thinks on the other side's time after its move (`DotsPlayer.ponder`): the pruned and the
+exact value search of the position the other side faces, then the exact search of the
+positions after its likely lines, on the kept tables, until the process's next think. A
+table so warmed lets the next move's exact search end in time with more lines open
+(WIDEN_LINES no longer applies).
+
 The compiled solvers' tables are kept per process between moves, games and tables of the
 same board (`kept_tables`): at most KEPT_BOARDS boards, each an exact table of TABLE_BYTES
 and middle-game tables of MIDDLE_BYTES, WIDE_BYTES and QUICK_BYTES — a process's computer
@@ -33,6 +40,7 @@ values of positions, true in any game of that board.
 
 from __future__ import annotations
 
+import os
 import random
 import threading
 import time
@@ -44,12 +52,13 @@ from vertex.ai.dots._core import Core
 from vertex.ai.dots.adapter import DotsAdapter
 from vertex.ai.dots.core import spare_core
 from vertex.ai.dots.endgame import best_opening, components
-from vertex.ai.dots.kit import DotsKit, Pos, lines_of
+from vertex.ai.dots.kit import DotsKit, Pos, lines_of, quiet_lines
 from vertex.ai.dots.solver import AnySolver, PySolver, Solver, SolveTimeout
 
 if TYPE_CHECKING:
     from vertex.ai.dots.core import CoreSolver
 
+from vertex.ai import ponder
 from vertex.ai.mcts import Mcts
 from vertex.ai.search import BUDGET_SHARE, RebuiltPlayer, check_turn, move_rng
 from vertex.core.game import State
@@ -108,6 +117,13 @@ QUICK_HANDOUTS = (1,)
 #: keeps the value in 7 of 10 Triangles positions instead of 5, 38 of 40 4×4 ones instead
 #: of 36, and as many 5×5 ones (bench/RESULTS.md).
 FAST = {"junctions": False, "hard": True, "stabilizer": True}
+#: Level 5 thinks on the other side's time where the process allows it (`vertex.ai.ponder`):
+#: the pruned search of the position after its line (where its next move will start with
+#: it: more than EXACT_FIRST_LINES lines open), the exact value search of it, then of the
+#: positions after the other side's likely lines, on the kept tables. After at least WARM_S
+#: of it (or its end) the next move's exact search, after the pruned ones, is tried with
+#: more lines open too (WIDEN_LINES): its table holds much of the tree.
+WARM_S = 0.5
 
 
 @dataclass
@@ -119,6 +135,16 @@ class KeptTables:
     quick: CoreSolver | None = None
     wide: CoreSolver | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+    #: the position the exact table last searched on the other side's time (its lines),
+    #: for how long, and whether that search ended (`DotsPlayer.ponder`)
+    pondered: tuple[int, float, bool] | None = None
+
+    def warm_for(self, state: DotsState) -> bool:
+        """Whether the exact table searched an earlier position of this game on the other
+        side's time to its end or for at least WARM_S (its entries are then much of this
+        one's tree)."""
+        got = self.pondered
+        return got is not None and got[0] & state.drawn == got[0] and (got[2] or got[1] >= WARM_S)
 
     def made(self, which: str) -> CoreSolver:
         """The middle, quick or wide solver, made on first use (its table: MIDDLE_BYTES,
@@ -187,6 +213,61 @@ class DotsPlayer(RebuiltPlayer):
 
     # ---- the contract ----------------------------------------------------------------------
     def choose(self, state: State, seat: int, budget_s: float) -> str:
+        ponder.stop()  # this think has the process, its cores and its tables
+        move = self._choose(state, seat, budget_s)
+        if self.level == 5 and ponder.allowed():
+            assert isinstance(state, DotsState)
+            self.ponder(state.play(move), seat)
+        return move
+
+    def ponder(self, state: DotsState, seat: int) -> bool:
+        """Think on the other side's time (`vertex.ai.ponder`): the exact value search of
+        `state`, where the other seat is to move, on this board's kept exact table (the
+        pruned search first where the next move starts with it), then of the
+        positions after its value-keeping line and its quiet lines, one by one, until the
+        process's next think. False when there is nothing to do (the game over, `seat` to
+        move again, no compiled core, more than two seats) or the process does not ponder."""
+        if self.core is None or self.game.seats != 2 or state.is_over or seat in state.to_move:
+            return False
+        kept = kept_tables(self.game)
+        threads = 1 if os.environ.get("VERTEX_AI_THREADS", "2").strip() == "1" else 2
+        threads = min(threads, len(os.sched_getaffinity(0)))
+
+        def think(deadline: float) -> None:
+            if not kept.lock.acquire(timeout=1.0):
+                return
+            started, done = time.monotonic(), False
+            try:
+                if len(state.legal_moves()) > EXACT_FIRST_LINES + 1:
+                    # the pruned search first, where the next move starts with it (its
+                    # table warm too, it leaves the exact search more of the budget)
+                    kept.made("middle").keep_line(
+                        state, deadline=deadline, middle=True, threads=threads, **FAST
+                    )
+                _, reply = kept.exact.keep_line(state, deadline=deadline, threads=threads, **FAST)
+                done = True
+                kept.pondered = (state.drawn, time.monotonic() - started, done)
+                # then the positions after the other side's likely lines, one by one: the
+                # one that keeps its value, then the quiet ones (a middle game's usual)
+                names = self.game.board.line_names
+                for line in [names[reply], *quiet_lines(state)]:
+                    after = state.play(line)
+                    if seat in after.to_move and not after.is_over:
+                        kept.exact.keep_line(after, deadline=deadline, threads=threads, **FAST)
+            except SolveTimeout:
+                pass
+            finally:
+                kept.pondered = (state.drawn, time.monotonic() - started, done)
+                kept.lock.release()
+
+        def cancel() -> None:
+            for solver in (kept.exact, kept.middle):
+                if solver is not None:
+                    solver.cancel()
+
+        return ponder.start(think, cancel, threads)
+
+    def _choose(self, state: State, seat: int, budget_s: float) -> str:
         start = time.monotonic()
         moves = check_turn(state, seat)
         assert isinstance(state, DotsState)
@@ -326,7 +407,15 @@ class DotsPlayer(RebuiltPlayer):
                 self.last_reason = "solver"
                 return exact
         value, line = self._pruned(state, start, budget, kept, threads)
-        if self.level >= 5 and value is not None and len(state.legal_moves()) > WIDEN_LINES:
+        # with more lines open the exact search would not end in time, unless its table is
+        # warm from thinking on the other side's time
+        warm = kept.warm_for(state)
+        if (
+            self.level >= 5
+            and value is not None
+            and len(state.legal_moves()) > WIDEN_LINES
+            and not warm
+        ):
             return self._widen(state, until, kept, threads, line)
         if self.level >= 5 and time.monotonic() < until:
             # from 0, not from the pruned value: that is off by six cells at times, and a
@@ -341,7 +430,7 @@ class DotsPlayer(RebuiltPlayer):
                     self.last_reason = "solver, unfinished"
                     return proven[1]
                 return line
-            self.last_reason = "solver"
+            self.last_reason = "solver, warm" if warm else "solver"
             return exact
         return line
 

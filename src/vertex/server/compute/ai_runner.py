@@ -11,11 +11,16 @@ A think's budget is fixed when it starts, not when it is asked for (`think_budge
 shrinks with the thinks queued behind it, so a long queue is served within about one budget
 and every reply keeps to its clock under load (the computers then play weaker, not late),
 and it is at most half the time the seat's clock has left at that moment.
+
+Between thinks a worker process may think on the other side's time (`vertex.ai.ponder`,
+`Settings.ai_ponder`): its next think stops that first. The workers count their pondering
+threads in one shared number, so a think that looks for a spare core does not count them.
 """
 
 from __future__ import annotations
 
 import asyncio
+import multiprocessing
 import time
 from concurrent.futures import Executor
 from typing import Any
@@ -40,12 +45,25 @@ def random_move(state: State, seat: int) -> str:
 
 
 def _choose_from_record(record_json: str, seat: int, level: int, budget_s: float) -> str:
+    from vertex.ai import ponder
+
+    ponder.stop()  # whatever game this think is for, it has the worker to itself
     # the worker keeps its states between moves: only the new moves are played
     return choose(state_of(record_json), seat, level, budget_s)
 
 
 def _ready() -> None:
     import vertex.ai  # noqa: F401  (loaded before the first move is asked for)
+
+
+def _worker_ponders(pondering: Any) -> None:
+    """A worker process's start: it thinks on the other side's time, counting its threads
+    in `pondering` (shared by the server's workers), when that is given."""
+    if pondering is not None:
+        from vertex.ai import ponder
+
+        ponder.share(pondering)
+        ponder.allow(True)
 
 
 #: The least a computer thinks, however long the queue or short its clock (a move still
@@ -73,9 +91,13 @@ TABLES_KEPT = 1_000
 
 
 class Thinker:
-    def __init__(self, kind: str, workers: int, per_address: int) -> None:
+    def __init__(self, kind: str, workers: int, per_address: int, *, ponder: bool = False) -> None:
         self.kind = kind
         self.workers = workers
+        # worker processes only: a thread would ponder inside the server's own process
+        self._pondering: Any = None
+        if ponder and kind == "process":
+            self._pondering = multiprocessing.get_context("spawn").Value("i", 0)
         self.share = FairShare(workers, per_address)
         # one pool of one worker each: a table is sent back to the worker that kept its state
         self._pools: list[Executor | None] = [None] * workers
@@ -84,7 +106,12 @@ class Thinker:
     def _executor(self, i: int) -> Executor:
         pool = self._pools[i]
         if pool is None:
-            pool = self._pools[i] = make_pool(self.kind, name=f"vertex-ai-{i}")
+            pool = self._pools[i] = make_pool(
+                self.kind,
+                name=f"vertex-ai-{i}",
+                initializer=_worker_ponders,
+                initargs=(self._pondering,),
+            )
         return pool
 
     def warm(self, i: int = 0) -> None:

@@ -78,7 +78,9 @@ class Autoplay:
         self.leases = leases
         self.settings = settings
         self.worker = worker
-        self.thinker = Thinker(settings.ai_executor, *settings.thinkers())
+        self.thinker = Thinker(
+            settings.ai_executor, *settings.thinkers(), ponder=settings.ai_ponder
+        )
         self.thinks = 0  # computer players asked for a move (each logged as a "think" line)
         self._thinking: set[tuple[str, int]] = set()
         self._timers: dict[str, asyncio.TimerHandle] = {}
