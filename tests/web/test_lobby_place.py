@@ -199,7 +199,7 @@ def test_being_told_in_the_background(server: Any, context_factory: Any) -> None
     page.evaluate("window.__hidden = true")
     play(theirs)
     page.wait_for_selector(f'{entry}[data-my-turn="true"]')
-    page.wait_for_function("document.documentElement.dataset.alerted === '1'")
+    page.wait_for_function("() => document.documentElement.dataset.alerted === '1'")
     assert page.title().startswith("(1) Your turn at Dots and Boxes")
     assert page.get_attribute('link[rel="icon"]', "href").startswith("data:image/svg+xml")
     assert page.evaluate("window.__notes") == ["Your turn at Dots and Boxes"]
@@ -210,10 +210,10 @@ def test_being_told_in_the_background(server: Any, context_factory: Any) -> None
     play(mine)
     page.wait_for_selector(f'{entry}[data-my-turn="false"]')
     play(theirs)
-    page.wait_for_function("document.documentElement.dataset.alerted === '2'")
+    page.wait_for_function("() => document.documentElement.dataset.alerted === '2'")
     assert page.evaluate("window.__beeps") == 1 and len(page.evaluate("window.__notes")) == 2
     page.evaluate("window.__hidden = false; document.dispatchEvent(new Event('visibilitychange'))")
-    page.wait_for_function("!document.documentElement.dataset.alerted")
+    page.wait_for_function("() => !document.documentElement.dataset.alerted")
     assert page.title() == title
     assert page.errors == []
 

@@ -170,14 +170,14 @@ def test_keyboard_reaches_the_contents_and_the_sections(server: Any, context_fac
     switch(page, "en")
     page.focus(".rules-toc a[href='#options']")
     page.keyboard.press("Enter")
-    page.wait_for_function("location.hash === '#options'")
+    page.wait_for_function("() => location.hash === '#options'")
     top = page.evaluate("document.querySelector('#options').getBoundingClientRect().top")
     assert 0 <= top < 100
     # A link to a section (shared, or from another page) lands on it once the page is drawn.
     page.goto(f"{server.url}/rules/juxtapose#decisions")
     page.wait_for_selector("[data-rules][data-pictures]")
     page.wait_for_function(
-        "Math.abs(document.querySelector('#decisions').getBoundingClientRect().top) < 100"
+        "() => Math.abs(document.querySelector('#decisions').getBoundingClientRect().top) < 100"
     )
     # The skip link is the first stop and leads to the content.
     page.goto(f"{server.url}/rules/figures")
