@@ -36,6 +36,7 @@ FAMILIES = {
     "vertex_lease_takeovers",
     "vertex_redis_up",
     "vertex_database_up",
+    "vertex_computer_pondering_threads",
     "vertex_outages",
     "vertex_http_requests",
 }
@@ -95,6 +96,7 @@ def test_metrics_and_json_logs_of_a_real_process(tmp_path: Path) -> None:
         assert after["vertex_sockets_open", ()] == 1
         assert after["vertex_sockets_opened_total", ()] == 1
         assert after["vertex_database_up", ()] == 1 and after["vertex_redis_up", ()] == 1
+        assert after["vertex_computer_pondering_threads", ()] == 0  # no computer seat here
         ok = ("vertex_http_requests_total", (("status", "2xx"),))
         assert after[ok] >= before.get(ok, 0) + 4
         ws.close()

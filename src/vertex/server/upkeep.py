@@ -247,6 +247,11 @@ class Upkeep:
                 "The database answered lately (1 for one process on its own)",
                 float(self.database_up()),
             ),
+            "vertex_computer_pondering_threads": (
+                "Threads this process's computer workers run on their opponents' time, at "
+                "idle priority (level 5 of the Dots family, between its thinks)",
+                self.autoplay.thinker.pondering(),
+            ),
         }
 
     async def health(self) -> dict[str, Any]:

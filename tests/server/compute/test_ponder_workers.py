@@ -27,15 +27,15 @@ def test_a_worker_ponders_after_a_level_five_move_and_its_next_think_stops_it() 
         assert seat not in after.to_move
         # the worker searches the position the other seat now faces, on one thread (the
         # test suite's VERTEX_AI_THREADS=1), counted where every worker sees it
-        await eventually_async(lambda: thinker._pondering.value == 1, 60, what="a ponder")
+        await eventually_async(lambda: thinker.pondering() == 1, 60, what="a ponder")
         nxt = after.play(quiet_lines(after)[0])  # the other side's line, a quiet one
         assert seat in nxt.to_move
         # the worker's next think stops the search first, and starts the next one
         assert await thinker.choose(nxt, seat, 5, 0.3, table="t") in nxt.legal_moves()
-        await eventually_async(lambda: thinker._pondering.value == 1, 60, what="a ponder")
+        await eventually_async(lambda: thinker.pondering() == 1, 60, what="a ponder")
         # any other think stops it too, and a level-4 one starts none
         await thinker.choose(nxt, seat, 4, 0.2, table="t")
-        assert thinker._pondering.value == 0
+        assert thinker.pondering() == 0
 
     try:
         asyncio.run(play())
@@ -44,8 +44,9 @@ def test_a_worker_ponders_after_a_level_five_move_and_its_next_think_stops_it() 
 
 
 def test_no_ponder_when_switched_off_or_in_threads() -> None:
-    assert Thinker("process", workers=1, per_address=1, ponder=False)._pondering is None
-    assert Thinker("thread", workers=1, per_address=1, ponder=True)._pondering is None
+    for kind, on in (("process", False), ("thread", True)):
+        thinker = Thinker(kind, workers=1, per_address=1, ponder=on)
+        assert thinker._pondering is None and thinker.pondering() == 0
 
 
 def test_the_site_ponders_unless_the_environment_says_zero(

@@ -103,6 +103,10 @@ class Thinker:
         self._pools: list[Executor | None] = [None] * workers
         self._slots = Slots(workers, TABLES_KEPT)  # a table's next think: its last worker
 
+    def pondering(self) -> int:
+        """Threads the workers run on the other side's time now (0 when they never do)."""
+        return 0 if self._pondering is None else max(0, int(self._pondering.value))
+
     def _executor(self, i: int) -> Executor:
         pool = self._pools[i]
         if pool is None:
