@@ -246,7 +246,6 @@ class DotsPlayer(RebuiltPlayer):
                     )
                 _, reply = kept.exact.keep_line(state, deadline=deadline, threads=threads, **FAST)
                 done = True
-                kept.pondered = (state.drawn, time.monotonic() - started, done)
                 # then the positions after the other side's likely lines, one by one: the
                 # one that keeps its value, then the quiet ones (a middle game's usual)
                 names = self.game.board.line_names
