@@ -41,6 +41,7 @@ MARKED: dict[str, tuple[str, ...]] = {
         "server/site/test_addresses.py::test_a_local_client_cannot_choose_its_address",
         "server/compute/test_orphans.py",
         "server/compute/test_ponder_workers.py::test_a_worker_ponders",
+        "server/compute/test_dead_workers.py",
         "server/lobby/test_lobby_processes.py",
         "server/test_unload_processes.py",
         "server/deploy/test_deploy.py::test_a_",

@@ -30,7 +30,7 @@ def clean() -> Iterator[None]:
     forget_tables()
     yield
     ponder.allow(False)
-    ponder.share(None)
+    ponder.share(None, 0)
     forget_tables()
 
 
@@ -126,24 +126,27 @@ def test_a_cancel_that_comes_before_the_search_begins_is_not_lost() -> None:
     assert flag["began"] and not ponder.busy()
 
 
-def test_the_workers_count_their_pondering_threads_in_one_shared_number(
+def test_the_workers_count_their_pondering_threads_in_one_shared_array(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     import multiprocessing
 
     from vertex.ai.dots import core
 
-    counter = multiprocessing.get_context("spawn").Value("i", 0)
-    ponder.share(counter)
+    counts = multiprocessing.get_context("spawn").Array("i", 3)
+    counts[0] = 1  # another worker's
+    ponder.share(counts, 2)
     ponder.allow(True)
     release = threading.Event()
     assert ponder.start(lambda _d: release.wait(DEADLINE_S), release.set, threads=2)
-    wait_for(lambda: counter.value == 2)
+    wait_for(lambda: counts[2] == 2)
+    assert ponder.threads_pondering() == 3 and counts[1] == 0
+    counts[0] = 0
     # another worker's two pondering threads do not take the spare core away
     monkeypatch.setenv("VERTEX_AI_THREADS", "2")
     monkeypatch.setattr(core.os, "sched_getaffinity", lambda _pid: {0, 1})
     monkeypatch.setattr(core, "_running_threads", lambda: 3)  # this one and the two
     assert core.spare_core() is True
     ponder.stop()
-    assert counter.value == 0
+    assert counts[:] == [0, 0, 0]
     assert core.spare_core() is False  # three threads that do not give way

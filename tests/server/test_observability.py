@@ -37,6 +37,7 @@ FAMILIES = {
     "vertex_redis_up",
     "vertex_database_up",
     "vertex_computer_pondering_threads",
+    "vertex_workers_replaced",
     "vertex_outages",
     "vertex_http_requests",
 }

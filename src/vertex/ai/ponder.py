@@ -12,8 +12,8 @@ Off unless the process allows it (`allow`): the server's computer workers do
 (`Settings.ai_ponder`, `VERTEX_AI_PONDER=0` to switch it off), nothing else — tests, benches
 and the analysis workers keep their players' timing as it was.
 
-The workers of one server count their pondering threads in one shared number (`share`), so
-that a think deciding whether the machine has a core to spare for a second thread
+The workers of one server count their pondering threads in one shared array, a slot each
+(`share`), so that a think deciding whether the machine has a core to spare for a second thread
 (`vertex.ai.dots.core.spare_core`) does not count threads that give way at once.
 """
 
@@ -35,9 +35,11 @@ PONDER_MAX_S = 60.0
 _allowed = False
 _at_exit = False
 _lock = threading.Lock()
-#: the threads pondering now in all the workers of this server (a `multiprocessing.Value`
-#: of "i"), or None: this process's alone
+#: the threads pondering now in the workers of this server (a `multiprocessing.Array` of
+#: "i", a slot per worker: a dead worker's slot is cleared by the server that replaces it),
+#: or None: this process's alone
 _shared: Any = None
+_slot = 0
 _mine = 0
 
 
@@ -70,16 +72,17 @@ def allowed() -> bool:
     return _allowed
 
 
-def share(counter: Any) -> None:
-    """Count this process's pondering threads in `counter`, shared with the other workers."""
-    global _shared
-    _shared = counter
+def share(counts: Any, slot: int) -> None:
+    """Count this process's pondering threads in `counts[slot]`, an array shared with the
+    other workers."""
+    global _shared, _slot
+    _shared, _slot = counts, slot
 
 
 def threads_pondering() -> int:
     """Threads pondering now: in every worker that shares the count, else in this process."""
     if _shared is not None:
-        return max(0, int(_shared.value))
+        return max(0, int(sum(_shared[:])))
     return _mine
 
 
@@ -89,7 +92,7 @@ def _count(threads: int) -> None:
         _mine += threads
     if _shared is not None:
         with _shared.get_lock():
-            _shared.value += threads
+            _shared[_slot] += threads
 
 
 def _idle_priority() -> None:

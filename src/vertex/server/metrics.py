@@ -65,6 +65,12 @@ THINK_BUDGET_SECONDS = Histogram(
     ["game"],
     buckets=_FAST,
 )
+WORKERS_REPLACED = Counter(
+    "vertex_workers_replaced",
+    "Worker processes found dead (killed for their memory, say) and replaced, by pool "
+    "(computer, analysis)",
+    ["pool"],
+)
 ANALYSIS_SECONDS = Histogram(
     "vertex_analysis_seconds", "An analysis, asked to answered", ["game"], buckets=_SLOW
 )

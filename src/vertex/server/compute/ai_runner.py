@@ -14,22 +14,31 @@ and it is at most half the time the seat's clock has left at that moment.
 
 Between thinks a worker process may think on the other side's time (`vertex.ai.ponder`,
 `Settings.ai_ponder`): its next think stops that first. The workers count their pondering
-threads in one shared number, so a think that looks for a spare core does not count them.
+threads in one shared array, so a think that looks for a spare core does not count them.
+
+A worker process that dies (killed for its memory, say) is replaced: the think it was on
+is asked again of a fresh one when the clock leaves time for its start, and the next
+thinks go to the fresh one. Otherwise every later move of that worker's tables would be
+the random move the caller plays when a think fails.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import multiprocessing
 import time
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor
 from typing import Any
 
 from vertex.core import Rng, State
 from vertex.server.compute.fair import FairShare
 from vertex.server.compute.pools import Slots, make_pool
 from vertex.server.compute.worker_states import state_of
-from vertex.server.metrics import THINK_BUDGET_SECONDS
+from vertex.server.metrics import THINK_BUDGET_SECONDS, WORKERS_REPLACED
+
+log = logging.getLogger("vertex.server")
 
 
 def choose(state: State, seat: int, level: int, budget_s: float) -> str:
@@ -56,13 +65,13 @@ def _ready() -> None:
     import vertex.ai  # noqa: F401  (loaded before the first move is asked for)
 
 
-def _worker_ponders(pondering: Any) -> None:
+def _worker_ponders(pondering: Any, slot: int) -> None:
     """A worker process's start: it thinks on the other side's time, counting its threads
-    in `pondering` (shared by the server's workers), when that is given."""
+    in `pondering[slot]` (an array shared by the server's workers), when that is given."""
     if pondering is not None:
         from vertex.ai import ponder
 
-        ponder.share(pondering)
+        ponder.share(pondering, slot)
         ponder.allow(True)
 
 
@@ -88,6 +97,9 @@ def think_budget(
 
 #: Tables whose last worker is remembered (to send them back to it).
 TABLES_KEPT = 1_000
+#: What a fresh worker process takes to start and import the players, at most: a think
+#: whose worker died is asked again of a fresh one only when its clock leaves this much.
+RESTART_S = 10.0
 
 
 class Thinker:
@@ -95,9 +107,9 @@ class Thinker:
         self.kind = kind
         self.workers = workers
         # worker processes only: a thread would ponder inside the server's own process
-        self._pondering: Any = None
+        self._pondering: Any = None  # a slot per worker
         if ponder and kind == "process":
-            self._pondering = multiprocessing.get_context("spawn").Value("i", 0)
+            self._pondering = multiprocessing.get_context("spawn").Array("i", workers)
         self.share = FairShare(workers, per_address)
         # one pool of one worker each: a table is sent back to the worker that kept its state
         self._pools: list[Executor | None] = [None] * workers
@@ -105,7 +117,7 @@ class Thinker:
 
     def pondering(self) -> int:
         """Threads the workers run on the other side's time now (0 when they never do)."""
-        return 0 if self._pondering is None else max(0, int(self._pondering.value))
+        return 0 if self._pondering is None else max(0, sum(self._pondering[:]))
 
     def _executor(self, i: int) -> Executor:
         pool = self._pools[i]
@@ -114,9 +126,19 @@ class Thinker:
                 self.kind,
                 name=f"vertex-ai-{i}",
                 initializer=_worker_ponders,
-                initargs=(self._pondering,),
+                initargs=(self._pondering, i),
             )
         return pool
+
+    def _replace(self, i: int, pool: Executor) -> None:
+        """Drop worker `i`, which died: the next think starts a fresh one. Its pondering
+        threads died with it."""
+        if self._pools[i] is pool:
+            self._pools[i] = None
+        pool.shutdown(wait=False, cancel_futures=True)
+        if self._pondering is not None:
+            self._pondering[i] = 0
+        WORKERS_REPLACED.labels("computer").inc()
 
     def warm(self, i: int = 0) -> None:
         """Start the worker processes now (a fresh interpreter takes seconds to start, which
@@ -143,21 +165,39 @@ class Thinker:
         """The move, once `address` (who opened the table) has its turn at a worker: thought
         about for `think_budget` (`budget_s` at most; `deadline` the seat's clock, wall
         time)."""
-        loop = asyncio.get_running_loop()
         args: tuple[Any, ...]
         async with self.share.turn(address) as behind:
             budget_s = think_budget(budget_s, self.workers, behind, deadline, time.time())
             THINK_BUDGET_SECONDS.labels(state.game.id).observe(budget_s)
             i = self._slots.take(table)  # one is free: turns never outnumber workers
             try:
-                pool = self._executor(i)
                 if self.kind == "process":
                     args = (state.record().to_json(), seat, level, budget_s)
-                    return await loop.run_in_executor(pool, _choose_from_record, *args)
-                args = (state, seat, level, budget_s)
-                return await loop.run_in_executor(pool, choose, *args)
+                    return await self._run(i, _choose_from_record, args, deadline)
+                return await self._run(i, choose, (state, seat, level, budget_s), deadline)
             finally:
                 self._slots.give_back(i)
+
+    async def _run(self, i: int, fn: Any, args: tuple[Any, ...], deadline: float | None) -> str:
+        """`fn(*args)` on worker `i`; if the worker is dead, on a fresh one (once, and only
+        when the clock leaves time for a fresh worker's start)."""
+        try:
+            return await self._once(i, fn, args)
+        except BrokenExecutor:
+            if deadline is not None and deadline - time.time() < RESTART_S:
+                raise
+        return await self._once(i, fn, args)
+
+    async def _once(self, i: int, fn: Any, args: tuple[Any, ...]) -> str:
+        pool = self._executor(i)
+        try:
+            move: str = await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+        except BrokenExecutor:
+            # one JSON line, as the server's other events (an operator counts these)
+            log.warning(json.dumps({"event": "worker-died", "pool": "computer", "worker": i}))
+            self._replace(i, pool)
+            raise
+        return move
 
     def close(self) -> None:
         for i, pool in enumerate(self._pools):

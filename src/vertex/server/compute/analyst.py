@@ -6,17 +6,23 @@ left is told to stop (its cancel flag, which the solver polls: solving.py) and w
 moment. Each client address has one analysis running at a time and a few waiting; the
 workers serve the addresses in turn, so one address within its rate cannot keep others
 waiting behind its queue.
+
+A worker process that dies (killed for its memory, say) is dropped and the question it was
+on asked again of a fresh one; if that one dies too, the client is told to ask again later
+(503 busy: the question itself may be what kills them).
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import multiprocessing
 import threading
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor
+from concurrent.futures import BrokenExecutor, Executor
 from typing import Any
 
 from vertex.core import Game, State
@@ -24,8 +30,11 @@ from vertex.server.compute import solving
 from vertex.server.compute.fair import FairShare, Full
 from vertex.server.compute.pools import Slots, kill_pool, make_pool
 from vertex.server.errors import ApiError
+from vertex.server.metrics import WORKERS_REPLACED
 from vertex.server.settings import Settings
 from vertex.server.site.quotas import LocalQuotas, RedisQuotas
+
+log = logging.getLogger("vertex.server")
 
 #: Beyond the time limit, how long the server waits for a worker before abandoning it
 #: (a fresh worker process first has to start and import the engines).
@@ -72,6 +81,12 @@ class Worker:
             self.cancel.set()
         if pool is not None:
             kill_pool(pool)
+
+    def died(self) -> None:
+        """Drop a worker process found dead: the next question starts a fresh one."""
+        log.warning(json.dumps({"event": "worker-died", "pool": "analysis"}))
+        WORKERS_REPLACED.labels("analysis").inc()
+        self.abandon()
 
     def close(self) -> None:
         pool, self.pool = self.pool, None
@@ -138,7 +153,7 @@ class Analyst:
                 worker = self._take(table)
                 try:
                     start = time.monotonic()
-                    out = await self._run(worker, state, table, gone)
+                    out = await self._again(worker, lambda: self._run(worker, state, table, gone))
                     out["seconds"] = round(time.monotonic() - start, 3)
                 finally:
                     self._slots.give_back(self.workers.index(worker))
@@ -161,7 +176,7 @@ class Analyst:
             async with self.share.turn(client):
                 worker = self._take(table)
                 try:
-                    return await self._call(worker, fn, args, limit_s)
+                    return await self._again(worker, lambda: self._call(worker, fn, args, limit_s))
                 finally:
                     self._slots.give_back(self.workers.index(worker))
         except Full:
@@ -174,23 +189,36 @@ class Analyst:
         args: tuple[Any, ...],
         limit_s: float,
     ) -> dict[str, Any]:
-        loop = asyncio.get_running_loop()
-        pool, grace = self._start(worker)
-        work = loop.run_in_executor(pool, fn, *args)
+        work, grace = self._submit(worker, fn, *args)
         try:
             return await asyncio.wait_for(asyncio.shield(work), limit_s + grace)
         except TimeoutError:
             worker.abandon()
             raise _overran() from None
 
-    def _start(self, worker: Worker) -> tuple[Any, float]:
-        """The worker's executor, readied for one piece of work, and the grace beyond the
-        work's limit (more for a process's first work: it starts and imports first)."""
+    async def _again(
+        self, worker: Worker, attempt: Callable[[], Awaitable[dict[str, Any]]]
+    ) -> dict[str, Any]:
+        """`attempt()`, and once more on a fresh worker if the worker process was dead or
+        died under it (twice: busy, ask again; the work itself may be what kills it)."""
+        try:
+            return await attempt()
+        except BrokenExecutor:
+            worker.died()
+        try:
+            return await attempt()
+        except BrokenExecutor:
+            worker.died()
+            raise _died() from None
+
+    def _submit(self, worker: Worker, fn: Callable[..., Any], *args: Any) -> tuple[Any, float]:
+        """`fn(*args)` sent to the worker, and the grace beyond the work's limit (more for a
+        process's first work: it starts and imports first)."""
         pool = worker.executor()  # (first: a worker whose executor was abandoned is fresh)
         grace = GRACE_S + (START_GRACE_S if worker.fresh and self.kind == "process" else 0.0)
         worker.fresh = False
         worker.cancel.clear()
-        return pool, grace
+        return asyncio.get_running_loop().run_in_executor(pool, fn, *args), grace
 
     def _take(self, table: str) -> Worker:
         """A free worker (one is: turns never outnumber workers), the table's last one if it
@@ -205,13 +233,12 @@ class Analyst:
         gone: Callable[[], Awaitable[bool]] | None,
     ) -> dict[str, Any]:
         loop = asyncio.get_running_loop()
-        pool, grace = self._start(worker)
         limit = self.limit_for(state.game)
         if self.kind == "process":
             rec = state.record().to_json()
-            work = loop.run_in_executor(pool, solving.analyse_record, rec, limit, table)
+            work, grace = self._submit(worker, solving.analyse_record, rec, limit, table)
         else:
-            work = loop.run_in_executor(pool, solving.analyse_state, state, limit, table)
+            work, grace = self._submit(worker, solving.analyse_state, state, limit, table)
         until = loop.time() + limit + grace
         while True:
             try:
@@ -248,6 +275,10 @@ def _busy() -> ApiError:
 
 class ClientGone(Exception):
     """The client who asked left before the answer: its work was cancelled."""
+
+
+def _died() -> ApiError:
+    return ApiError("busy", "the analysis worker stopped and is starting again; ask again", 503)
 
 
 def _overran() -> ApiError:
