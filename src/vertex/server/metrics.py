@@ -67,8 +67,8 @@ THINK_BUDGET_SECONDS = Histogram(
 )
 WORKERS_REPLACED = Counter(
     "vertex_workers_replaced",
-    "Worker processes found dead (killed for their memory, say) and replaced, by pool "
-    "(computer, analysis)",
+    "Worker processes found dead (killed for their memory, say) or stuck, and replaced, by "
+    "pool (computer, analysis)",
     ["pool"],
 )
 ANALYSIS_SECONDS = Histogram(

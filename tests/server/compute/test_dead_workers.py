@@ -1,7 +1,8 @@
 """A worker process that dies (the kernel kills it for its memory, an operator's `kill -9`)
 is replaced: the computers go on thinking, and the analyses go on answering, on fresh
 workers (before, every later think of a dead computer worker failed, and its tables got
-the random move played when a think fails)."""
+the random move played when a think fails). A computer worker stuck far past its budget
+is killed and replaced (before, the tables behind it waited for ever)."""
 
 from __future__ import annotations
 
@@ -106,6 +107,33 @@ def test_a_think_whose_clock_is_nearly_out_is_not_asked_again() -> None:
         with pytest.raises(BrokenExecutor):
             await thinker.choose(state, seat, 4, 0.2, table="t", deadline=time.time() + 3)
         # and the worker after it is a fresh one
+        assert await thinker.choose(state, seat, 4, 0.2, table="t") in state.legal_moves()
+
+    try:
+        asyncio.run(run())
+    finally:
+        thinker.close()
+
+
+def test_a_stuck_computer_worker_is_killed_and_replaced(monkeypatch: pytest.MonkeyPatch) -> None:
+    from vertex.server.compute import ai_runner
+
+    monkeypatch.setattr(ai_runner, "OVERRUN_S", 2.0)
+    _seed, moves, _value, _best = POSITIONS[0]
+    _game, state = position(moves)
+    seat = state.to_move[0]
+    thinker = Thinker("process", workers=1, per_address=1)
+    before = replaced("computer")
+
+    async def run() -> None:
+        pid = int(await asyncio.wrap_future(thinker._executor(0).submit(os.getpid)))
+        os.kill(pid, signal.SIGSTOP)  # it neither answers nor dies
+        with pytest.raises(TimeoutError):
+            await thinker.choose(state, seat, 4, 0.2, table="t")
+        assert replaced("computer") == before + 1
+        eventually(lambda: pid not in workers(), what="the stuck worker's end")
+        # the tables behind it are served by a fresh worker (given time for its start)
+        monkeypatch.setattr(ai_runner, "OVERRUN_S", 60.0)
         assert await thinker.choose(state, seat, 4, 0.2, table="t") in state.legal_moves()
 
     try:

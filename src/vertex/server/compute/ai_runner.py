@@ -19,7 +19,9 @@ threads in one shared array, so a think that looks for a spare core does not cou
 A worker process that dies (killed for its memory, say) is replaced: the think it was on
 is asked again of a fresh one when the clock leaves time for its start, and the next
 thinks go to the fresh one. Otherwise every later move of that worker's tables would be
-the random move the caller plays when a think fails.
+the random move the caller plays when a think fails. A worker stuck far past its think's
+budget (OVERRUN_S) is killed and replaced the same way, and that think fails (the caller
+plays its fallback move): otherwise the tables behind it would wait for ever.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ from typing import Any
 
 from vertex.core import Rng, State
 from vertex.server.compute.fair import FairShare
-from vertex.server.compute.pools import Slots, make_pool
+from vertex.server.compute.pools import Slots, kill_pool, make_pool
 from vertex.server.compute.worker_states import state_of
 from vertex.server.metrics import THINK_BUDGET_SECONDS, WORKERS_REPLACED
 
@@ -100,6 +102,9 @@ TABLES_KEPT = 1_000
 #: What a fresh worker process takes to start and import the players, at most: a think
 #: whose worker died is asked again of a fresh one only when its clock leaves this much.
 RESTART_S = 10.0
+#: How long past its budget a think may run before its worker is taken for stuck (killed
+#: and replaced): far beyond a busy machine's lateness, with a fresh worker's start in it.
+OVERRUN_S = 30.0
 
 
 class Thinker:
@@ -131,8 +136,8 @@ class Thinker:
         return pool
 
     def _replace(self, i: int, pool: Executor) -> None:
-        """Drop worker `i`, which died: the next think starts a fresh one. Its pondering
-        threads died with it."""
+        """Drop worker `i`, which died or was killed: the next think starts a fresh one. Its
+        pondering threads died with it."""
         if self._pools[i] is pool:
             self._pools[i] = None
         pool.shutdown(wait=False, cancel_futures=True)
@@ -173,28 +178,37 @@ class Thinker:
             try:
                 if self.kind == "process":
                     args = (state.record().to_json(), seat, level, budget_s)
-                    return await self._run(i, _choose_from_record, args, deadline)
-                return await self._run(i, choose, (state, seat, level, budget_s), deadline)
+                    return await self._run(i, _choose_from_record, args, budget_s, deadline)
+                args = (state, seat, level, budget_s)
+                return await self._run(i, choose, args, budget_s, deadline)
             finally:
                 self._slots.give_back(i)
 
-    async def _run(self, i: int, fn: Any, args: tuple[Any, ...], deadline: float | None) -> str:
+    async def _run(
+        self, i: int, fn: Any, args: tuple[Any, ...], budget_s: float, deadline: float | None
+    ) -> str:
         """`fn(*args)` on worker `i`; if the worker is dead, on a fresh one (once, and only
         when the clock leaves time for a fresh worker's start)."""
         try:
-            return await self._once(i, fn, args)
+            return await self._once(i, fn, args, budget_s)
         except BrokenExecutor:
             if deadline is not None and deadline - time.time() < RESTART_S:
                 raise
-        return await self._once(i, fn, args)
+        return await self._once(i, fn, args, budget_s)
 
-    async def _once(self, i: int, fn: Any, args: tuple[Any, ...]) -> str:
+    async def _once(self, i: int, fn: Any, args: tuple[Any, ...], budget_s: float) -> str:
         pool = self._executor(i)
+        work = asyncio.get_running_loop().run_in_executor(pool, fn, *args)
         try:
-            move: str = await asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+            move: str = await asyncio.wait_for(work, budget_s + OVERRUN_S)
         except BrokenExecutor:
             # one JSON line, as the server's other events (an operator counts these)
             log.warning(json.dumps({"event": "worker-died", "pool": "computer", "worker": i}))
+            self._replace(i, pool)
+            raise
+        except TimeoutError:
+            log.warning(json.dumps({"event": "worker-stuck", "pool": "computer", "worker": i}))
+            kill_pool(pool)  # a thread cannot be killed: it is left to finish alone
             self._replace(i, pool)
             raise
         return move
