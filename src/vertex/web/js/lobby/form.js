@@ -9,6 +9,7 @@ import { api } from "../shared/api.js";
 import { h } from "../shared/dom.js";
 import { errorText, loadErrors } from "../shared/errors.js";
 import { loadCatalogs, t } from "../shared/i18n.js";
+import { ClockFields } from "./clock.js";
 import { field, switchField } from "./fields.js";
 import { shareGroup } from "./share.js";
 import { loadVersionWords, versionWords } from "../shared/version-words.js";
@@ -24,8 +25,6 @@ await Promise.all([loadCatalogs("options"), loadErrors()]); // option words; ref
 const CHECK_DELAY_MS = 250;
 const LEVELS = [1, 2, 3, 4, 5];
 const FILL_LEVEL = 3;
-/** A slow table's choices of days a move (the server takes any whole 1 to 14). */
-const DAYS = [1, 2, 3, 5, 7, 14];
 // The server counts characters as a reader sees them (a joined emoji is one); `maxlength`
 // counts UTF-16 units, up to eight for one such emoji: room for 40 of them, the server decides.
 const NAME_CHARS = 40 * 8;
@@ -49,8 +48,7 @@ export class NewTableForm {
     this.local = new Map(); // option -> message for values that are not numbers at all
     this.seats = Number.isInteger(this.server.players) ? this.server.players : 2;
     this.seatValues = [];
-    this.clock = { kind: "none", perMove: "30", total: "10", increment: "5", days: "3",
-      onTimeout: "computer" };
+    this.clock = new ClockFields(); // kept across re-renders, as the options are
     this.undo = false;
     this.analysis = false;
     this.listed = false; // private (link only) unless asked: as before the lobby listed tables
@@ -178,7 +176,7 @@ export class NewTableForm {
       this.seatList,
       this.fillButton,
       this.seatHint),
-    this.clockGroup(),
+    this.clock.group(this.clockOption, this.clockOption ? this.widgets[this.clockOption].el : null),
     h("div", { class: "group settings" },
       switchField("undo", t("lobby.undo"), t("lobby.undo.help"), this.undo, (on) => { this.undo = on; }),
       this.analysisField = switchField("analysis", t("lobby.analysis"), t("lobby.analysis.help"),
@@ -196,86 +194,6 @@ export class NewTableForm {
         h("a", { href: `/rules/${encodeURIComponent(g.id)}`, text: t("lobby.rules") })),
       this.form);
     this.apply();
-  }
-
-  clockGroup() {
-    const c = this.clock;
-    const radio = (kind, label) => h("label", { class: "choice" },
-      h("input", { type: "radio", name: "clock", value: kind, checked: c.kind === kind,
-        onchange: () => { c.kind = kind; this.applyClock(); } }),
-      h("span", { text: label }));
-    const number = (name, key, label, min) => {
-      const input = h("input", { type: "number", id: name, name, min, step: "any",
-        inputmode: "decimal", value: c[key] });
-      input.addEventListener("input", () => { c[key] = input.value; this.clockError(""); });
-      return h("div", { class: "field" }, h("label", { for: name, text: label }), input);
-    };
-    const timeout = h("select", { id: "on-timeout", name: "on-timeout",
-      onchange: (ev) => { c.onTimeout = ev.target.value; } },
-    h("option", { value: "computer", text: t("lobby.clock.computer") }),
-    h("option", { value: "lose", text: t("lobby.clock.lose") }));
-    timeout.value = c.onTimeout;
-    // a slow table: whole days a move, as correspondence play offers them; the seat whose
-    // days run out loses (the server never hands it to the computer)
-    const days = h("select", { id: "clock-days", name: "clock-days", "data-clock-days": "",
-      onchange: (ev) => { c.days = ev.target.value; } },
-    ...DAYS.map((n) => h("option", { value: String(n), text: t("lobby.clock.days", { n }) })));
-    days.value = c.days;
-    this.clockParts = {
-      perMove: h("div", { class: "clock-fields" },
-        number("clock-per-move", "perMove", t("lobby.clock.per-move-seconds"), "1")),
-      total: h("div", { class: "clock-fields" },
-        number("clock-total", "total", t("lobby.clock.total-minutes"), "0.5"),
-        number("clock-increment", "increment", t("lobby.clock.increment"), "0")),
-      days: h("div", { class: "clock-fields" },
-        h("div", { class: "field" },
-          h("label", { for: "clock-days", text: t("lobby.clock.days-per-move") }), days),
-        h("p", { class: "hint", text: t("lobby.clock.days-note") })),
-      timeout: h("div", { class: "field" },
-        h("label", { for: "on-timeout", text: t("lobby.clock.on-timeout") }), timeout),
-      error: h("p", { class: "field-error", id: "clock-error", "data-clock-error": "" }),
-    };
-    if (this.clockOption) {
-      // the game's own clock is the table's clock: its option, and no second clock
-      this.clock.kind = "none";
-      return h("fieldset", { class: "group clock", "data-clock-option": this.clockOption },
-        h("legend", { text: t("lobby.clock") }), this.widgets[this.clockOption].el);
-    }
-    const group = h("fieldset", { class: "group clock" },
-      h("legend", { text: t("lobby.clock") }),
-      h("div", { class: "choices" },
-        radio("none", t("lobby.clock.none")),
-        radio("per-move", t("lobby.clock.per-move")),
-        radio("total", t("lobby.clock.total")),
-        radio("days", t("lobby.clock.slow"))),
-      this.clockParts.perMove, this.clockParts.total, this.clockParts.days,
-      this.clockParts.timeout,
-      this.clockParts.error);
-    this.applyClock();
-    return group;
-  }
-
-  applyClock() {
-    const { kind } = this.clock;
-    this.clockParts.perMove.hidden = kind !== "per-move";
-    this.clockParts.total.hidden = kind !== "total";
-    this.clockParts.days.hidden = kind !== "days";
-    this.clockParts.timeout.hidden = kind === "none" || kind === "days";
-    this.clockError("");
-  }
-
-  clockError(text) {
-    this.clockParts.error.textContent = text;
-    for (const input of [...this.clockParts.perMove.querySelectorAll("input"),
-      ...this.clockParts.total.querySelectorAll("input")]) {
-      if (text) {
-        input.setAttribute("aria-invalid", "true");
-        input.setAttribute("aria-describedby", "clock-error");
-      } else {
-        input.removeAttribute("aria-invalid");
-        input.removeAttribute("aria-describedby");
-      }
-    }
   }
 
   nameField() {
@@ -583,26 +501,6 @@ export class NewTableForm {
   }
 
   // ---- opening the table ----
-  clockBody() {
-    const c = this.clock;
-    const positive = (raw) => {
-      const v = Number(String(raw).trim());
-      return String(raw).trim() !== "" && Number.isFinite(v) && v > 0 ? v : null;
-    };
-    if (c.kind === "per-move") {
-      const perMove = positive(c.perMove);
-      return perMove === null ? { bad: true } : { clock: { per_move: perMove } };
-    }
-    if (c.kind === "total") {
-      const total = positive(c.total);
-      const inc = String(c.increment).trim() === "" ? 0 : Number(c.increment);
-      if (total === null || !Number.isFinite(inc) || inc < 0) return { bad: true };
-      return { clock: { total: Math.round(total * 60), increment: inc } };
-    }
-    if (c.kind === "days") return { clock: { per_move_days: Number(c.days) } };
-    return { clock: undefined };
-  }
-
   async submit(ev) {
     ev.preventDefault();
     if (this.busy) return;
@@ -614,16 +512,15 @@ export class NewTableForm {
       this.widgets[bad[0][0]].control.focus();
       return;
     }
-    const clock = this.clockBody();
+    const clock = this.clock.body();
     if (clock.bad) {
-      this.clockError(t("lobby.clock.bad"));
-      this.form.querySelector(".clock-fields:not([hidden]) input")?.focus();
+      this.clock.refuse(t("lobby.clock.bad"));
       return;
     }
     const seats = this.seatValues.slice(0, this.seats).map((v) =>
       (v === "human" ? { kind: "human" } : { kind: "ai", level: Number(v.slice(3)) }));
     const body = { game: this.game.id, options, seats, undo: this.undo,
-      on_timeout: this.clock.kind === "days" ? "lose" : this.clock.onTimeout, listed: this.listed,
+      on_timeout: this.clock.onTimeout(), listed: this.listed,
       analysis: this.analysis && !this.analysisField.hidden };
     if (clock.clock) body.clock = clock.clock;
     // rated only while the switch is shown (the options a pool's, every seat a person)
