@@ -133,7 +133,7 @@ def test_the_workers_count_their_pondering_threads_in_one_shared_array(
 
     from vertex.ai.dots import core
 
-    counts = multiprocessing.get_context("spawn").Array("i", 3)
+    counts = multiprocessing.get_context("spawn").Array("i", 3, lock=False)
     counts[0] = 1  # another worker's
     ponder.share(counts, 2)
     ponder.allow(True)

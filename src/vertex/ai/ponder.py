@@ -36,8 +36,8 @@ _allowed = False
 _at_exit = False
 _lock = threading.Lock()
 #: the threads pondering now in the workers of this server (a `multiprocessing.Array` of
-#: "i", a slot per worker: a dead worker's slot is cleared by the server that replaces it),
-#: or None: this process's alone
+#: "i" without a lock, a slot per worker: a dead worker's slot is cleared by the server
+#: that replaces it), or None: this process's alone
 _shared: Any = None
 _slot = 0
 _mine = 0
@@ -90,8 +90,9 @@ def _count(threads: int) -> None:
     global _mine
     with _lock:
         _mine += threads
-    if _shared is not None:
-        with _shared.get_lock():
+        if _shared is not None:
+            # this worker's slot has no other writer (but the server, once this worker is
+            # dead): no lock between processes, which a killed worker could leave held
             _shared[_slot] += threads
 
 

@@ -114,7 +114,9 @@ class Thinker:
         # worker processes only: a thread would ponder inside the server's own process
         self._pondering: Any = None  # a slot per worker
         if ponder and kind == "process":
-            self._pondering = multiprocessing.get_context("spawn").Array("i", workers)
+            # no lock: each slot has one writer (a killed worker could leave a lock held)
+            ctx = multiprocessing.get_context("spawn")
+            self._pondering = ctx.Array("i", workers, lock=False)
         self.share = FairShare(workers, per_address)
         # one pool of one worker each: a table is sent back to the worker that kept its state
         self._pools: list[Executor | None] = [None] * workers
