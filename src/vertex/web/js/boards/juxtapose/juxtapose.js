@@ -9,6 +9,7 @@ import {
   coordinates, corner, cornerTriangles, frame, noSlideBadge, parsePyramid, pyramid, pyramidIcon,
   squareFill, winLine,
 } from "./juxtapose-draw.js";
+import { indexMoves, moveSquares, parseMove } from "./juxtapose-moves.js";
 import { createStash } from "./juxtapose-stash.js";
 
 export { renderPreview } from "./juxtapose-preview.js"; // alone: boards/index.js loadPreview
@@ -29,45 +30,6 @@ export function pyramidLabel(name) {
   return t("juxtapose.pyramid", {
     size: t(`juxtapose.size.${size}`), colour: t(`juxtapose.colour.${colour}`),
   });
-}
-
-/** A move string split into its parts: {kind: drop|swap|slide, pyramid?, a, b}. */
-function parseMove(move) {
-  if (!move) return null;
-  if (move.includes("@")) {
-    const [p, sq] = move.split("@");
-    return { kind: "drop", pyramid: p, a: sq, b: sq };
-  }
-  if (move.includes("<>")) {
-    const [a, b] = move.split("<>");
-    return { kind: "swap", a, b };
-  }
-  const [a, b] = move.split(">");
-  return { kind: "slide", a, b };
-}
-
-function moveSquares(move) {
-  const m = parseMove(move);
-  if (!m) return new Set();
-  return new Set(m.kind === "drop" ? [m.a] : [m.a, m.b]);
-}
-
-/** The legal moves by what they start from (a stash pyramid, a square), each a map
- * target square -> move. */
-function indexMoves(moves) {
-  const fromStash = new Map();
-  const fromSquare = new Map();
-  const add = (map, key, target, move) => {
-    if (!map.has(key)) map.set(key, new Map());
-    map.get(key).set(target, move);
-  };
-  for (const move of moves || []) {
-    const m = parseMove(move);
-    if (m.kind === "drop") add(fromStash, m.pyramid, m.a, move);
-    else if (m.kind === "swap") { add(fromSquare, m.a, m.b, move); add(fromSquare, m.b, m.a, move); }
-    else add(fromSquare, m.a, m.b, move);
-  }
-  return { fromStash, fromSquare };
 }
 
 /** Messages may begin with a pyramid's name ("small red pyramid: …"): start them upper-case;
