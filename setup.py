@@ -25,9 +25,11 @@ setup(
                 "src/vertex/ai/dots/_solve.c",
                 "src/vertex/ai/dots/_mcts.c",
                 "src/vertex/ai/dots/_play.c",
+                "src/vertex/ai/dots/_rules.c",
+                "src/vertex/ai/dots/_bits.c",
                 "src/vertex/ai/dots/_env.c",
             ],
-            depends=["src/vertex/ai/dots/_core.h"],
+            depends=["src/vertex/ai/dots/_core.h", "src/vertex/ai/dots/_play.h"],
             extra_compile_args=[*flags, "-pthread"],
             extra_link_args=["-pthread"],
         )

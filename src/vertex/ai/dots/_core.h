@@ -15,7 +15,8 @@
  * The search releases the GIL; a deadline, `cancel()` from another thread and a poll
  * callback (progress, or a cancel flag across processes) stop it cleanly.
  *
- * The files, one concern each (with `_play.c` and `_env.c`, the engine's hot path):
+ * The files, one concern each (with the engine's hot path: `_play.c`, `_rules.c` and
+ * `_bits.c`, sharing `_play.h`, and `_env.c`):
  *   _core.c    the Python type: a board's tables built and freed; the module
  *   _table.c   canonical keys, the transposition table, stopping a search
  *   _loony.c   loony endgames counted: chains and loops, and with junctions
