@@ -132,6 +132,8 @@ def test_a_stuck_computer_worker_is_killed_and_replaced(monkeypatch: pytest.Monk
             await thinker.choose(state, seat, 4, 0.2, table="t")
         assert replaced("computer") == before + 1
         eventually(lambda: pid not in workers(), what="the stuck worker's end")
+        # its successor starts at once, not at the next think
+        eventually(lambda: workers(), what="a fresh worker")
         # the tables behind it are served by a fresh worker (given time for its start)
         monkeypatch.setattr(ai_runner, "OVERRUN_S", 60.0)
         assert await thinker.choose(state, seat, 4, 0.2, table="t") in state.legal_moves()

@@ -27,6 +27,7 @@ plays its fallback move): otherwise the tables behind it would wait for ever.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import multiprocessing
@@ -138,14 +139,18 @@ class Thinker:
         return pool
 
     def _replace(self, i: int, pool: Executor) -> None:
-        """Drop worker `i`, which died or was killed: the next think starts a fresh one. Its
-        pondering threads died with it."""
+        """Drop worker `i`, which died or was killed, and start a fresh one. Its pondering
+        threads died with it."""
         if self._pools[i] is pool:
             self._pools[i] = None
         pool.shutdown(wait=False, cancel_futures=True)
         if self._pondering is not None:
             self._pondering[i] = 0
         WORKERS_REPLACED.labels("computer").inc()
+        if self.kind == "process":
+            # started now, not at its next think: a fresh interpreter takes seconds to start
+            with contextlib.suppress(RuntimeError):  # shutting down
+                self._executor(i).submit(_ready)
 
     def warm(self, i: int = 0) -> None:
         """Start the worker processes now (a fresh interpreter takes seconds to start, which
