@@ -20,6 +20,7 @@ from fastapi.testclient import TestClient
 
 from tests.ai.test_middle_game import POSITIONS, position
 from tests.eventually import eventually, eventually_async
+from tests.server.compute.test_orphans import children
 from tests.server.conftest import make_settings, two_player_table
 from tests.server.pages.test_analysis import FOURTEEN, analyse, play
 from vertex.server import create_app
@@ -42,13 +43,12 @@ def busy(pid: int) -> bool:
 
 def workers() -> set[int]:
     """This process's worker processes (spawned children, not the resource tracker)."""
-    me, found = os.getpid(), set()
-    for proc in Path("/proc").iterdir():
+    found = set()
+    for pid in children(os.getpid()):
         try:
-            ppid = int((proc / "stat").read_text().rsplit(")", 1)[1].split()[1])
-            if ppid == me and b"spawn_main" in (proc / "cmdline").read_bytes():
-                found.add(int(proc.name))
-        except (ValueError, OSError):  # not a process, or one that has just ended
+            if b"spawn_main" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                found.add(pid)
+        except OSError:  # one that has just ended
             continue
     return found
 
