@@ -14,7 +14,7 @@ import pytest
 
 import vertex
 from vertex.ai.dots.adapter import DotsAdapter
-from vertex.ai.dots.core import build_core
+from vertex.ai.dots.core import build_core, uct_search
 from vertex.ai.dots.kit import DotsKit
 from vertex.ai.dots.player import DotsPlayer
 from vertex.games.dots.engine import DotsGame, DotsState
@@ -103,6 +103,21 @@ def test_the_first_player_loses_three_by_three_in_the_search_too() -> None:
     visits = sum(v for _, v, _ in rows)
     mean = sum(v * r for _, v, r in rows) / visits
     assert mean < 0.5
+
+
+def test_a_search_already_out_of_time_still_gives_a_line() -> None:
+    # A loaded box can deschedule the caller past its whole budget before the search starts
+    # (seen: an analysis's level 5 on 5×5 met a root with no child, and `max` of no rows
+    # failed the request). Both searches run one simulation however late, so the root has a
+    # line to give.
+    game = game_of("dots-and-boxes", {"rows": 5, "cols": 5})
+    core = build_core(game, 1 << 16)
+    done, rows = core.mcts(0, 0, 0, (0, 0), 1 << 40, 1e-9, 1, live=25)
+    assert done >= 1 and len(rows) >= 1
+    done, rows = core.uct(0, 0, 0, (0, 0), 1 << 30, 1e-9, 1, 1.4)
+    assert done >= 1 and len(rows) >= 1
+    line, done, _ = uct_search(game.initial_state(), 1 << 30, seconds=1e-9)
+    assert done >= 1 and line in game.initial_state().legal_moves()
 
 
 @pytest.mark.parametrize(("game_id", "options"), KINDS)

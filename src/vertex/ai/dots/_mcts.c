@@ -123,7 +123,8 @@ PyObject *Core_uct(Core *self, PyObject *args, PyObject *kw) {
     Py_BEGIN_ALLOW_THREADS;
     int path[MAXL + 2];
     for (; done < iterations; done++) {
-        if (stop > 0 && !(done & 255) && now_s() > stop) break;
+        /* at least one simulation, however late the call: a root with no child has no line */
+        if (stop > 0 && done && !(done & 255) && now_s() > stop) break;
         int at = 0, depth = 0;
         path[depth++] = 0;
         for (;;) {
@@ -440,7 +441,9 @@ PyObject *Core_mcts(Core *self, PyObject *args, PyObject *kw) {
     Py_BEGIN_ALLOW_THREADS;
     int path[MAXL + 2];
     for (; done < iterations; done++) {
-        if (stop > 0 && !(done & 63) && now_s() > stop) break;
+        /* at least one simulation, however late the call (a loaded box can be past `stop`
+         * already): a root with no child would leave the player no line */
+        if (stop > 0 && done && !(done & 63) && now_s() > stop) break;
         int at = 0, depth = 0;
         path[depth++] = 0;
         for (;;) {
