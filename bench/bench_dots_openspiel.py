@@ -11,24 +11,29 @@
 3. strength: our level 5 against `pyspiel.MCTSBot` (random rollouts, MCTS-Solver on, UCT
    c=2) with the same wall time per move, both seats, N games per board;
 4. `--part self`: our level 5 against our level 4 at the same time per move, both seats, on
-   Dots and Triangles size 6 and Figures 6×6 (two players): `--self-games` games each.
+   Dots and Triangles size 6 and Figures 6×6 (two players): `--self-games` games each
+   (from game `--self-first`), each level in a process of its own (its kept tables its
+   own, as in two computer workers); `--self-ponder`: level 5 thinks on level 4's time,
+   as the server's workers let it.
 """
 
 from __future__ import annotations
 
 import argparse
+import multiprocessing
 import os
 import random
 import statistics
 import time
 from collections.abc import Callable
+from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 import pyspiel
 from open_spiel.python.algorithms import mcts as py_mcts
 
 import vertex
-from vertex.ai import player
+from vertex.ai import player, ponder
 from vertex.ai.dots.adapter import DotsAdapter
 from vertex.ai.dots.kit import DotsKit
 from vertex.ai.dots.playout import random_playout
@@ -286,19 +291,44 @@ SELF_BOARDS = [
 ]
 
 
+def side_move(record: str, level: int, seat: int, seconds: float, seed: int, think: bool) -> str:
+    """One side's line, in that side's own process (its kept tables apart from the other
+    side's, as two computer workers' are); level 5 thinks on the other side's time there
+    when `think` (as the server's workers let it: `vertex.ai.ponder`)."""
+    from vertex.server.compute.worker_states import state_of
+
+    ponder.allow(think and level == 5)
+    state = state_of(record)
+    return player(state.game, level, seed=seed).choose(state, seat, seconds)
+
+
 def self_match(
-    game_id: str, options: dict[str, object], five_first: bool, seconds: float, seed: int
+    game_id: str,
+    options: dict[str, object],
+    five_first: bool,
+    seconds: float,
+    seed: int,
+    sides: dict[int, Executor],
+    think: bool,
 ) -> int:
-    """Level 5's margin against level 4 (cells; misère none here)."""
+    """Level 5's margin against level 4 (cells; misère none here), each level in its own
+    process (`sides`): in one process the two would share the kept tables, and level 4 would
+    find level 5's searches in them."""
     game = vertex.create_game(game_id, **options)
     first = game.initial_state(seed=seed).to_move[0]
     # level 5 moves first in the even games (Figures draws the first seat by lot)
     five_seat = first if five_first else 1 - first
-    players = {five_seat: player(game, 5, seed=seed), 1 - five_seat: player(game, 4, seed=seed)}
+    levels = {five_seat: 5, 1 - five_seat: 4}
     state = game.initial_state(seed=seed)
     while not state.is_over:
         seat = state.to_move[0]
-        state = state.play(players[seat].choose(state, seat, seconds))
+        level = levels[seat]
+        line = (
+            sides[level]
+            .submit(side_move, state.record().to_json(), level, seat, seconds, seed, think)
+            .result()
+        )
+        state = state.play(line)
     scores = state.scores
     return int(scores[five_seat] - scores[1 - five_seat])
 
@@ -317,6 +347,12 @@ def main() -> None:
     ap.add_argument("--self-games", type=int, default=4, help="level 5 vs 4 games per board")
     ap.add_argument(
         "--self-boards", default="triangles,figures", help="boards for --part self (comma list)"
+    )
+    ap.add_argument("--self-first", type=int, default=0, help="the first self game's number")
+    ap.add_argument(
+        "--self-ponder",
+        action="store_true",
+        help="level 5 thinks on level 4's time, as in the server's computer workers",
     )
     ap.add_argument("--games", type=int, default=20, help="strength games per board")
     ap.add_argument("--seconds", type=float, default=1.0, help="thinking time per move")
@@ -396,13 +432,25 @@ def main() -> None:
         print(f"\n4. level 5 vs our level 4, {args.seconds:g} s a move each (W/D/L are level 5's)")
         print(f"{'board':12} {'W':>3} {'D':>3} {'L':>3} {'margin':>7}")
         wanted = args.self_boards.split(",")
+        spawn = multiprocessing.get_context("spawn")
+        sides: dict[int, Executor] = {
+            level: ProcessPoolExecutor(1, mp_context=spawn) for level in (4, 5)
+        }
         for label, game_id, options in SELF_BOARDS:
             if label.split()[0] not in wanted:
                 continue
             wdl = [0, 0, 0]
             margins = []
-            for g in range(args.self_games):
-                margin = self_match(game_id, options, g % 2 == 0, args.seconds, seed=2000 + g)
+            for g in range(args.self_first, args.self_first + args.self_games):
+                margin = self_match(
+                    game_id,
+                    options,
+                    g % 2 == 0,
+                    args.seconds,
+                    2000 + g,
+                    sides,
+                    args.self_ponder,
+                )
                 wdl[0 if margin > 0 else 1 if margin == 0 else 2] += 1
                 margins.append(margin)
                 first = "first" if g % 2 == 0 else "second"
@@ -413,6 +461,8 @@ def main() -> None:
                 f"{label:12} {wdl[0]:>3} {wdl[1]:>3} {wdl[2]:>3} {statistics.mean(margins):+7.1f}",
                 flush=True,
             )
+        for side in sides.values():
+            side.shutdown()
 
 
 if __name__ == "__main__":
