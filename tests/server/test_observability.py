@@ -75,7 +75,7 @@ def test_metrics_and_json_logs_of_a_real_process(tmp_path: Path) -> None:
             http.post(f"{p.url}/api/tables/{tid}/seats/{n}", json={"name": "A"}).json()["token"]
             for n in (0, 1)
         ]
-        ws = connect(f"{p.ws}/ws/tables/{tid}?hello=1")
+        ws = connect(f"{p.ws}/ws/tables/{tid}?hello=1", legacy=True)
         ws.send(json.dumps({"t": "hello", "token": tokens[1]}))
         assert json.loads(ws.recv(timeout=10))["t"] == "snapshot"
         r = http.post(

@@ -106,7 +106,7 @@ class Player:
         url = f"{self.site.nginx.ws}/ws/tables/{self.tid}?hello=1"
         if since is not None:
             url += f"&since={since}"
-        ws = connect(url, open_timeout=10)
+        ws = connect(url, open_timeout=10, legacy=True)
         ws.send(json.dumps({"t": "hello", "token": self.token}))
         head = json.loads(ws.recv(timeout=10))
         if head["t"] == "snapshot":
@@ -274,7 +274,7 @@ def test_nginx_passes_the_real_client_address(site: Site) -> None:
 
     def watch(address: str) -> tuple[ClientConnection, dict[str, Any]]:
         sock = socket.create_connection(("127.0.0.1", site.nginx.port), source_address=(address, 0))
-        ws = connect(f"{site.nginx.ws}/ws/tables/{tid}", sock=sock, open_timeout=10)
+        ws = connect(f"{site.nginx.ws}/ws/tables/{tid}", sock=sock, open_timeout=10, legacy=True)
         first: dict[str, Any] = json.loads(ws.recv(timeout=10))
         return ws, first
 

@@ -41,7 +41,7 @@ class Client:
 
     def __init__(self, p: ServeProcess, tid: str, token: str | None = None) -> None:
         query = f"?token={token}" if token else ""
-        self.ws: ClientConnection = connect(f"{p.ws}/ws/tables/{tid}{query}")
+        self.ws: ClientConnection = connect(f"{p.ws}/ws/tables/{tid}{query}", legacy=True)
         snap = self.recv()
         assert snap["t"] == "snapshot", snap
         self.seat: int | None = snap["seat"]

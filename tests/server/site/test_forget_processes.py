@@ -34,7 +34,7 @@ ANN = "192.0.2.1"
 
 def _socket(proc: ServeProcess, tid: str, key: str) -> ClientConnection:
     """A socket on `proc` opened with the player's key: its snapshot says their seat."""
-    ws = connect(f"{proc.ws}/ws/tables/{tid}?hello=1", additional_headers=_h(ANN))
+    ws = connect(f"{proc.ws}/ws/tables/{tid}?hello=1", additional_headers=_h(ANN), legacy=True)
     ws.send(json.dumps({"t": "hello", "key": key}))
     snap = json.loads(ws.recv(timeout=10))
     assert snap["t"] == "snapshot" and snap["seat"] == 0, snap
@@ -83,7 +83,9 @@ def test_a_new_key_and_forget_me_reach_the_other_process_at_once(
         # forgotten on A: B lets the socket go and its copy of the table (held: the
         # socket loaded it) shows a former player at once
         ws = _socket(b, tid, new)
-        watcher = connect(f"{b.ws}/ws/tables/{tid}", additional_headers=_h("192.0.2.8"))
+        watcher = connect(
+            f"{b.ws}/ws/tables/{tid}", additional_headers=_h("192.0.2.8"), legacy=True
+        )
         assert json.loads(watcher.recv(timeout=10))["t"] == "snapshot"
         assert http.get(f"{b.url}/api/tables/{tid}").json()["seats"][0]["name"] == "Ann"
         r = http.delete(a.url + "/api/players/me", headers=_h(ANN, new))

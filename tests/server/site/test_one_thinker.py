@@ -117,7 +117,7 @@ class Seat:
     """A human seat's socket that keeps the table's version and state as it hears them."""
 
     def __init__(self, p: Proc, tid: str, token: str) -> None:
-        self.ws = connect(f"{p.ws}/ws/tables/{tid}?hello=1")
+        self.ws = connect(f"{p.ws}/ws/tables/{tid}?hello=1", legacy=True)
         self.ws.send(json.dumps({"t": "hello", "token": token}))
         snap = _recv(self.ws, lambda m: m["t"] == "snapshot")
         self.seat: int = snap["seat"]
@@ -213,7 +213,9 @@ def test_one_addresses_sockets_on_both_processes_count_once(site: tuple[Proc, Pr
     last: dict[ClientConnection, int] = {}  # what each socket heard last
 
     def watch(p: Proc, address: str) -> ClientConnection:
-        ws = connect(f"{p.ws}/ws/tables/{tid}", additional_headers={"X-Forwarded-For": address})
+        ws = connect(
+            f"{p.ws}/ws/tables/{tid}", additional_headers={"X-Forwarded-For": address}, legacy=True
+        )
         last[ws] = _recv(ws, lambda m: m["t"] == "watching")["n"]
         return ws
 
@@ -230,7 +232,7 @@ def test_one_addresses_sockets_on_both_processes_count_once(site: tuple[Proc, Pr
     def lobbies(n: int) -> None:
         eventually(lambda: lobby(a) == lobby(b) == n, timeout=15, what=f"both lobbies at {n}")
 
-    seat = connect(f"{a.ws}/ws/tables/{tid}?hello=1")
+    seat = connect(f"{a.ws}/ws/tables/{tid}?hello=1", legacy=True)
     seat.send(json.dumps({"t": "hello", "token": player["token"]}))
     last[seat] = _recv(seat, lambda m: m["t"] == "watching")["n"]
     x_on_a = [watch(a, "203.0.113.7") for _ in range(3)]

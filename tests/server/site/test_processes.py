@@ -143,7 +143,7 @@ class Player:
 
     def __init__(self, p: Proc, tid: str, token: str) -> None:
         self.tid, self.token = tid, token
-        self.ws: ClientConnection = connect(f"{p.ws}/ws/tables/{tid}?token={token}")
+        self.ws: ClientConnection = connect(f"{p.ws}/ws/tables/{tid}?token={token}", legacy=True)
         snap = self.recv()
         assert snap["t"] == "snapshot", snap
         self.seat: int = snap["seat"]
@@ -201,7 +201,9 @@ class Player:
             self.take(msg)
 
     def reconnect(self, p: Proc) -> dict[str, Any]:
-        self.ws = connect(f"{p.ws}/ws/tables/{self.tid}?token={self.token}&since={self.v}")
+        self.ws = connect(
+            f"{p.ws}/ws/tables/{self.tid}?token={self.token}&since={self.v}", legacy=True
+        )
         return self.recv()
 
     def due(self) -> bool:
@@ -386,9 +388,9 @@ def test_spectators_count_and_chat_across_processes(site: tuple[Proc, Proc]) -> 
     r = redis.Redis.from_url(REDIS)
     r.delete(_key("spectator-chat", "127.0.0.1"))  # earlier runs' lines
     try:
-        on_a = connect(f"{a.ws}/ws/tables/{tid}?viewer=viewer-on-a")
+        on_a = connect(f"{a.ws}/ws/tables/{tid}?viewer=viewer-on-a", legacy=True)
         until(on_a, watching(1))
-        on_b = connect(f"{b.ws}/ws/tables/{tid}?viewer=viewer-on-b")
+        on_b = connect(f"{b.ws}/ws/tables/{tid}?viewer=viewer-on-b", legacy=True)
         until(on_b, watching(1))  # the same address (127.0.0.1) on both: one spectator
         replies = []
         for n, ws in enumerate((on_b, on_a, on_b, on_a)):
