@@ -311,3 +311,78 @@ def test_with_too_many_lines_open_for_the_exact_search_level_five_widens_the_pru
     # the quick one, the pruned one, then wider ones, each once: never the exact search
     assert all(middle for middle, _ in calls)
     assert [h for _, h in calls[-2:]] == [4, 5] and len(calls) == 4
+
+
+class _Recording:
+    """The compiled core with its MCTS's budget recorded and cut to a hundredth of a
+    second (the test looks at what level 5 gives it, not at the search)."""
+
+    def __init__(self, core: Any) -> None:
+        self.core = core
+        self.seconds: list[float] = []
+
+    def mcts(self, *args: Any, **kw: Any) -> Any:
+        args = list(args)
+        self.seconds.append(args[5])
+        args[5] = 0.01
+        return self.core.mcts(*args, **kw)
+
+
+@pytest.mark.parametrize("drawn", [0, 7])
+def test_in_the_opening_level_five_gives_the_mcts_the_whole_budget(
+    monkeypatch: pytest.MonkeyPatch, drawn: int
+) -> None:
+    """Dots and Triangles 6 with more than OPENING_LINES lines open: no search of the
+    middle game would end within the move's budget (measured: they left the MCTS a twentieth
+    of it), so none starts, and the MCTS has all of it."""
+    from vertex.ai.dots import player as dots_player
+
+    game = vertex.create_game("dots-and-triangles", size=6)
+    assert isinstance(game, DotsGame)
+    state = game.initial_state()
+    for move in TRIANGLES_SEED_3[0].split()[:drawn]:
+        nxt = state.play(move)
+        assert isinstance(nxt, DotsState)
+        state = nxt
+    assert len(state.legal_moves()) > dots_player.OPENING_LINES
+
+    def never(self: CoreSolver, st: DotsState, **kw: Any) -> tuple[int, int]:
+        raise AssertionError("a search of the middle game in the opening")
+
+    monkeypatch.setattr(CoreSolver, "keep_line", never)
+    forget_tables()
+    me = DotsPlayer(game, 5, seed=1)
+    assert me.core is not None
+    core = me.core = _Recording(me.core)  # type: ignore[assignment]
+    budget = 100.0
+    assert me.choose(state, state.to_move[0], budget) in state.legal_moves()
+    assert me.last_reason == "mcts"
+    assert len(core.seconds) == 1 and core.seconds[0] > budget * 0.8
+
+
+def test_after_the_opening_level_five_searches_the_middle_game(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """OPENING_LINES lines open, no more: the middle game's searches run again."""
+    from vertex.ai.dots import player as dots_player
+
+    game = vertex.create_game("dots-and-triangles", size=6)
+    assert isinstance(game, DotsGame)
+    state = game.initial_state()
+    moves = iter(TRIANGLES_SEED_3[0].split())
+    while len(state.legal_moves()) > dots_player.OPENING_LINES:
+        nxt = state.play(next(moves))
+        assert isinstance(nxt, DotsState)
+        state = nxt
+    calls: list[bool] = []
+    real = CoreSolver.keep_line
+
+    def seen(self: CoreSolver, st: DotsState, **kw: Any) -> tuple[int, int]:
+        calls.append(bool(kw.get("middle")))
+        return real(self, st, **kw)
+
+    monkeypatch.setattr(CoreSolver, "keep_line", seen)
+    forget_tables()
+    me = DotsPlayer(game, 5, seed=1)
+    assert me.choose(state, state.to_move[0], 0.5) in state.legal_moves()
+    assert calls and calls[0]  # the quick pruned search first
