@@ -9,9 +9,8 @@
    game's searches of level 5 (below) but the exact one, the pruned search in up to
    LEVEL4_SHARE_AFTER_QUICK of the budget;
 5. the budget in full: in the opening (more than OPENING_LINES lines open) MCTS alone;
-   while quiet lines are left (the middle game, with the compiled core), with at most
-   EXACT_FIRST_LINES lines open the exact value search first (out of time, the line it
-   proved so far); else the pruned searches — a quick one with no
+   while quiet lines are left (the middle game, with the compiled core), with at most EXACT_FIRST_LINES lines open the exact value search first (out of
+   time, the line it proved so far); else the pruned searches — a quick one with no
    handout, the pruned search (`CoreSolver.keep_line`: no handout of three cells or more
    while a quiet line is left — a heuristic whose line kept the exact value on 26 of 31
    recorded 5×5 middle-game positions) and, on one thread, a wider one if time is left
@@ -92,10 +91,9 @@ QUICK_BYTES = 2 << 20
 WIDEN_LINES = 46
 WIDEST_HANDOUT = 7
 #: Level 5 with more lines open than this (the game's first eight lines on Dots and
-#: Triangles 6, its first five on 5×5) gives the MCTS the whole budget: neither the pruned
-#: searches nor the exact one end there within a move's budget (measured: they ran on two
-#: threads and left the MCTS a twentieth of it). Against level 4 it played as well
-#: (bench/RESULTS.md).
+#: Triangles 6, its first five on 5×5) gives the MCTS the whole budget: neither the pruned searches nor
+#: the exact one end there within a move's budget (measured: they ran on two threads and
+#: left the MCTS a twentieth of it). Against level 4 it played as well (bench/RESULTS.md).
 OPENING_LINES = 55
 #: Boards whose tables a process keeps (the least recently used go first).
 KEPT_BOARDS = 2
