@@ -8,8 +8,8 @@
    players, the exact solver once few lines are left; with the compiled core, the middle
    game's searches of level 5 (below) but the exact one, the pruned search in up to
    LEVEL4_SHARE_AFTER_QUICK of the budget;
-5. the budget in full: in the opening (more than OPENING_LINES lines open) MCTS alone;
-   while quiet lines are left (the middle game, with the compiled core), with at most EXACT_FIRST_LINES lines open the exact value search first (out of
+5. the budget in full: while quiet lines are left (the middle game, with the compiled
+   core), with at most EXACT_FIRST_LINES lines open the exact value search first (out of
    time, the line it proved so far); else the pruned searches — a quick one with no
    handout, the pruned search (`CoreSolver.keep_line`: no handout of three cells or more
    while a quiet line is left — a heuristic whose line kept the exact value on 26 of 31
@@ -90,11 +90,6 @@ QUICK_BYTES = 2 << 20
 #: WIDEST_HANDOUT cells.
 WIDEN_LINES = 46
 WIDEST_HANDOUT = 7
-#: Level 5 with more lines open than this (the game's first eight lines on Dots and
-#: Triangles 6, its first five on 5×5) gives the MCTS the whole budget: neither the pruned searches nor
-#: the exact one end there within a move's budget (measured: they ran on two threads and
-#: left the MCTS a twentieth of it). Against level 4 it played as well (bench/RESULTS.md).
-OPENING_LINES = 55
 #: Boards whose tables a process keeps (the least recently used go first).
 KEPT_BOARDS = 2
 #: Level 5 while quiet lines are left: the middle game's pruned search up to this share of
@@ -394,8 +389,6 @@ class DotsPlayer(RebuiltPlayer):
         leaves out the wide one (the exact search costs little more now)."""
         if self.level < 4 or not self._quiet_left(state):
             return None
-        if self.level >= 5 and len(state.legal_moves()) > OPENING_LINES:
-            return None  # the opening: no search here would end in time; MCTS has it all
         until = start + budget * EXACT_SHARE
         threads = 2 if self.level >= 5 and spare_core() else 1
         if self.level >= 5 and len(state.legal_moves()) <= EXACT_FIRST_LINES:
