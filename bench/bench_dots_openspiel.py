@@ -288,6 +288,7 @@ def match(n: int, ours_seat: int, seconds: float, seed: int) -> tuple[int, float
 SELF_BOARDS = [
     ("triangles 6", "dots-and-triangles", {"size": 6}),
     ("figures 6x6", "figures", {"rows": 6, "cols": 6}),
+    ("boxes 5x5", "dots-and-boxes", {"rows": 5, "cols": 5}),
 ]
 
 
@@ -346,7 +347,9 @@ def main() -> None:
     )
     ap.add_argument("--self-games", type=int, default=4, help="level 5 vs 4 games per board")
     ap.add_argument(
-        "--self-boards", default="triangles,figures", help="boards for --part self (comma list)"
+        "--self-boards",
+        default="triangles,figures",
+        help="boards for --part self (comma list of triangles, figures, boxes)",
     )
     ap.add_argument("--self-first", type=int, default=0, help="the first self game's number")
     ap.add_argument(
