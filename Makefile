@@ -10,6 +10,9 @@ NODE_STAMP := node_modules/.installed
 WEB_SRC := $(shell find src/vertex/web -type f)
 WEB_STAMP := build/web/.built
 
+# Whether a Chromium for the browser tests is here (tests/web/conftest.py picks one).
+HAVE_CHROMIUM := command -v chromium-headless-shell >/dev/null || command -v chromium >/dev/null || command -v chromium-browser >/dev/null
+
 .PHONY: setup serve test check lint typecheck unit bench clean web
 
 setup: $(STAMP) $(NODE_STAMP) $(WEB_STAMP)
@@ -41,14 +44,14 @@ typecheck: $(STAMP)
 	$(BIN)/mypy src
 
 unit: $(STAMP) $(NODE_STAMP) $(WEB_STAMP)
-	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v chromium-headless-shell >/dev/null || \
+	@$(HAVE_CHROMIUM) || \
 	  echo "NOTE: Chromium is not installed: the browser tests (tests/web) will be SKIPPED. Install it with: apt-get install chromium chromium-headless-shell"
 	@command -v chromium-headless-shell >/dev/null || ! command -v chromium >/dev/null || \
 	  echo "NOTE: chromium-headless-shell is not installed: the browser tests use the full Chromium, about 1.6 times slower. Install it with: apt-get install chromium-headless-shell"
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || \
 	  echo "NOTE: nginx is not installed: the deployment test (tests/server/deploy) will be SKIPPED. Install it with: apt-get install nginx"
 	$(BIN)/python -m pytest -m "not slow" -n 2 --dist loadfile --durations=25
-	@command -v chromium >/dev/null || command -v chromium-browser >/dev/null || command -v chromium-headless-shell >/dev/null || \
+	@$(HAVE_CHROMIUM) || \
 	  echo "NOTE: the browser tests (tests/web) were SKIPPED: Chromium is not installed."
 	@command -v nginx >/dev/null || test -x /usr/sbin/nginx || \
 	  echo "NOTE: the deployment test (tests/server/deploy) was SKIPPED: nginx is not installed."

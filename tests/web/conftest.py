@@ -48,6 +48,9 @@ PHONE: dict[str, Any] = {
     "device_scale_factor": 2,
 }
 DESKTOP: dict[str, Any] = {"viewport": {"width": 1280, "height": 860}}
+#: How long a page's calls and assertions wait (ms): a loaded box needs more than
+#: Playwright's defaults (30 s for calls is too long a hang, 5 s for `expect()` too short).
+WAIT_MS = 15_000
 #: Seconds closing a test's contexts may take (a few hundred ms when healthy).
 CLOSE_SECONDS = 60.0
 
@@ -136,9 +139,7 @@ def browser() -> Iterator[Browser]:
         pytest.skip("Chromium is not installed (apt-get install chromium): browser tests skipped")
     from playwright.sync_api import expect, sync_playwright
 
-    # the assertions wait as long as the calls (`context_factory`): 5 s, their default, was
-    # too short for a page's first route on a loaded box
-    expect.set_options(timeout=15_000)
+    expect.set_options(timeout=WAIT_MS)
     with sync_playwright() as pw:
         held = Browser(
             lambda: pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
@@ -168,7 +169,7 @@ def context_factory(browser: Browser) -> Iterator[Any]:
     def new_context(**options: Any) -> Any:
         opts = {**DESKTOP, **options}
         ctx = browser.get().new_context(**opts)
-        ctx.set_default_timeout(15_000)
+        ctx.set_default_timeout(WAIT_MS)
         made.append(ctx)
         return ctx
 
