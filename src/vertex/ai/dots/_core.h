@@ -90,6 +90,14 @@ typedef struct {
     int junctions;
     /* hard: of a chain of two, only the middle line is handed out (the middle game) */
     int hard;
+    /* alone: below the root, runs of two-sided cells alone (`alone_runs`) keyed by their
+     * lengths, not their places (boards of up to 64 lines, no touch rule) */
+    int alone;
+    /* the runs alone (pnal of them) and the lines of the nearest ancestor that listed its
+     * own, for the node being searched (`alone_here`) */
+    const struct AloneS *pal;
+    int pnal;
+    u128 pdrawn;
     int order[MAXL];
     int nsym, nchunk;
     /* the symmetries the keys use: all, or the root's own ones (`stabilizer`); a key is

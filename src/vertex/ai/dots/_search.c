@@ -60,9 +60,138 @@ static int handout_size(const Core *s, u128 drawn, const int *rem, int line, int
     return n;
 }
 
+/* ---- runs alone ------------------------------------------------------------------------------
+ * A run of two-sided cells whose ends are both on the ground, or a loop of them, touches no
+ * other cell: what is left of the game after it does not depend on where it lies, only on
+ * its length and kind (the strings and coins are the same). Below the root such runs are
+ * keyed by their lengths: their lines count as drawn and their codes go into the key's
+ * bits above the board's 64 lines, so that positions alike but for where their runs lie
+ * share one entry. Values are of the game from here on (score-free), so they agree. */
+#define ALONE_MAX 4 /* runs in a key (the longest; the others keep their places) */
+#define ALONE_LIST 16
+
+typedef struct AloneS {
+    uint8_t code, least; /* code: the cells, plus 128 for a loop */
+    u128 lines;
+} Alone;
+
+/* The run through two-sided cell c, marked in *seen: 1 when it is alone (written to *out). */
+static int alone_run(const Core *s, u128 drawn, const int *rem, int c, u128 *seen, Alone *out) {
+    u128 f = s->cmask[c] & ~drawn, cells = BIT(c);
+    int first[2] = {lowbit(f), lowbit(f & (f - 1))};
+    int n = 1, least = c, alone = 1, loop = 0;
+    for (int d = 0; d < 2 && !loop && alone; d++) {
+        int cur = c, line = first[d];
+        for (;;) {
+            int nxt = across(s, line, cur);
+            if (nxt == c) {
+                loop = 1;
+                break;
+            }
+            if (nxt == s->nc) break; /* the ground */
+            if (rem[nxt] != 2 || (cells & BIT(nxt))) {
+                alone = 0;
+                break;
+            }
+            int out_line = lowbit(s->cmask[nxt] & ~drawn & ~BIT(line));
+            if (across(s, out_line, nxt) == cur) { /* two cells that share two lines */
+                alone = 0;
+                break;
+            }
+            cells |= BIT(nxt);
+            n++;
+            if (nxt < least) least = nxt;
+            line = out_line;
+            cur = nxt;
+        }
+    }
+    /* a run not alone is left as soon as that is seen: any walk of it finds the same, so
+     * no run alone is listed twice */
+    *seen |= cells;
+    if (!alone || (loop && n < 3)) return 0;
+    u128 lines = 0;
+    for (u128 t = cells; t; t &= t - 1) lines |= s->cmask[lowbit(t)] & ~drawn;
+    out->code = (uint8_t)((loop << 7) | n);
+    out->least = (uint8_t)least;
+    out->lines = lines;
+    return 1;
+}
+
+/* Every run alone among the two-sided cells `two` (at most ALONE_LIST, by least cell). */
+static int alone_runs(const Core *s, u128 drawn, const int *rem, u128 two, Alone *out) {
+    int n = 0;
+    u128 seen = 0;
+    for (u128 t = two; t && n < ALONE_LIST; t &= t - 1) {
+        int c = lowbit(t);
+        if (seen & BIT(c)) continue;
+        n += alone_run(s, drawn, rem, c, &seen, &out[n]);
+    }
+    return n;
+}
+
+/* The key of `drawn` with runs alone (`runs`, then `more`): the ALONE_MAX longest (loops
+ * first, then by least cell) drawn, their codes above bit 64. */
+static u128 alone_key(const Core *s, u128 drawn, const Alone *runs, int n, const Alone *more,
+                      int nmore, int *sym, u128 *keyed) {
+    *keyed = 0;
+    if (!n && !nmore) return canon(s, drawn, sym);
+    const Alone *pick[ALONE_MAX];
+    int np = 0;
+    for (int i = 0; i < n + nmore; i++) {
+        const Alone *r = i < n ? &runs[i] : &more[i - n];
+        int j = np < ALONE_MAX ? np++ : ALONE_MAX;
+        /* insertion by (code down, least up); the last falls off */
+        while (j > 0 && (pick[j - 1]->code < r->code ||
+                         (pick[j - 1]->code == r->code && pick[j - 1]->least > r->least))) {
+            if (j < ALONE_MAX) pick[j] = pick[j - 1];
+            j--;
+        }
+        if (j < ALONE_MAX) pick[j] = r;
+    }
+    u128 lines = 0;
+    uint64_t sig = 0;
+    for (int i = 0; i < np; i++) { /* codes from the largest down: one order for one set */
+        lines |= pick[i]->lines;
+        sig = (sig << 8) | pick[i]->code;
+    }
+    *keyed = lines;
+    return canon(s, drawn | lines, sym) | ((u128)sig << 64);
+}
+
+/* The new runs alone after quiet line `line` was drawn (`drawn` and `rem` after it): the run
+ * through either of its cells, where now two-sided. */
+static int alone_new(const Core *s, u128 drawn, const int *rem, int line, Alone *out) {
+    int a = s->pa[line], b = s->pb[line], n = 0;
+    u128 seen = 0;
+    if (rem[a] == 2) n += alone_run(s, drawn, rem, a, &seen, &out[n]);
+    if (b < s->nc && rem[b] == 2 && !(seen & BIT(b)))
+        n += alone_run(s, drawn, rem, b, &seen, &out[n]);
+    return n;
+}
+
+/* The runs alone of a node: those of the nearest ancestor that listed its own (`Core.pal`)
+ * where no line of them was drawn since, and the runs through the cells of the lines drawn
+ * since, where now two-sided (a run alone here and not there has such a cell); with no such
+ * ancestor, all walked. */
+static int alone_here(Core *s, u128 drawn, const int *rem, u128 two, Alone *out) {
+    if (!s->pal) return alone_runs(s, drawn, rem, two, out);
+    u128 since = drawn & ~s->pdrawn, cells = 0, seen = 0;
+    int n = 0;
+    for (int i = 0; i < s->pnal; i++)
+        if (!(s->pal[i].lines & since)) out[n++] = s->pal[i];
+    for (u128 t = since; t; t &= t - 1) {
+        int line = lowbit(t);
+        cells |= BIT(s->pa[line]);
+        if (s->pb[line] < s->nc) cells |= BIT(s->pb[line]);
+    }
+    for (u128 t = cells & two; t && n < ALONE_LIST; t &= t - 1) {
+        int c = lowbit(t);
+        if (!(seen & BIT(c))) n += alone_run(s, drawn, rem, c, &seen, &out[n]);
+    }
+    return n;
+}
+
 /* ---- search -------------------------------------------------------------------------------- */
-
-
 
 static inline Sides sides_of(const Core *s, const int *rem) {
     Sides k = {0, 0};
@@ -349,13 +478,31 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
     if (s->stopped) return 0;
     uint64_t nodes0 = s->nodes;
     int sym, ttmove = -1;
-    u128 key = canon(s, drawn, &sym);
+    Alone alone[ALONE_LIST];
+    /* the runs alone: listed below the root where no cell is on offer; the children are
+     * handed this node's list, or else the one it was handed */
+    const Alone *pal = s->pal;
+    int pnal = s->pnal;
+    u128 pdrawn = s->pdrawn;
+    int listed = s->alone && s->ply && !sd.one;
+    int nalone = listed ? alone_here(s, drawn, rem, sd.two, alone) : 0;
+    if (listed) {
+        pal = alone;
+        pnal = nalone;
+        pdrawn = drawn;
+    }
+    u128 keyed; /* the lines of the runs alone in the key */
+    u128 key = alone_key(s, drawn, alone, nalone, NULL, 0, &sym, &keyed);
     int lo = -left, hi = left;
     s->lookups++;
     int elo, ehi, emove;
     if (probe(s, key, &elo, &ehi, &emove)) {
         s->hits++;
         if (emove != 255) ttmove = sym < 0 ? emove : s->inv[sym][emove];
+        /* an entry shared with positions whose runs alone lie elsewhere: its line is this
+         * position's own only where neither has a run alone in the key (there the two are
+         * the same); elsewhere it may be drawn here, or open another run */
+        if (ttmove >= 0 && keyed && ((keyed | drawn) & BIT(ttmove))) ttmove = -1;
         if (elo > lo) lo = elo;
         if (ehi < hi) hi = ehi;
         if (lo >= beta) return lo;
@@ -401,9 +548,24 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
         /* enhanced transposition cut-off: a quiet line whose position is known to refute
          * ends the search here; the children's entries are fetched all at once */
         u128 ck[MAXL];
+        int kids = listed; /* the children's keys as they key themselves */
         for (int i = 0; i < nq; i++) {
             int csym;
-            ck[i] = canon(s, drawn | BIT(quiet[i]), &csym);
+            if (kids) {
+                Alone more[2];
+                int a = s->pa[quiet[i]], b = s->pb[quiet[i]];
+                rem[a]--;
+                if (b < s->nc) rem[b]--;
+                int nm = nalone + 2 <= ALONE_LIST
+                             ? alone_new(s, drawn | BIT(quiet[i]), rem, quiet[i], more)
+                             : 0;
+                rem[a]++;
+                if (b < s->nc) rem[b]++;
+                u128 ckeyed;
+                ck[i] = alone_key(s, drawn | BIT(quiet[i]), alone, nalone, more, nm, &csym,
+                                  &ckeyed);
+            } else
+                ck[i] = canon(s, drawn | BIT(quiet[i]), &csym);
             __builtin_prefetch(&s->tt[bucket_of(s, (uint64_t)ck[i], (uint64_t)(ck[i] >> 64))]);
         }
         for (int i = 0; i < nq; i++) {
@@ -504,6 +666,9 @@ play:
             if (-known[moves[i]] > best) best = -known[moves[i]];
             continue;
         }
+        s->pal = pal; /* `alone_here` */
+        s->pnal = pnal;
+        s->pdrawn = pdrawn;
         int v = child(s, drawn, reach, moves[i], left, a, beta, rem, sd);
         if (s->stopped) return 0;
         if (v > best) {
@@ -533,6 +698,7 @@ play:
 
 int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left) {
     if (left == 0) return 0;
+    s->pal = NULL; /* a root: no ancestor's runs alone */
     int rem[MAXC + 1];
     fill_rem(s, drawn, rem);
     return search_rem(s, drawn, reach, alpha, beta, left, rem, sides_of(s, rem));

@@ -1,0 +1,95 @@
+"""Runs alone keyed by their lengths (issue 36): the compiled core with and without, side by side.
+
+    .venv/bin/python bench/bench_runs_alone.py [--board triangles6|boxes5|boxes4]
+        [--seeds 1,2,4] [--threads 1] [--memory 48M] [--handout N] [--rounds 2]
+
+Below the root the core keys a run of two-sided cells alone (both ends on the ground, or a
+loop) by its length, not its place (`Core.solve(alone=...)`, `_search.c`), so positions alike
+but for where such runs lie share one table entry. By default it does so where every cell has
+three sides (Dots and Triangles). This bench solves the recorded middle-game positions of
+bench_middle_game.py (their verdict files) with it off and on, in turns (`--rounds`, so the
+box's load hits both alike), each from a cold table: the value search alone (the exact one,
+or with `--handout N` the middle game's pruned search, handouts below N cells), on
+`--threads`. It checks every exact value against the verdict and prints, for each setting,
+the seconds and positions in all, and the ratios.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from typing import Any
+
+import bench_middle_game as bm
+
+from vertex.ai.dots.core import CoreSolver
+from vertex.terminal.solve import parse_bytes
+
+
+def solve_all(
+    game: Any, positions: list[dict[str, Any]], args: argparse.Namespace, alone: int
+) -> tuple[float, int]:
+    seconds, nodes = 0.0, 0
+    for p in positions:
+        state = bm.replay(game, p["moves"])
+        solver = CoreSolver(game, table_bytes=args.memory, threads=args.threads)
+        t0 = time.monotonic()
+        out = solver.core.solve(
+            state.drawn,
+            state.reach,
+            best=False,
+            quiet=1 if args.handout else 0,
+            handout=args.handout or 3,
+            hard=True,
+            stabilizer=True,
+            threads=args.threads,
+            alone=alone,
+        )
+        seconds += time.monotonic() - t0
+        nodes += solver.core.stats()["nodes"]
+        assert out is not None
+        if not args.handout:
+            mover = state.order[state.turn]
+            score = state.owned[mover].bit_count() - state.owned[1 - mover].bit_count()
+            if score + out[0] != p["value"]:
+                raise SystemExit(f"seed {p['seed']}: {score + out[0]}, the verdict {p['value']}")
+    return seconds, nodes
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--board", default="triangles6", choices=["triangles6", "boxes5", "boxes4"])
+    ap.add_argument("--seeds", default="", help="the verdicts' seeds (default: all)")
+    ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--memory", type=parse_bytes, default=48 << 20)
+    ap.add_argument("--handout", type=int, default=0, help="the pruned search (0: exact)")
+    ap.add_argument("--rounds", type=int, default=2)
+    args = ap.parse_args()
+    bm.BOARD = args.board
+    game = bm.game_5x5()
+    positions = [p for p in bm.read_verdicts()["positions"] if p["value"] is not None]
+    if args.seeds:
+        wanted = {int(s) for s in args.seeds.split(",")}
+        positions = [p for p in positions if p["seed"] in wanted]
+    search = f"pruned (handouts below {args.handout})" if args.handout else "exact"
+    print(
+        f"{args.board}: {len(positions)} positions, the {search} value search, "
+        f"{args.threads} thread(s), {args.memory >> 20} MiB, {bm.load()}"
+    )
+    totals: dict[int, list[tuple[float, int]]] = {0: [], 1: []}
+    for r in range(args.rounds):
+        for alone in (0, 1):
+            seconds, nodes = solve_all(game, positions, args, alone)
+            totals[alone].append((seconds, nodes))
+            name = "runs alone by length" if alone else "runs by place      "
+            print(f"  round {r + 1}  {name}  {seconds:7.2f} s  {nodes:>12,} positions")
+    off_s = sum(s for s, _ in totals[0])
+    on_s = sum(s for s, _ in totals[1])
+    off_n = sum(n for _, n in totals[0])
+    on_n = sum(n for _, n in totals[1])
+    print(f"ratio (by place / by length): time {off_s / on_s:.2f}x, positions {off_n / on_n:.2f}x")
+    print(bm.load())
+
+
+if __name__ == "__main__":
+    main()
