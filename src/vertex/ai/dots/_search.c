@@ -117,28 +117,27 @@ static int alone_run(const Core *s, u128 drawn, const int *rem, int c, u128 *see
     return 1;
 }
 
-/* Every run alone among the two-sided cells `two` (at most ALONE_LIST, by least cell). */
-static int alone_runs(const Core *s, u128 drawn, const int *rem, u128 two, Alone *out) {
-    int n = 0;
+/* The runs alone through `cells` (those two-sided, each run once), after the n in out (at
+ * most ALONE_LIST in all); the new count. */
+static int alone_from(const Core *s, u128 drawn, const int *rem, u128 cells, Alone *out, int n) {
     u128 seen = 0;
-    for (u128 t = two; t && n < ALONE_LIST; t &= t - 1) {
-        int c = lowbit(t);
-        if (seen & BIT(c)) continue;
-        n += alone_run(s, drawn, rem, c, &seen, &out[n]);
+    for (; cells && n < ALONE_LIST; cells &= cells - 1) {
+        int c = lowbit(cells);
+        if (rem[c] == 2 && !(seen & BIT(c))) n += alone_run(s, drawn, rem, c, &seen, &out[n]);
     }
     return n;
 }
 
-/* The key of `drawn` with runs alone (`runs`, then `more`): the ALONE_MAX longest (loops
- * first, then by least cell) drawn, their codes above bit 64. */
-static u128 alone_key(const Core *s, u128 drawn, const Alone *runs, int n, const Alone *more,
-                      int nmore, int *sym, u128 *keyed) {
+/* The key of `drawn` with runs alone `runs`: the ALONE_MAX longest (loops first, then by
+ * least cell) drawn, their codes above bit 64; *keyed: their lines. */
+static u128 alone_key(const Core *s, u128 drawn, const Alone *runs, int n, int *sym,
+                      u128 *keyed) {
     *keyed = 0;
-    if (!n && !nmore) return canon(s, drawn, sym);
+    if (!n) return canon(s, drawn, sym);
     const Alone *pick[ALONE_MAX];
     int np = 0;
-    for (int i = 0; i < n + nmore; i++) {
-        const Alone *r = i < n ? &runs[i] : &more[i - n];
+    for (int i = 0; i < n; i++) {
+        const Alone *r = &runs[i];
         int j = np < ALONE_MAX ? np++ : ALONE_MAX;
         /* insertion by (code down, least up); the last falls off */
         while (j > 0 && (pick[j - 1]->code < r->code ||
@@ -158,24 +157,13 @@ static u128 alone_key(const Core *s, u128 drawn, const Alone *runs, int n, const
     return canon(s, drawn | lines, sym) | ((u128)sig << 64);
 }
 
-/* The new runs alone after quiet line `line` was drawn (`drawn` and `rem` after it): the run
- * through either of its cells, where now two-sided. */
-static int alone_new(const Core *s, u128 drawn, const int *rem, int line, Alone *out) {
-    int a = s->pa[line], b = s->pb[line], n = 0;
-    u128 seen = 0;
-    if (rem[a] == 2) n += alone_run(s, drawn, rem, a, &seen, &out[n]);
-    if (b < s->nc && rem[b] == 2 && !(seen & BIT(b)))
-        n += alone_run(s, drawn, rem, b, &seen, &out[n]);
-    return n;
-}
-
 /* The runs alone of a node: those of the nearest ancestor that listed its own (`Core.pal`)
  * where no line of them was drawn since, and the runs through the cells of the lines drawn
  * since, where now two-sided (a run alone here and not there has such a cell); with no such
  * ancestor, all walked. */
 static int alone_here(Core *s, u128 drawn, const int *rem, u128 two, Alone *out) {
-    if (!s->pal) return alone_runs(s, drawn, rem, two, out);
-    u128 since = drawn & ~s->pdrawn, cells = 0, seen = 0;
+    if (!s->pal) return alone_from(s, drawn, rem, two, out, 0);
+    u128 since = drawn & ~s->pdrawn, cells = 0;
     int n = 0;
     for (int i = 0; i < s->pnal; i++)
         if (!(s->pal[i].lines & since)) out[n++] = s->pal[i];
@@ -184,11 +172,7 @@ static int alone_here(Core *s, u128 drawn, const int *rem, u128 two, Alone *out)
         cells |= BIT(s->pa[line]);
         if (s->pb[line] < s->nc) cells |= BIT(s->pb[line]);
     }
-    for (u128 t = cells & two; t && n < ALONE_LIST; t &= t - 1) {
-        int c = lowbit(t);
-        if (!(seen & BIT(c))) n += alone_run(s, drawn, rem, c, &seen, &out[n]);
-    }
-    return n;
+    return alone_from(s, drawn, rem, cells & two, out, n);
 }
 
 /* ---- search -------------------------------------------------------------------------------- */
@@ -492,7 +476,7 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
         pdrawn = drawn;
     }
     u128 keyed; /* the lines of the runs alone in the key */
-    u128 key = alone_key(s, drawn, alone, nalone, NULL, 0, &sym, &keyed);
+    u128 key = alone_key(s, drawn, alone, nalone, &sym, &keyed);
     int lo = -left, hi = left;
     s->lookups++;
     int elo, ehi, emove;
@@ -552,18 +536,16 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
         for (int i = 0; i < nq; i++) {
             int csym;
             if (kids) {
-                Alone more[2];
+                /* as `alone_here` finds them: this node's, and through the line's cells
+                 * (written after this node's own, which stay as they are) */
                 int a = s->pa[quiet[i]], b = s->pb[quiet[i]];
+                u128 cells = BIT(a) | (b < s->nc ? BIT(b) : 0), ckeyed;
                 rem[a]--;
                 if (b < s->nc) rem[b]--;
-                int nm = nalone + 2 <= ALONE_LIST
-                             ? alone_new(s, drawn | BIT(quiet[i]), rem, quiet[i], more)
-                             : 0;
+                int nm = alone_from(s, drawn | BIT(quiet[i]), rem, cells, alone, nalone);
                 rem[a]++;
                 if (b < s->nc) rem[b]++;
-                u128 ckeyed;
-                ck[i] = alone_key(s, drawn | BIT(quiet[i]), alone, nalone, more, nm, &csym,
-                                  &ckeyed);
+                ck[i] = alone_key(s, drawn | BIT(quiet[i]), alone, nm, &csym, &ckeyed);
             } else
                 ck[i] = canon(s, drawn | BIT(quiet[i]), &csym);
             __builtin_prefetch(&s->tt[bucket_of(s, (uint64_t)ck[i], (uint64_t)(ck[i] >> 64))]);
