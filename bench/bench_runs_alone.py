@@ -25,6 +25,13 @@ import bench_middle_game as bm
 from vertex.ai.dots.core import CoreSolver
 from vertex.terminal.solve import parse_bytes
 
+#: The `alone` settings by what they key by length.
+NAMES = {
+    0: "runs by place              ",
+    1: "runs alone by length       ",
+    3: "runs alone, hanging, length",
+}
+
 
 def solve_all(
     game: Any, positions: list[dict[str, Any]], args: argparse.Namespace, alone: int
@@ -64,6 +71,11 @@ def main() -> None:
     ap.add_argument("--memory", type=parse_bytes, default=48 << 20)
     ap.add_argument("--handout", type=int, default=0, help="the pruned search (0: exact)")
     ap.add_argument("--rounds", type=int, default=2)
+    ap.add_argument(
+        "--settings",
+        default="0,1",
+        help="the two `alone` settings side by side (0 off, 1 runs alone, 3 and hanging runs)",
+    )
     args = ap.parse_args()
     bm.BOARD = args.board
     game = bm.game_5x5()
@@ -76,18 +88,21 @@ def main() -> None:
         f"{args.board}: {len(positions)} positions, the {search} value search, "
         f"{args.threads} thread(s), {args.memory >> 20} MiB, {bm.load()}"
     )
-    totals: dict[int, list[tuple[float, int]]] = {0: [], 1: []}
+    first, second = (int(x) for x in args.settings.split(","))
+    totals: dict[int, list[tuple[float, int]]] = {first: [], second: []}
     for r in range(args.rounds):
-        for alone in (0, 1):
+        for alone in (first, second):
             seconds, nodes = solve_all(game, positions, args, alone)
             totals[alone].append((seconds, nodes))
-            name = "runs alone by length" if alone else "runs by place      "
-            print(f"  round {r + 1}  {name}  {seconds:7.2f} s  {nodes:>12,} positions")
-    off_s = sum(s for s, _ in totals[0])
-    on_s = sum(s for s, _ in totals[1])
-    off_n = sum(n for _, n in totals[0])
-    on_n = sum(n for _, n in totals[1])
-    print(f"ratio (by place / by length): time {off_s / on_s:.2f}x, positions {off_n / on_n:.2f}x")
+            print(f"  round {r + 1}  {NAMES[alone]}  {seconds:7.2f} s  {nodes:>12,} positions")
+    a_s = sum(s for s, _ in totals[first])
+    b_s = sum(s for s, _ in totals[second])
+    a_n = sum(n for _, n in totals[first])
+    b_n = sum(n for _, n in totals[second])
+    print(
+        f"ratio ({NAMES[first].strip()} / {NAMES[second].strip()}): "
+        f"time {a_s / b_s:.2f}x, positions {a_n / b_n:.2f}x"
+    )
     print(bm.load())
 
 

@@ -214,17 +214,19 @@ def test_a_board_of_more_than_96_lines_keeps_whole_keys() -> None:
 ALONE_KINDS = [(g, o) for g, o in KINDS if g != "figures"]
 
 
+@pytest.mark.parametrize("runs", [1, 3])
 @pytest.mark.parametrize(("game_id", "options"), ALONE_KINDS)
 def test_runs_alone_keyed_by_their_lengths_change_no_value(
-    game_id: str, options: dict[str, Any]
+    game_id: str, options: dict[str, Any], runs: int
 ) -> None:
     # Below the root a run of two-sided cells alone (both ends on the ground, or a loop) is
     # keyed by its length, not its place (`alone`), so positions alike but for where such
     # runs lie share an entry. Forced on for every kind, with one small table kept across
     # the positions (entries shared and replaced), on two threads: the values and best
-    # lines of the plain search.
+    # lines of the plain search. runs=3 keys runs hanging from a junction by their lengths
+    # too (the line they hang by kept in the key).
     game = game_of(game_id, options)
-    rng = random.Random(f"alone{game_id}{options}")
+    rng = random.Random(f"alone{game_id}{options}{runs}")
     alone, plain = build_core(game, 1 << 16), build_core(game, 4 << 20)
     checked = fewer = 0
     for _ in range(8):
@@ -233,7 +235,7 @@ def test_runs_alone_keyed_by_their_lengths_change_no_value(
                 continue
             plain.clear()
             before = alone.stats()["nodes"]
-            got = alone.solve(pos.drawn, pos.reach, alone=1, threads=2)
+            got = alone.solve(pos.drawn, pos.reach, alone=runs, threads=2)
             want = plain.solve(pos.drawn, pos.reach, alone=0)
             assert got is not None and want is not None
             assert (got[0], sorted(got[1])) == (want[0], sorted(want[1])), pos.history
@@ -252,8 +254,9 @@ TRIANGLES6 = [
 
 @pytest.mark.parametrize(("seed", "moves", "value"), TRIANGLES6)
 def test_runs_alone_search_fewer_positions_of_triangles(seed: int, moves: str, value: int) -> None:
-    # where every cell has three sides runs alone are keyed by their lengths by default: the
-    # recorded value, in fewer positions than with places kept (about 1.5x fewer there)
+    # where every cell has three sides runs alone and runs hanging from a junction are keyed
+    # by their lengths by default: the recorded value, in fewer positions than with places
+    # kept (about 1.5x fewer there), and than with runs alone only
     game = game_of("dots-and-triangles", {"size": 6})
     state = game.initial_state()
     for move in moves.split():
@@ -263,7 +266,7 @@ def test_runs_alone_search_fewer_positions_of_triangles(seed: int, moves: str, v
     mover = state.order[state.turn]
     score = state.owned[mover].bit_count() - state.owned[1 - mover].bit_count()
     nodes = {}
-    for alone in (-1, 0):
+    for alone in (-1, 0, 1):
         core = build_core(game, 16 << 20)
         got = core.solve(
             state.drawn, state.reach, best=False, hard=True, stabilizer=True, alone=alone
@@ -271,3 +274,5 @@ def test_runs_alone_search_fewer_positions_of_triangles(seed: int, moves: str, v
         assert got is not None and score + got[0] == value
         nodes[alone] = core.stats()["nodes"]
     assert nodes[-1] < 0.85 * nodes[0]
+    # by default runs hanging from a junction are keyed so too (1.17x and 1.31x fewer here)
+    assert nodes[-1] < 0.9 * nodes[1]

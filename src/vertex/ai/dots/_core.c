@@ -361,8 +361,9 @@ static PyMethodDef Core_methods[] = {
      "lines) or None when stopped; guess: the first try of the value search (MTD(f)); quiet "
      "> 0: the middle game's pruned search (a heuristic: from ply quiet - 1, where a quiet "
      "line is left, no handout of `handout` cells or more, none while more than sac_quiet "
-     "quiet lines are left); alone: runs of two-sided cells alone keyed by their lengths below "
-     "the root (-1: where every cell has three sides, 0: never, 1: always)"},
+     "quiet lines are left); alone: runs of two-sided cells keyed by their lengths below the "
+     "root (-1: both kinds where every cell has three sides, else none; 0: none; 1: runs "
+     "alone; 3: runs alone and runs hanging from a junction)"},
     {"loony", (PyCFunction)Core_loony, METH_O,
      "loony(drawn) -> (value, exact) for the player to move in a loony position, or None"},
     {"probe", (PyCFunction)Core_probe, METH_O,

@@ -90,8 +90,9 @@ typedef struct {
     int junctions;
     /* hard: of a chain of two, only the middle line is handed out (the middle game) */
     int hard;
-    /* alone: below the root, runs of two-sided cells alone (`alone_runs`) keyed by their
-     * lengths, not their places (boards of up to 64 lines, no touch rule) */
+    /* alone: below the root, runs of two-sided cells alone (1) and also runs hanging from a
+     * junction (3) keyed by their lengths, not their places (`alone_key`; boards of up to
+     * 64 lines, no touch rule) */
     int alone;
     /* the runs alone (pnal of them) and the lines of the nearest ancestor that listed its
      * own, for the node being searched (`alone_here`) */

@@ -60,27 +60,45 @@ static int handout_size(const Core *s, u128 drawn, const int *rem, int line, int
     return n;
 }
 
-/* ---- runs alone ------------------------------------------------------------------------------
+/* ---- runs alone, and runs hanging from a junction --------------------------------------------
  * A run of two-sided cells whose ends are both on the ground, or a loop of them, touches no
  * other cell: what is left of the game after it does not depend on where it lies, only on
  * its length and kind (the strings and coins are the same). Below the root such runs are
  * keyed by their lengths: their lines count as drawn and their codes go into the key's
  * bits above the board's 64 lines, so that positions alike but for where their runs lie
- * share one entry. Values are of the game from here on (score-free), so they agree. */
+ * share one entry. Values are of the game from here on (score-free), so they agree.
+ * A run with one end on the ground and the other at a junction (a cell with three sides or
+ * more to go), by line `at`, is the same strings and coins wherever its other cells lie
+ * (`Core.alone` & 2): its lines but `at` count as drawn (its first cell then shows one side
+ * to go, which no listed node has otherwise: no cell is on offer there), and its code goes
+ * into the key in the order of the lines `at` under the key's symmetry, so that each such
+ * cell of the key has its own length. */
 #define ALONE_MAX 4 /* runs in a key (the longest; the others keep their places) */
-#define ALONE_LIST 16
+#define ALONE_LIST 24
+#define HANGING 255 /* `at` of a run alone */
 
 typedef struct AloneS {
-    uint8_t code, least; /* code: the cells, plus 128 for a loop */
-    u128 lines;
+    uint8_t code, least, at; /* code: the cells, plus 128 for a loop; at: see above */
+    u128 lines; /* the lines that count as drawn in the key */
+    u128 watch; /* lines whose drawing ends the run as listed: its own and its junction's */
 } Alone;
 
-/* The run through two-sided cell c, marked in *seen: 1 when it is alone (written to *out). */
-static int alone_run(const Core *s, u128 drawn, const int *rem, int c, u128 *seen, Alone *out) {
+/* Whether `line` is one of lines that bound the same cells (the key packs them alike) */
+static int in_class(const Core *s, int line) {
+    for (int c = 0; c < s->nclass; c++)
+        if (s->classmask[c] & BIT(line)) return 1;
+    return 0;
+}
+
+/* The run through two-sided cell c, marked in *seen: 1 when it is alone or hangs from a
+ * junction (`hang`: keyed so too), written to *out. */
+static int alone_run(const Core *s, u128 drawn, const int *rem, int c, u128 *seen, int hang,
+                     Alone *out) {
     u128 f = s->cmask[c] & ~drawn, cells = BIT(c);
     int first[2] = {lowbit(f), lowbit(f & (f - 1))};
-    int n = 1, least = c, alone = 1, loop = 0;
-    for (int d = 0; d < 2 && !loop && alone; d++) {
+    int n = 1, least = c, loop = 0, ok = 1;
+    int junction[2] = {-1, -1}, at[2] = {-1, -1}; /* each end's junction cell and its line */
+    for (int d = 0; d < 2 && !loop && ok; d++) {
         int cur = c, line = first[d];
         for (;;) {
             int nxt = across(s, line, cur);
@@ -89,13 +107,18 @@ static int alone_run(const Core *s, u128 drawn, const int *rem, int c, u128 *see
                 break;
             }
             if (nxt == s->nc) break; /* the ground */
+            if (rem[nxt] >= 3 && hang) {
+                junction[d] = nxt;
+                at[d] = line;
+                break;
+            }
             if (rem[nxt] != 2 || (cells & BIT(nxt))) {
-                alone = 0;
+                ok = 0;
                 break;
             }
             int out_line = lowbit(s->cmask[nxt] & ~drawn & ~BIT(line));
             if (across(s, out_line, nxt) == cur) { /* two cells that share two lines */
-                alone = 0;
+                ok = 0;
                 break;
             }
             cells |= BIT(nxt);
@@ -104,33 +127,57 @@ static int alone_run(const Core *s, u128 drawn, const int *rem, int c, u128 *see
             line = out_line;
             cur = nxt;
         }
+        if (junction[0] >= 0 && junction[1] >= 0) ok = 0; /* between junctions: by place */
     }
-    /* a run not alone is left as soon as that is seen: any walk of it finds the same, so
-     * no run alone is listed twice */
+    /* a run keyed by place is left as soon as that is seen: any walk of it finds the same,
+     * so no run is listed twice */
     *seen |= cells;
-    if (!alone || (loop && n < 3)) return 0;
+    if (!ok || (loop && n < 3) || n > 63) return 0;
     u128 lines = 0;
     for (u128 t = cells; t; t &= t - 1) lines |= s->cmask[lowbit(t)] & ~drawn;
+    int d = junction[0] >= 0 ? 0 : junction[1] >= 0 ? 1 : -1;
     out->code = (uint8_t)((loop << 7) | n);
     out->least = (uint8_t)least;
-    out->lines = lines;
+    out->at = HANGING;
+    out->lines = out->watch = lines;
+    if (d >= 0) {
+        if (in_class(s, at[d])) return 0; /* its key would not tell which line it hangs by */
+        out->code = (uint8_t)(64 | n);
+        out->at = (uint8_t)at[d];
+        out->lines = lines & ~BIT(at[d]);
+        out->watch = lines | (s->cmask[junction[d]] & ~drawn);
+    }
     return 1;
 }
 
-/* The runs alone through `cells` (those two-sided, each run once), after the n in out (at
- * most ALONE_LIST in all); the new count. */
+/* The runs alone or hanging (`Core.alone` & 2) through `cells` (those two-sided, each run
+ * once), after the n in out (at most ALONE_LIST in all); the new count. */
 static int alone_from(const Core *s, u128 drawn, const int *rem, u128 cells, Alone *out, int n) {
     u128 seen = 0;
+    int hang = s->alone & 2;
     for (; cells && n < ALONE_LIST; cells &= cells - 1) {
         int c = lowbit(cells);
-        if (rem[c] == 2 && !(seen & BIT(c))) n += alone_run(s, drawn, rem, c, &seen, &out[n]);
+        if (rem[c] == 2 && !(seen & BIT(c)))
+            n += alone_run(s, drawn, rem, c, &seen, hang, &out[n]);
     }
     return n;
 }
 
-/* The key of `drawn` with runs alone `runs`: the ALONE_MAX longest (loops first, then by
- * least cell) drawn, their codes above bit 64; *keyed: their lines. */
-static u128 alone_key(const Core *s, u128 drawn, const Alone *runs, int n, int *sym,
+/* The order in which runs are picked for a key: longer first, then runs alone, then by least
+ * cell */
+static int before(const Alone *x, const Alone *y) {
+    int lx = x->code & 63, ly = y->code & 63;
+    if (lx != ly) return lx > ly;
+    if ((x->at == HANGING) != (y->at == HANGING)) return x->at == HANGING;
+    return x->least < y->least;
+}
+
+/* The key of `drawn` with runs `runs` (those with no line in `gone`, which are not this
+ * position's): the ALONE_MAX longest drawn, their codes in bits 64..95 (the part of a key's
+ * top half the table keeps on boards of up to 64 lines): the runs alone's from the largest
+ * down, then the hanging runs' by their lines `at` as the key has them; *keyed: their
+ * lines. */
+static u128 alone_key(const Core *s, u128 drawn, const Alone *runs, int n, u128 gone, int *sym,
                       u128 *keyed) {
     *keyed = 0;
     if (!n) return canon(s, drawn, sym);
@@ -138,35 +185,55 @@ static u128 alone_key(const Core *s, u128 drawn, const Alone *runs, int n, int *
     int np = 0;
     for (int i = 0; i < n; i++) {
         const Alone *r = &runs[i];
+        if (r->watch & gone) continue;
         int j = np < ALONE_MAX ? np++ : ALONE_MAX;
-        /* insertion by (code down, least up); the last falls off */
-        while (j > 0 && (pick[j - 1]->code < r->code ||
-                         (pick[j - 1]->code == r->code && pick[j - 1]->least > r->least))) {
+        while (j > 0 && before(r, pick[j - 1])) { /* insertion; the last falls off */
             if (j < ALONE_MAX) pick[j] = pick[j - 1];
             j--;
         }
         if (j < ALONE_MAX) pick[j] = r;
     }
     u128 lines = 0;
-    uint64_t sig = 0;
-    for (int i = 0; i < np; i++) { /* codes from the largest down: one order for one set */
-        lines |= pick[i]->lines;
-        sig = (sig << 8) | pick[i]->code;
-    }
+    for (int i = 0; i < np; i++) lines |= pick[i]->lines;
     *keyed = lines;
-    return canon(s, drawn | lines, sym) | ((u128)sig << 64);
+    u128 key = canon(s, drawn | lines, sym);
+    /* alone codes (1..63, loops 128..191) and hanging ones (64..127) tell themselves apart,
+     * so the list reads back one way: alone by code down, then hanging by where they hang */
+    uint8_t code[ALONE_MAX];
+    int where[ALONE_MAX];
+    for (int i = 0; i < np; i++) {
+        const Alone *r = pick[i];
+        code[i] = r->code;
+        where[i] = r->at == HANGING ? -256 - r->code : *sym < 0 ? r->at : s->perm[*sym][r->at];
+    }
+    for (int i = 1; i < np; i++)
+        for (int j = i; j > 0 && where[j - 1] > where[j]; j--) {
+            int w = where[j];
+            where[j] = where[j - 1];
+            where[j - 1] = w;
+            uint8_t c = code[j];
+            code[j] = code[j - 1];
+            code[j - 1] = c;
+        }
+    uint64_t sig = 0;
+    for (int i = 0; i < np; i++) sig = (sig << 8) | code[i];
+    return key | ((u128)sig << 64);
 }
 
-/* The runs alone of a node: those of the nearest ancestor that listed its own (`Core.pal`)
- * where no line of them was drawn since, and the runs through the cells of the lines drawn
- * since, where now two-sided (a run alone here and not there has such a cell); with no such
- * ancestor, all walked. */
+/* The runs of a node: those of the nearest ancestor that listed its own (`Core.pal`) where
+ * no line they watch was drawn since, and the runs through the cells of the lines drawn
+ * since and through the runs dropped, where now two-sided (a run alone or hanging here and
+ * not there has such a cell); with no such ancestor, all walked. */
 static int alone_here(Core *s, u128 drawn, const int *rem, u128 two, Alone *out) {
     if (!s->pal) return alone_from(s, drawn, rem, two, out, 0);
     u128 since = drawn & ~s->pdrawn, cells = 0;
     int n = 0;
-    for (int i = 0; i < s->pnal; i++)
-        if (!(s->pal[i].lines & since)) out[n++] = s->pal[i];
+    for (int i = 0; i < s->pnal; i++) {
+        if (!(s->pal[i].watch & since))
+            out[n++] = s->pal[i];
+        else
+            cells |= BIT(s->pal[i].least);
+    }
     for (u128 t = since; t; t &= t - 1) {
         int line = lowbit(t);
         cells |= BIT(s->pa[line]);
@@ -475,8 +542,8 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
         pnal = nalone;
         pdrawn = drawn;
     }
-    u128 keyed; /* the lines of the runs alone in the key */
-    u128 key = alone_key(s, drawn, alone, nalone, &sym, &keyed);
+    u128 keyed; /* the lines of the runs in the key */
+    u128 key = alone_key(s, drawn, alone, nalone, 0, &sym, &keyed);
     int lo = -left, hi = left;
     s->lookups++;
     int elo, ehi, emove;
@@ -536,16 +603,19 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
         for (int i = 0; i < nq; i++) {
             int csym;
             if (kids) {
-                /* as `alone_here` finds them: this node's, and through the line's cells
-                 * (written after this node's own, which stay as they are) */
+                /* as `alone_here` finds them: this node's but those the line ends, and
+                 * through the line's cells and theirs (written after this node's own,
+                 * which stay as they are) */
                 int a = s->pa[quiet[i]], b = s->pb[quiet[i]];
-                u128 cells = BIT(a) | (b < s->nc ? BIT(b) : 0), ckeyed;
+                u128 cells = BIT(a) | (b < s->nc ? BIT(b) : 0), ckeyed, gone = BIT(quiet[i]);
+                for (int j = 0; j < nalone; j++)
+                    if (alone[j].watch & gone) cells |= BIT(alone[j].least);
                 rem[a]--;
                 if (b < s->nc) rem[b]--;
                 int nm = alone_from(s, drawn | BIT(quiet[i]), rem, cells, alone, nalone);
                 rem[a]++;
                 if (b < s->nc) rem[b]++;
-                ck[i] = alone_key(s, drawn | BIT(quiet[i]), alone, nm, &csym, &ckeyed);
+                ck[i] = alone_key(s, drawn | BIT(quiet[i]), alone, nm, gone, &csym, &ckeyed);
             } else
                 ck[i] = canon(s, drawn | BIT(quiet[i]), &csym);
             __builtin_prefetch(&s->tt[bucket_of(s, (uint64_t)ck[i], (uint64_t)(ck[i] >> 64))]);
