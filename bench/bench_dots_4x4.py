@@ -42,6 +42,9 @@ def main() -> None:
     ap.add_argument("--rows", type=int, default=4)
     ap.add_argument("--cols", type=int, default=4)
     ap.add_argument("--every", type=float, default=60.0, help="seconds between progress lines")
+    ap.add_argument(
+        "--alone", type=int, default=-1, help="runs keyed by their lengths (`Core.solve`)"
+    )
     args = ap.parse_args()
     game = vertex.create_game("dots-and-boxes", rows=args.rows, cols=args.cols)
     assert isinstance(game, DotsGame)
@@ -75,6 +78,7 @@ def main() -> None:
         best=args.best,
         threads=args.threads,
         hard=not args.plain,
+        alone=args.alone,
     )
     wall, cpu = time.monotonic() - t0, time.process_time() - c0
     assert out is not None

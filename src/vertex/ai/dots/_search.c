@@ -141,7 +141,9 @@ static int alone_run(const Core *s, u128 drawn, const int *rem, int c, u128 *see
     out->at = HANGING;
     out->lines = out->watch = lines;
     if (d >= 0) {
-        if (in_class(s, at[d])) return 0; /* its key would not tell which line it hangs by */
+        /* one cell hanging lies where it lies (across `at`, its other line to the ground):
+         * nothing to share; of lines that bound the same cells the key would not tell which */
+        if (n < 2 || in_class(s, at[d])) return 0;
         out->code = (uint8_t)(64 | n);
         out->at = (uint8_t)at[d];
         out->lines = lines & ~BIT(at[d]);
