@@ -78,9 +78,9 @@ static int handout_size(const Core *s, u128 drawn, const int *rem, int line, int
 #define HANGING 255 /* `at` of a run alone */
 
 typedef struct AloneS {
+    uint64_t lines; /* the lines that count as drawn in the key (boards of up to 64 lines) */
+    uint64_t watch; /* lines whose drawing ends the run as listed: its own and its junction's */
     uint8_t code, least, at; /* code: the cells, plus 128 for a loop; at: see above */
-    u128 lines; /* the lines that count as drawn in the key */
-    u128 watch; /* lines whose drawing ends the run as listed: its own and its junction's */
 } Alone;
 
 /* Whether `line` is one of lines that bound the same cells (the key packs them alike) */
@@ -133,8 +133,8 @@ static int alone_run(const Core *s, u128 drawn, const int *rem, int c, u128 *see
      * so no run is listed twice */
     *seen |= cells;
     if (!ok || (loop && n < 3) || n > 63) return 0;
-    u128 lines = 0;
-    for (u128 t = cells; t; t &= t - 1) lines |= s->cmask[lowbit(t)] & ~drawn;
+    uint64_t lines = 0;
+    for (u128 t = cells; t; t &= t - 1) lines |= (uint64_t)(s->cmask[lowbit(t)] & ~drawn);
     int d = junction[0] >= 0 ? 0 : junction[1] >= 0 ? 1 : -1;
     out->code = (uint8_t)((loop << 7) | n);
     out->least = (uint8_t)least;
@@ -146,8 +146,8 @@ static int alone_run(const Core *s, u128 drawn, const int *rem, int c, u128 *see
         if (n < 2 || in_class(s, at[d])) return 0;
         out->code = (uint8_t)(64 | n);
         out->at = (uint8_t)at[d];
-        out->lines = lines & ~BIT(at[d]);
-        out->watch = lines | (s->cmask[junction[d]] & ~drawn);
+        out->lines = lines & ~(1ULL << at[d]);
+        out->watch = lines | (uint64_t)(s->cmask[junction[d]] & ~drawn);
     }
     return 1;
 }
@@ -195,7 +195,7 @@ static u128 alone_key(const Core *s, u128 drawn, const Alone *runs, int n, u128 
         }
         if (j < ALONE_MAX) pick[j] = r;
     }
-    u128 lines = 0;
+    uint64_t lines = 0;
     for (int i = 0; i < np; i++) lines |= pick[i]->lines;
     *keyed = lines;
     u128 key = canon(s, drawn | lines, sym);
