@@ -2,16 +2,19 @@
 
     .venv/bin/python bench/bench_runs_alone.py [--board triangles6|boxes5|boxes4]
         [--seeds 1,2,4] [--threads 1] [--memory 48M] [--handout N] [--rounds 2]
+        [--settings 0,1]
 
 Below the root the core keys a run of two-sided cells alone (both ends on the ground, or a
-loop) by its length, not its place (`Core.solve(alone=...)`, `_search.c`), so positions alike
-but for where such runs lie share one table entry. By default it does so where every cell has
-three sides (Dots and Triangles). This bench solves the recorded middle-game positions of
-bench_middle_game.py (their verdict files) with it off and on, in turns (`--rounds`, so the
-box's load hits both alike), each from a cold table: the value search alone (the exact one,
-or with `--handout N` the middle game's pruned search, handouts below N cells), on
-`--threads`. It checks every exact value against the verdict and prints, for each setting,
-the seconds and positions in all, and the ratios.
+loop) by its length, not its place (`Core.solve(alone=1)`, `_search.c`), and with `alone=3`
+a run of two cells or more hanging from a junction (its other end on the ground) too, so
+positions alike but for where such runs lie share one table entry. By default it does both
+where every cell has three sides (Dots and Triangles). This bench solves the recorded
+middle-game positions of bench_middle_game.py (their verdict files) with two settings
+(`--settings`, by default off against runs alone), in turns (`--rounds`, so the box's load
+hits both alike), each from a cold table: the value search alone (the exact one, or with
+`--handout N` the middle game's pruned search, handouts below N cells), on `--threads`. It
+checks every exact value against the verdict and prints, for each setting, the seconds and
+positions in all, and the ratios.
 """
 
 from __future__ import annotations

@@ -90,8 +90,8 @@ class CoreSolver:
     `stop()` (polled four times a second) says so; each raises SolveTimeout and leaves only
     finished entries in the table, so a later search goes on from there. On Dots and
     Triangles the table keys runs of two-sided cells alone, and runs hanging from a
-    junction, by their lengths below the root (`Core.solve(alone=...)`: 1.35x and 1.20x
-    faster there, bench/bench_runs_alone.py).
+    junction, by their lengths below the root (`Core.solve(alone=...)`: 1.73x faster there,
+    bench/bench_runs_alone.py).
     """
 
     def __init__(
