@@ -75,7 +75,7 @@ static int handout_size(const Core *s, u128 drawn, const int *rem, int line, int
  * cell of the key has its own length. */
 #define ALONE_MAX 4 /* runs in a key (the longest; the others keep their places) */
 #define ALONE_LIST 24
-#define HANGING 255 /* `at` of a run alone */
+#define NOWHERE 255 /* `at` of a run alone: it hangs from nothing */
 
 typedef struct AloneS {
     uint64_t lines; /* the lines that count as drawn in the key (boards of up to 64 lines) */
@@ -138,7 +138,7 @@ static int alone_run(const Core *s, u128 drawn, const int *rem, int c, u128 *see
     int d = junction[0] >= 0 ? 0 : junction[1] >= 0 ? 1 : -1;
     out->code = (uint8_t)((loop << 7) | n);
     out->least = (uint8_t)least;
-    out->at = HANGING;
+    out->at = NOWHERE;
     out->lines = out->watch = lines;
     if (d >= 0) {
         /* one cell hanging lies where it lies (across `at`, its other line to the ground):
@@ -170,7 +170,7 @@ static int alone_from(const Core *s, u128 drawn, const int *rem, u128 cells, Alo
 static int before(const Alone *x, const Alone *y) {
     int lx = x->code & 63, ly = y->code & 63;
     if (lx != ly) return lx > ly;
-    if ((x->at == HANGING) != (y->at == HANGING)) return x->at == HANGING;
+    if ((x->at == NOWHERE) != (y->at == NOWHERE)) return x->at == NOWHERE;
     return x->least < y->least;
 }
 
@@ -206,7 +206,7 @@ static u128 alone_key(const Core *s, u128 drawn, const Alone *runs, int n, u128 
     for (int i = 0; i < np; i++) {
         const Alone *r = pick[i];
         code[i] = r->code;
-        where[i] = r->at == HANGING ? -256 - r->code : *sym < 0 ? r->at : s->perm[*sym][r->at];
+        where[i] = r->at == NOWHERE ? -256 - r->code : *sym < 0 ? r->at : s->perm[*sym][r->at];
     }
     for (int i = 1; i < np; i++)
         for (int j = i; j > 0 && where[j - 1] > where[j]; j--) {
@@ -532,8 +532,9 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
     uint64_t nodes0 = s->nodes;
     int sym, ttmove = -1;
     Alone alone[ALONE_LIST];
-    /* the runs alone: listed below the root where no cell is on offer; the children are
-     * handed this node's list, or else the one it was handed */
+    /* the runs keyed by their lengths (alone, or hanging from a junction): listed below the
+     * root where no cell is on offer; the children are handed this node's list, or else the
+     * one it was handed */
     const Alone *pal = s->pal;
     int pnal = s->pnal;
     u128 pdrawn = s->pdrawn;
@@ -552,9 +553,10 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
     if (probe(s, key, &elo, &ehi, &emove)) {
         s->hits++;
         if (emove != 255) ttmove = sym < 0 ? emove : s->inv[sym][emove];
-        /* an entry shared with positions whose runs alone lie elsewhere: its line is this
-         * position's own only where neither has a run alone in the key (there the two are
-         * the same); elsewhere it may be drawn here, or open another run */
+        /* an entry shared with positions whose keyed runs lie elsewhere: its line is this
+         * position's own only where neither has a keyed run (there the two are the same;
+         * a line `at` is the same line in both); elsewhere it may be drawn here, or open
+         * another run */
         if (ttmove >= 0 && keyed && ((keyed | drawn) & BIT(ttmove))) ttmove = -1;
         if (elo > lo) lo = elo;
         if (ehi < hi) hi = ehi;
@@ -752,7 +754,7 @@ play:
 
 int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left) {
     if (left == 0) return 0;
-    s->pal = NULL; /* a root: no ancestor's runs alone */
+    s->pal = NULL; /* a root: no ancestor's keyed runs */
     int rem[MAXC + 1];
     fill_rem(s, drawn, rem);
     return search_rem(s, drawn, reach, alpha, beta, left, rem, sides_of(s, rem));
