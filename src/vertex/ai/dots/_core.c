@@ -277,6 +277,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw) {
     /* lines that bound the same cells are interchangeable (not under the touch rule, where
      * the dots they touch matter too) */
     self->nclass = 0;
+    self->inclass = 0;
     if (!touch) {
         uint8_t done[MAXL] = {0};
         for (int l = 0; l < nl && self->nclass < MAXCLASS; l++) {
@@ -293,6 +294,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw) {
             self->classlow[c][0] = 0;
             for (int i = 0; i < m; i++) {
                 self->classmask[c] |= BIT(members[i]);
+                self->inclass |= BIT(members[i]);
                 self->classlow[c][i + 1] = self->classlow[c][i] | BIT(members[i]);
             }
         }

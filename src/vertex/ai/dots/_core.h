@@ -99,6 +99,10 @@ typedef struct {
     const struct AloneS *pal;
     int pnal;
     u128 pdrawn;
+    /* the runs a child's line adds to them, found by the parent's transposition cut-off
+     * (nhand of them, when the child's line is hand_line; else -1) */
+    const struct AloneS *hand;
+    int nhand, hand_line;
     int order[MAXL];
     int nsym, nchunk;
     /* the symmetries the keys use: all, or the root's own ones (`stabilizer`); a key is
@@ -110,6 +114,7 @@ typedef struct {
     uint8_t perm[MAXSYM][MAXL], inv[MAXSYM][MAXL]; /* each symmetry's lines, and back */
     int nclass;
     u128 classmask[MAXCLASS];
+    u128 inclass; /* the lines of all classes */
     u128 classlow[MAXCLASS][CLASSMAX + 1];
     Entry *tt;
     void *tt_raw;

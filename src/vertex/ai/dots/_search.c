@@ -83,19 +83,14 @@ typedef struct AloneS {
     uint8_t code, least, at; /* code: the cells, plus 128 for a loop; at: see above */
 } Alone;
 
-/* Whether `line` is one of lines that bound the same cells (the key packs them alike) */
-static int in_class(const Core *s, int line) {
-    for (int c = 0; c < s->nclass; c++)
-        if (s->classmask[c] & BIT(line)) return 1;
-    return 0;
-}
 
 /* The run through two-sided cell c, marked in *seen: 1 when it is alone or hangs from a
- * junction (`hang`: keyed so too), written to *out. */
-static int alone_run(const Core *s, u128 drawn, const int *rem, int c, u128 *seen, int hang,
-                     Alone *out) {
-    u128 f = s->cmask[c] & ~drawn, cells = BIT(c);
-    int first[2] = {lowbit(f), lowbit(f & (f - 1))};
+ * junction (`hang`: keyed so too), written to *out. In 64 bits: runs are keyed on boards of
+ * up to 64 lines (so of fewer cells), and the walks are most of their cost. */
+static int alone_run(const Core *s, uint64_t drawn, const int *rem, int c, uint64_t *seen,
+                     int hang, Alone *out) {
+    uint64_t f = (uint64_t)s->cmask[c] & ~drawn, cells = 1ULL << c, lines = f;
+    int first[2] = {__builtin_ctzll(f), __builtin_ctzll(f & (f - 1))};
     int n = 1, least = c, loop = 0, ok = 1;
     int junction[2] = {-1, -1}, at[2] = {-1, -1}; /* each end's junction cell and its line */
     for (int d = 0; d < 2 && !loop && ok; d++) {
@@ -112,16 +107,18 @@ static int alone_run(const Core *s, u128 drawn, const int *rem, int c, u128 *see
                 at[d] = line;
                 break;
             }
-            if (rem[nxt] != 2 || (cells & BIT(nxt))) {
+            if (rem[nxt] != 2 || (cells >> nxt & 1)) {
                 ok = 0;
                 break;
             }
-            int out_line = lowbit(s->cmask[nxt] & ~drawn & ~BIT(line));
+            uint64_t g = (uint64_t)s->cmask[nxt] & ~drawn;
+            int out_line = __builtin_ctzll(g & ~(1ULL << line));
             if (across(s, out_line, nxt) == cur) { /* two cells that share two lines */
                 ok = 0;
                 break;
             }
-            cells |= BIT(nxt);
+            cells |= 1ULL << nxt;
+            lines |= g;
             n++;
             if (nxt < least) least = nxt;
             line = out_line;
@@ -133,8 +130,6 @@ static int alone_run(const Core *s, u128 drawn, const int *rem, int c, u128 *see
      * so no run is listed twice */
     *seen |= cells;
     if (!ok || (loop && n < 3) || n > 63) return 0;
-    uint64_t lines = 0;
-    for (u128 t = cells; t; t &= t - 1) lines |= (uint64_t)(s->cmask[lowbit(t)] & ~drawn);
     int d = junction[0] >= 0 ? 0 : junction[1] >= 0 ? 1 : -1;
     out->code = (uint8_t)((loop << 7) | n);
     out->least = (uint8_t)least;
@@ -142,12 +137,13 @@ static int alone_run(const Core *s, u128 drawn, const int *rem, int c, u128 *see
     out->lines = out->watch = lines;
     if (d >= 0) {
         /* one cell hanging lies where it lies (across `at`, its other line to the ground):
-         * nothing to share; of lines that bound the same cells the key would not tell which */
-        if (n < 2 || in_class(s, at[d])) return 0;
+         * nothing to share; of lines that bound the same cells (the key packs them alike)
+         * it would not tell which */
+        if (n < 2 || (s->inclass & BIT(at[d]))) return 0;
         out->code = (uint8_t)(64 | n);
         out->at = (uint8_t)at[d];
         out->lines = lines & ~(1ULL << at[d]);
-        out->watch = lines | (uint64_t)(s->cmask[junction[d]] & ~drawn);
+        out->watch = lines | ((uint64_t)s->cmask[junction[d]] & ~drawn);
     }
     return 1;
 }
@@ -155,12 +151,17 @@ static int alone_run(const Core *s, u128 drawn, const int *rem, int c, u128 *see
 /* The runs alone or hanging (`Core.alone` & 2) through `cells` (those two-sided, each run
  * once), after the n in out (at most ALONE_LIST in all); the new count. */
 static int alone_from(const Core *s, u128 drawn, const int *rem, u128 cells, Alone *out, int n) {
-    u128 seen = 0;
+    uint64_t seen = 0, d = (uint64_t)drawn;
     int hang = s->alone & 2;
-    for (; cells && n < ALONE_LIST; cells &= cells - 1) {
-        int c = lowbit(cells);
-        if (rem[c] == 2 && !(seen & BIT(c)))
-            n += alone_run(s, drawn, rem, c, &seen, hang, &out[n]);
+    for (uint64_t t = (uint64_t)cells; t && n < ALONE_LIST; t &= t - 1) {
+        int c = __builtin_ctzll(t);
+        if (rem[c] != 2 || (seen >> c & 1)) continue;
+        /* most often both its lines lead to cells with three sides or more to go: a run
+         * between junctions, keyed by place */
+        uint64_t f = (uint64_t)s->cmask[c] & ~d;
+        int x = across(s, __builtin_ctzll(f), c), y = across(s, __builtin_ctzll(f & (f - 1)), c);
+        if (x != s->nc && y != s->nc && rem[x] >= 3 && rem[y] >= 3) continue;
+        n += alone_run(s, d, rem, c, &seen, hang, &out[n]);
     }
     return n;
 }
@@ -174,20 +175,31 @@ static int before(const Alone *x, const Alone *y) {
     return x->least < y->least;
 }
 
-/* The key of `drawn` with runs `runs` (those with no line in `gone`, which are not this
- * position's): the ALONE_MAX longest drawn, their codes in bits 64..95 (the part of a key's
- * top half the table keeps on boards of up to 64 lines): the runs alone's from the largest
- * down, then the hanging runs' by their lines `at` as the key has them; *keyed: their
- * lines. */
-static u128 alone_key(const Core *s, u128 drawn, const Alone *runs, int n, u128 gone, int *sym,
-                      u128 *keyed) {
+/* Runs r[ns..n) put in order (`before`) among r[0..ns), which are in order */
+static void in_place(Alone *r, int ns, int n) {
+    for (int i = ns; i < n; i++) {
+        Alone x = r[i];
+        int j = i;
+        for (; j > 0 && before(&x, &r[j - 1]); j--) r[j] = r[j - 1];
+        r[j] = x;
+    }
+}
+
+/* The key of `drawn` with runs `runs` (runs[0..ns) in order, `before`; those with a line in
+ * `gone` are not this position's): the ALONE_MAX longest drawn, their codes in bits 64..95
+ * (the part of a key's top half the table keeps on boards of up to 64 lines): the runs
+ * alone's from the largest down, then the hanging runs' by their lines `at` as the key has
+ * them; *keyed: their lines. */
+static u128 alone_key(const Core *s, u128 drawn, const Alone *runs, int ns, int n, u128 gone,
+                      int *sym, u128 *keyed) {
     *keyed = 0;
     if (!n) return canon(s, drawn, sym);
     const Alone *pick[ALONE_MAX];
-    int np = 0;
-    for (int i = 0; i < n; i++) {
+    int np = 0, i = 0;
+    for (; i < ns && np < ALONE_MAX; i++)
+        if (!(runs[i].watch & gone)) pick[np++] = &runs[i];
+    for (i = ns; i < n; i++) {
         const Alone *r = &runs[i];
-        if (r->watch & gone) continue;
         int j = np < ALONE_MAX ? np++ : ALONE_MAX;
         while (j > 0 && before(r, pick[j - 1])) { /* insertion; the last falls off */
             if (j < ALONE_MAX) pick[j] = pick[j - 1];
@@ -225,10 +237,17 @@ static u128 alone_key(const Core *s, u128 drawn, const Alone *runs, int n, u128 
 /* The runs of a node: those of the nearest ancestor that listed its own (`Core.pal`) where
  * no line they watch was drawn since, and the runs through the cells of the lines drawn
  * since and through the runs dropped, where now two-sided (a run alone or hanging here and
- * not there has such a cell); with no such ancestor, all walked. */
+ * not there has such a cell; those the parent's cut-off found for this line, `hand`); with no
+ * such ancestor, all walked. In order (`before`): an ancestor's list keeps its order, so
+ * each key picks its runs from the front. */
 static int alone_here(Core *s, u128 drawn, const int *rem, u128 two, Alone *out) {
-    if (!s->pal) return alone_from(s, drawn, rem, two, out, 0);
+    if (!s->pal) {
+        int n = alone_from(s, drawn, rem, two, out, 0);
+        in_place(out, 0, n);
+        return n;
+    }
     u128 since = drawn & ~s->pdrawn, cells = 0;
+    int handed = s->hand_line >= 0 && since == BIT(s->hand_line);
     int n = 0;
     for (int i = 0; i < s->pnal; i++) {
         if (!(s->pal[i].watch & since))
@@ -236,12 +255,20 @@ static int alone_here(Core *s, u128 drawn, const int *rem, u128 two, Alone *out)
         else
             cells |= BIT(s->pal[i].least);
     }
+    int kept = n;
+    if (handed) { /* the parent's cut-off walked them */
+        for (int i = 0; i < s->nhand; i++) out[n++] = s->hand[i];
+        in_place(out, kept, n);
+        return n;
+    }
     for (u128 t = since; t; t &= t - 1) {
         int line = lowbit(t);
         cells |= BIT(s->pa[line]);
         if (s->pb[line] < s->nc) cells |= BIT(s->pb[line]);
     }
-    return alone_from(s, drawn, rem, cells & two, out, n);
+    n = alone_from(s, drawn, rem, cells & two, out, n);
+    in_place(out, kept, n);
+    return n;
 }
 
 /* ---- search -------------------------------------------------------------------------------- */
@@ -546,7 +573,7 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
         pdrawn = drawn;
     }
     u128 keyed; /* the lines of the runs in the key */
-    u128 key = alone_key(s, drawn, alone, nalone, 0, &sym, &keyed);
+    u128 key = alone_key(s, drawn, alone, nalone, nalone, 0, &sym, &keyed);
     int lo = -left, hi = left;
     s->lookups++;
     int elo, ehi, emove;
@@ -599,6 +626,10 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
      * this side gets at most minus that by the line) */
     int8_t known[MAXL];
     int nknown = 0;
+    /* the runs each quiet line's child adds, found below (up to two; the others walk) */
+    Alone kid[MAXL][2];
+    int8_t nkid[MAXL];
+    u128 handed = 0;
     if (!ncap && nq > 1) {
         /* enhanced transposition cut-off: a quiet line whose position is known to refute
          * ends the search here; the children's entries are fetched all at once */
@@ -619,7 +650,13 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
                 int nm = alone_from(s, drawn | BIT(quiet[i]), rem, cells, alone, nalone);
                 rem[a]++;
                 if (b < s->nc) rem[b]++;
-                ck[i] = alone_key(s, drawn | BIT(quiet[i]), alone, nm, gone, &csym, &ckeyed);
+                ck[i] = alone_key(s, drawn | BIT(quiet[i]), alone, nalone, nm, gone, &csym,
+                                  &ckeyed);
+                if (nm - nalone <= 2 && nm < ALONE_LIST) { /* not cut short */
+                    handed |= BIT(quiet[i]);
+                    nkid[quiet[i]] = (int8_t)(nm - nalone);
+                    for (int j = nalone; j < nm; j++) kid[quiet[i]][j - nalone] = alone[j];
+                }
             } else
                 ck[i] = canon(s, drawn | BIT(quiet[i]), &csym);
             __builtin_prefetch(&s->tt[bucket_of(s, (uint64_t)ck[i], (uint64_t)(ck[i] >> 64))]);
@@ -725,6 +762,12 @@ play:
         s->pal = pal; /* `alone_here` */
         s->pnal = pnal;
         s->pdrawn = pdrawn;
+        s->hand_line = -1;
+        if (handed & BIT(moves[i])) {
+            s->hand = kid[moves[i]];
+            s->nhand = nkid[moves[i]];
+            s->hand_line = moves[i];
+        }
         int v = child(s, drawn, reach, moves[i], left, a, beta, rem, sd);
         if (s->stopped) return 0;
         if (v > best) {
@@ -755,6 +798,7 @@ play:
 int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left) {
     if (left == 0) return 0;
     s->pal = NULL; /* a root: no ancestor's keyed runs */
+    s->hand_line = -1;
     int rem[MAXC + 1];
     fill_rem(s, drawn, rem);
     return search_rem(s, drawn, reach, alpha, beta, left, rem, sides_of(s, rem));

@@ -190,6 +190,7 @@ PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     }
     self->alone = self->nl <= 64 && !self->touch ? alone & 3 : 0;
     self->pal = NULL;
+    self->hand_line = -1;
     u128 drawn, reach;
     if (from_py(drawn_o, &drawn) || from_py(reach_o, &reach)) return NULL;
     if (drawn & ~self->all) {
