@@ -21,7 +21,8 @@ setup(
                 "src/vertex/ai/dots/_core.c",
                 "src/vertex/ai/dots/_table.c",
                 "src/vertex/ai/dots/_loony.c",
-                "src/vertex/ai/dots/_search.c",
+                "src/vertex/ai/dots/_search64.c",
+                "src/vertex/ai/dots/_search128.c",
                 "src/vertex/ai/dots/_solve.c",
                 "src/vertex/ai/dots/_mcts.c",
                 "src/vertex/ai/dots/_play.c",
@@ -29,7 +30,12 @@ setup(
                 "src/vertex/ai/dots/_bits.c",
                 "src/vertex/ai/dots/_env.c",
             ],
-            depends=["src/vertex/ai/dots/_core.h", "src/vertex/ai/dots/_play.h"],
+            depends=[
+                "src/vertex/ai/dots/_core.h",
+                "src/vertex/ai/dots/_play.h",
+                "src/vertex/ai/dots/_search.h",
+                "src/vertex/ai/dots/_alone.h",
+            ],
             extra_compile_args=[*flags, "-pthread"],
             extra_link_args=["-pthread"],
         )

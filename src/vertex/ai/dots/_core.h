@@ -20,7 +20,8 @@
  *   _core.c    the Python type: a board's tables built and freed; the module
  *   _table.c   canonical keys, the transposition table, stopping a search
  *   _loony.c   loony endgames counted: chains and loops, and with junctions
- *   _search.c  the search: chains on offer, the middle game's pruning, negamax on the table
+ *   _search.h  the search: chains on offer, the middle game's pruning, negamax on the table,
+ *              built in two widths (_search64.c, _search128.c); _alone.h its keyed runs
  *   _solve.c   the methods that run a search (MTD(f), helper threads) or read its table
  *   _mcts.c    the computer players' MCTS, plain UCT and random playouts
  * One extension built with hidden visibility (setup.py): what is declared here is shared
@@ -210,12 +211,6 @@ static inline int gains(const Core *s, u128 after, int line) {
     return k;
 }
 
-/* The cells with one side to go, and with two: kept beside the counts so that a node sorts
- * its lines by cells, not line by line */
-typedef struct {
-    u128 one, two;
-} Sides;
-
 /* _core.c */
 int from_py(PyObject *obj, u128 *out);
 PyObject *to_py(u128 x);
@@ -234,10 +229,24 @@ int loony_components(const Core *s, u128 drawn, const int *rem, Comp *out);
 int loony_eval(Core *s, u128 drawn, const int *rem, int *ok);
 int junction_eval(Core *s, u128 drawn, const int *rem, int *ok);
 struct JPosS *jpos_new(void); /* a thread's scratch for `junction_eval` (PyMem_RawFree it) */
-/* _search.c: the value of a position for the player to move, within (alpha, beta) */
-int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left);
-int child(Core *s, u128 drawn, u128 reach, int line, int left, int alpha, int beta,
-          const int *prem, Sides pk);
+/* _search64.c, _search128.c (`_search.h`): the value of a position for the player to move,
+ * within (alpha, beta), on sets of 64 bits (boards of up to 64 lines) or of 128; `child`: of
+ * the position after `line` */
+int search_64(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left);
+int search_128(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left);
+int child_64(Core *s, u128 drawn, u128 reach, int line, int left, int alpha, int beta);
+int child_128(Core *s, u128 drawn, u128 reach, int line, int left, int alpha, int beta);
+#ifndef W /* the search's body has its own (`_search.h`) */
+static inline int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left) {
+    return s->nl <= 64 ? search_64(s, drawn, reach, alpha, beta, left)
+                       : search_128(s, drawn, reach, alpha, beta, left);
+}
+static inline int child(Core *s, u128 drawn, u128 reach, int line, int left, int alpha,
+                        int beta) {
+    return s->nl <= 64 ? child_64(s, drawn, reach, line, left, alpha, beta)
+                       : child_128(s, drawn, reach, line, left, alpha, beta);
+}
+#endif
 /* _solve.c: the type's methods */
 PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw);
 PyObject *Core_cancel(Core *self, PyObject *unused);

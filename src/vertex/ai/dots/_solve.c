@@ -71,7 +71,7 @@ static void root_classes(Core *s, RootJob *job, u128 drawn, u128 reach, int left
     for (;;) {
         int i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
         if (i >= job->n || s->stopped) break;
-        int v = child(s, drawn, reach, job->lines[i], left, job->g - 1, job->g, NULL, (Sides){0, 0});
+        int v = child(s, drawn, reach, job->lines[i], left, job->g - 1, job->g);
         if (!s->stopped) job->good[i] = v >= job->g;
     }
 }

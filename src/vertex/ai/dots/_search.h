@@ -1,6 +1,35 @@
 /* The exact search and the middle game's pruned one: chains on offer, handouts, negamax
- * on the transposition table (`_core.h`). */
+ * on the transposition table (`_core.h`).
+ *
+ * One body, built in two widths (`_search64.c`, `_search128.c`): its sets of lines and of
+ * cells (`Bits`) are 64-bit words on boards of up to 64 lines, which are most boards played,
+ * and 128-bit elsewhere. A 128-bit set costs two instructions an operation and a branch for
+ * its lowest bit; in 64 bits the same search runs about a quarter fewer instructions.
+ * Keys stay 128-bit (`canon`, the table): their top half carries the keyed runs' codes.
+ * `search` and `child` (`_core.h`) pick the width by the board. */
+#ifndef W
+#error "_search.h is included by _search64.c and _search128.c, with W set"
+#endif
 #include "_core.h"
+
+#if W == 64
+typedef uint64_t Bits;
+/* the same names as the 128-bit ones (`_core.h`), for this body only */
+#undef BIT
+#define BIT(i) (((uint64_t)1) << (i))
+#define lowbit(x) __builtin_ctzll(x)
+#define popc(x) __builtin_popcountll(x)
+#define WIDE(f) f##_64
+#else
+typedef u128 Bits;
+#define WIDE(f) f##_128
+#endif
+
+/* The cells with one side to go, and with two: kept beside the counts so that a node sorts
+ * its lines by cells, not line by line */
+typedef struct {
+    Bits one, two;
+} Sides;
 
 /* ---- chains on offer ------------------------------------------------------------------------ */
 /* The run of cells a capture line L opens (after the safe captures, its rem-1 cell's far side
@@ -9,7 +38,7 @@
  * ground (four with both ends open), declines them by the middle line; moving elsewhere
  * while cells are on offer never does better (take them first, then make that move).
  * Writes the moves worth searching into out and returns how many; 1 when only the capture. */
-static int run_moves(const Core *s, u128 drawn, const int *rem, int L, int *out) {
+static int run_moves(const Core *s, Bits drawn, const int *rem, int L, int *out) {
     int a = s->pa[L], b = s->pb[L];
     int c = rem[a] == 1 ? a : b;
     int cur = across(s, L, c), in = L, n = 1, mid = -1, open = 0;
@@ -39,7 +68,7 @@ static int run_moves(const Core *s, u128 drawn, const int *rem, int L, int *out)
 
 /* The cells a handout `line` (no capture) puts on offer: from each side it leaves with one
  * side to go, the run of two-sided cells behind it; counted up to `cap`. */
-static int handout_size(const Core *s, u128 drawn, const int *rem, int line, int cap) {
+static int handout_size(const Core *s, Bits drawn, const int *rem, int line, int cap) {
     int n = 0;
     int sides[2] = {s->pa[line], s->pb[line]};
     for (int i = 0; i < 2 && n < cap; i++) {
@@ -48,7 +77,7 @@ static int handout_size(const Core *s, u128 drawn, const int *rem, int line, int
         for (;;) {
             n++;
             if (n >= cap) break;
-            u128 f = s->cmask[cur] & ~drawn & ~BIT(in);
+            Bits f = s->cmask[cur] & ~drawn & ~BIT(in);
             if (!f) break;
             int out = lowbit(f);
             int nxt = across(s, out, cur);
@@ -60,216 +89,7 @@ static int handout_size(const Core *s, u128 drawn, const int *rem, int line, int
     return n;
 }
 
-/* ---- runs alone, and runs hanging from a junction --------------------------------------------
- * A run of two-sided cells whose ends are both on the ground, or a loop of them, touches no
- * other cell: what is left of the game after it does not depend on where it lies, only on
- * its length and kind (the strings and coins are the same). Below the root such runs are
- * keyed by their lengths: their lines count as drawn and their codes go into the key's
- * bits above the board's 64 lines, so that positions alike but for where their runs lie
- * share one entry. Values are of the game from here on (score-free), so they agree.
- * A run with one end on the ground and the other at a junction (a cell with three sides or
- * more to go), by line `at`, is the same strings and coins wherever its other cells lie
- * (`Core.alone` & 2): its lines but `at` count as drawn (its first cell then shows one side
- * to go, which no listed node has otherwise: no cell is on offer there), and its code goes
- * into the key in the order of the lines `at` under the key's symmetry, so that each such
- * cell of the key has its own length. */
-#define ALONE_MAX 4 /* runs in a key (the longest; the others keep their places) */
-#define ALONE_LIST 24
-#define NOWHERE 255 /* `at` of a run alone: it hangs from nothing */
-
-typedef struct AloneS {
-    uint64_t lines; /* the lines that count as drawn in the key (boards of up to 64 lines) */
-    uint64_t watch; /* lines whose drawing ends the run as listed: its own and its junction's */
-    uint8_t code, least, at; /* code: the cells, plus 128 for a loop; at: see above */
-} Alone;
-
-
-/* The run through two-sided cell c, marked in *seen: 1 when it is alone or hangs from a
- * junction (`hang`: keyed so too), written to *out. In 64 bits: runs are keyed on boards of
- * up to 64 lines (so of fewer cells), and the walks are most of their cost. */
-static int alone_run(const Core *s, uint64_t drawn, const int *rem, int c, uint64_t *seen,
-                     int hang, Alone *out) {
-    uint64_t f = (uint64_t)s->cmask[c] & ~drawn, cells = 1ULL << c, lines = f;
-    int first[2] = {__builtin_ctzll(f), __builtin_ctzll(f & (f - 1))};
-    int n = 1, least = c, loop = 0, ok = 1;
-    int junction[2] = {-1, -1}, at[2] = {-1, -1}; /* each end's junction cell and its line */
-    for (int d = 0; d < 2 && !loop && ok; d++) {
-        int cur = c, line = first[d];
-        for (;;) {
-            int nxt = across(s, line, cur);
-            if (nxt == c) {
-                loop = 1;
-                break;
-            }
-            if (nxt == s->nc) break; /* the ground */
-            if (rem[nxt] >= 3 && hang) {
-                junction[d] = nxt;
-                at[d] = line;
-                break;
-            }
-            if (rem[nxt] != 2 || (cells >> nxt & 1)) {
-                ok = 0;
-                break;
-            }
-            uint64_t g = (uint64_t)s->cmask[nxt] & ~drawn;
-            int out_line = __builtin_ctzll(g & ~(1ULL << line));
-            if (across(s, out_line, nxt) == cur) { /* two cells that share two lines */
-                ok = 0;
-                break;
-            }
-            cells |= 1ULL << nxt;
-            lines |= g;
-            n++;
-            if (nxt < least) least = nxt;
-            line = out_line;
-            cur = nxt;
-        }
-        if (junction[0] >= 0 && junction[1] >= 0) ok = 0; /* between junctions: by place */
-    }
-    /* a run keyed by place is left as soon as that is seen: any walk of it finds the same,
-     * so no run is listed twice */
-    *seen |= cells;
-    if (!ok || (loop && n < 3) || n > 63) return 0;
-    int d = junction[0] >= 0 ? 0 : junction[1] >= 0 ? 1 : -1;
-    out->code = (uint8_t)((loop << 7) | n);
-    out->least = (uint8_t)least;
-    out->at = NOWHERE;
-    out->lines = out->watch = lines;
-    if (d >= 0) {
-        /* one cell hanging lies where it lies (across `at`, its other line to the ground):
-         * nothing to share; of lines that bound the same cells (the key packs them alike)
-         * it would not tell which */
-        if (n < 2 || (s->inclass & BIT(at[d]))) return 0;
-        out->code = (uint8_t)(64 | n);
-        out->at = (uint8_t)at[d];
-        out->lines = lines & ~(1ULL << at[d]);
-        out->watch = lines | ((uint64_t)s->cmask[junction[d]] & ~drawn);
-    }
-    return 1;
-}
-
-/* The runs alone or hanging (`Core.alone` & 2) through `cells` (those two-sided, each run
- * once), after the n in out (at most ALONE_LIST in all); the new count. */
-static int alone_from(const Core *s, u128 drawn, const int *rem, u128 cells, Alone *out, int n) {
-    uint64_t seen = 0, d = (uint64_t)drawn;
-    int hang = s->alone & 2;
-    for (uint64_t t = (uint64_t)cells; t && n < ALONE_LIST; t &= t - 1) {
-        int c = __builtin_ctzll(t);
-        if (rem[c] != 2 || (seen >> c & 1)) continue;
-        /* most often both its lines lead to cells with three sides or more to go: a run
-         * between junctions, keyed by place */
-        uint64_t f = (uint64_t)s->cmask[c] & ~d;
-        int x = across(s, __builtin_ctzll(f), c), y = across(s, __builtin_ctzll(f & (f - 1)), c);
-        if (x != s->nc && y != s->nc && rem[x] >= 3 && rem[y] >= 3) continue;
-        n += alone_run(s, d, rem, c, &seen, hang, &out[n]);
-    }
-    return n;
-}
-
-/* The order in which runs are picked for a key: longer first, then runs alone, then by least
- * cell */
-static int before(const Alone *x, const Alone *y) {
-    int lx = x->code & 63, ly = y->code & 63;
-    if (lx != ly) return lx > ly;
-    if ((x->at == NOWHERE) != (y->at == NOWHERE)) return x->at == NOWHERE;
-    return x->least < y->least;
-}
-
-/* Runs r[ns..n) put in order (`before`) among r[0..ns), which are in order */
-static void in_place(Alone *r, int ns, int n) {
-    for (int i = ns; i < n; i++) {
-        Alone x = r[i];
-        int j = i;
-        for (; j > 0 && before(&x, &r[j - 1]); j--) r[j] = r[j - 1];
-        r[j] = x;
-    }
-}
-
-/* The key of `drawn` with runs `runs` (runs[0..ns) in order, `before`; those with a line in
- * `gone` are not this position's): the ALONE_MAX longest drawn, their codes in bits 64..95
- * (the part of a key's top half the table keeps on boards of up to 64 lines): the runs
- * alone's from the largest down, then the hanging runs' by their lines `at` as the key has
- * them; *keyed: their lines. */
-static u128 alone_key(const Core *s, u128 drawn, const Alone *runs, int ns, int n, u128 gone,
-                      int *sym, u128 *keyed) {
-    *keyed = 0;
-    if (!n) return canon(s, drawn, sym);
-    const Alone *pick[ALONE_MAX];
-    int np = 0, i = 0;
-    for (; i < ns && np < ALONE_MAX; i++)
-        if (!(runs[i].watch & gone)) pick[np++] = &runs[i];
-    for (i = ns; i < n; i++) {
-        const Alone *r = &runs[i];
-        int j = np < ALONE_MAX ? np++ : ALONE_MAX;
-        while (j > 0 && before(r, pick[j - 1])) { /* insertion; the last falls off */
-            if (j < ALONE_MAX) pick[j] = pick[j - 1];
-            j--;
-        }
-        if (j < ALONE_MAX) pick[j] = r;
-    }
-    uint64_t lines = 0;
-    for (int i = 0; i < np; i++) lines |= pick[i]->lines;
-    *keyed = lines;
-    u128 key = canon(s, drawn | lines, sym);
-    /* alone codes (1..63, loops 128..191) and hanging ones (64..127) tell themselves apart,
-     * so the list reads back one way: alone by code down, then hanging by where they hang */
-    uint8_t code[ALONE_MAX];
-    int where[ALONE_MAX];
-    for (int i = 0; i < np; i++) {
-        const Alone *r = pick[i];
-        code[i] = r->code;
-        where[i] = r->at == NOWHERE ? -256 - r->code : *sym < 0 ? r->at : s->perm[*sym][r->at];
-    }
-    for (int i = 1; i < np; i++)
-        for (int j = i; j > 0 && where[j - 1] > where[j]; j--) {
-            int w = where[j];
-            where[j] = where[j - 1];
-            where[j - 1] = w;
-            uint8_t c = code[j];
-            code[j] = code[j - 1];
-            code[j - 1] = c;
-        }
-    uint64_t sig = 0;
-    for (int i = 0; i < np; i++) sig = (sig << 8) | code[i];
-    return key | ((u128)sig << 64);
-}
-
-/* The runs of a node: those of the nearest ancestor that listed its own (`Core.pal`) where
- * no line they watch was drawn since, and the runs through the cells of the lines drawn
- * since and through the runs dropped, where now two-sided (a run alone or hanging here and
- * not there has such a cell; those the parent's cut-off found for this line, `hand`); with no
- * such ancestor, all walked. In order (`before`): an ancestor's list keeps its order, so
- * each key picks its runs from the front. */
-static int alone_here(Core *s, u128 drawn, const int *rem, u128 two, Alone *out) {
-    if (!s->pal) {
-        int n = alone_from(s, drawn, rem, two, out, 0);
-        in_place(out, 0, n);
-        return n;
-    }
-    u128 since = drawn & ~s->pdrawn, cells = 0;
-    int handed = s->hand_line >= 0 && since == BIT(s->hand_line);
-    int n = 0;
-    for (int i = 0; i < s->pnal; i++) {
-        if (!(s->pal[i].watch & since))
-            out[n++] = s->pal[i];
-        else
-            cells |= BIT(s->pal[i].least);
-    }
-    int kept = n;
-    if (handed) { /* the parent's cut-off walked them */
-        for (int i = 0; i < s->nhand; i++) out[n++] = s->hand[i];
-        in_place(out, kept, n);
-        return n;
-    }
-    for (u128 t = since; t; t &= t - 1) {
-        int line = lowbit(t);
-        cells |= BIT(s->pa[line]);
-        if (s->pb[line] < s->nc) cells |= BIT(s->pb[line]);
-    }
-    n = alone_from(s, drawn, rem, cells & two, out, n);
-    in_place(out, kept, n);
-    return n;
-}
+#include "_alone.h"
 
 /* ---- search -------------------------------------------------------------------------------- */
 
@@ -294,16 +114,17 @@ static inline void one_less(int *rem, Sides *k, int c) {
         k->one &= ~BIT(c);
 }
 
-static int search_rem(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, int *rem,
+static int search_rem(Core *s, Bits drawn, Bits reach, int alpha, int beta, int left, int *rem,
                       Sides k);
 
 /* The search after `line`; `prem`, `pk`: the sides to go before it (NULL: counted anew),
  * so that a child's count is its parent's less the line's two cells. */
-int child(Core *s, u128 drawn, u128 reach, int line, int left, int alpha, int beta,
-          const int *prem, Sides pk) {
-    u128 after = drawn | BIT(line);
+static int search(Core *s, Bits drawn, Bits reach, int alpha, int beta, int left);
+static int child(Core *s, Bits drawn, Bits reach, int line, int left, int alpha, int beta,
+                 const int *prem, Sides pk) {
+    Bits after = drawn | BIT(line);
     int k = gains(s, after, line);
-    u128 r2 = s->touch ? (reach | s->reach_of[line]) : reach;
+    Bits r2 = s->touch ? (reach | s->reach_of[line]) : reach;
     int v, rem[MAXC + 1];
     if (prem) {
         int a = s->pa[line], b = s->pb[line];
@@ -329,7 +150,7 @@ int child(Core *s, u128 drawn, u128 reach, int line, int left, int alpha, int be
 
 /* A line that hands out one lone cell: is it the first such line of its cell? (after the
  * forced capture every one of them gives the same position: one is searched). */
-static inline int first_for_cell(const Core *s, const int *rem, int line, u128 *given) {
+static inline int first_for_cell(const Core *s, const int *rem, int line, Bits *given) {
     int c = rem[s->pa[line]] == 2 ? s->pa[line] : s->pb[line];
     if (*given & BIT(c)) return 0;
     *given |= BIT(c);
@@ -342,9 +163,9 @@ static inline int first_for_cell(const Core *s, const int *rem, int line, u128 *
  * sides or more to go). The taker's best answers then end in the same positions wherever it
  * is opened: all of it taken, or all but the last two (four of a loop) given back. *id: its
  * least cell. */
-static int long_run(const Core *s, u128 drawn, const int *rem, int c, int *id) {
+static int long_run(const Core *s, Bits drawn, const int *rem, int c, int *id) {
     int n = 1, least = c, ends[2];
-    u128 f = s->cmask[c] & ~drawn;
+    Bits f = s->cmask[c] & ~drawn;
     int first[2] = {lowbit(f), lowbit(f & (f - 1))};
     for (int d = 0; d < 2; d++) {
         int cur = c, line = first[d];
@@ -370,7 +191,7 @@ static int long_run(const Core *s, u128 drawn, const int *rem, int c, int *id) {
 
 /* A handout `line` (no capture on offer): is it the first listed of its long run? (the
  * others of it give the same; `long_run`) */
-static inline int first_for_run(const Core *s, u128 drawn, const int *rem, int line, u128 *runs) {
+static inline int first_for_run(const Core *s, Bits drawn, const int *rem, int line, Bits *runs) {
     int c = rem[s->pa[line]] == 2 ? s->pa[line] : s->pb[line], id;
     if (!long_run(s, drawn, rem, c, &id)) return 1;
     if (*runs & BIT(id)) return 0;
@@ -391,12 +212,12 @@ typedef struct {
 
 /* 0 when some two-sided cell has both its lines to one cell (cells that share two lines):
  * the walks then, not the labels. */
-static int label_runs(const Core *s, u128 drawn, const int *rem, u128 two, Runs *r) {
+static int label_runs(const Core *s, Bits drawn, const int *rem, Bits two, Runs *r) {
     int nr = 0;
-    for (u128 todo = two; todo; todo &= todo - 1) {
+    for (Bits todo = two; todo; todo &= todo - 1) {
         int c = lowbit(todo);
         if (!(two & BIT(c))) continue; /* labelled with an earlier cell's run */
-        u128 f = s->cmask[c] & ~drawn;
+        Bits f = s->cmask[c] & ~drawn;
         int first[2] = {lowbit(f), lowbit(f & (f - 1))}, ends[2] = {-1, -1};
         if (across(s, first[0], c) == across(s, first[1], c) && across(s, first[0], c) != s->nc)
             return 0;
@@ -415,7 +236,7 @@ static int label_runs(const Core *s, u128 drawn, const int *rem, u128 two, Runs 
                     ends[d] = nxt == s->nc ? -1 : nxt;
                     break;
                 }
-                u128 g = s->cmask[nxt] & ~drawn;
+                Bits g = s->cmask[nxt] & ~drawn;
                 int l1 = lowbit(g), l2 = lowbit(g & (g - 1));
                 if (across(s, l1, nxt) == across(s, l2, nxt) && across(s, l1, nxt) != s->nc)
                     return 0;
@@ -451,7 +272,7 @@ static inline int run_handout(const Core *s, const Runs *r, const int *rem, int 
 }
 
 /* `first_for_run` from the labels */
-static inline int run_first(const Core *s, const Runs *r, const int *rem, int line, u128 *seen) {
+static inline int run_first(const Core *s, const Runs *r, const int *rem, int line, Bits *seen) {
     int c = rem[s->pa[line]] == 2 ? s->pa[line] : s->pb[line];
     const Run *run = &r->run[r->of[c]];
     if (!run->loop && !(run->len >= 3 && run->apart)) return 1;
@@ -467,11 +288,11 @@ static inline int run_first(const Core *s, const Runs *r, const int *rem, int li
  * cell (after the forced capture they give the same position). `hard`: a chain of two
  * handed out from its end is dominated by its middle line (the same cells, and the taker
  * cannot decline them) — with one line per lone cell exact, and used in the exact search. */
-static int handouts(Core *s, u128 drawn, const int *rem, u128 two, int nq, const int *g1,
+static int handouts(Core *s, Bits drawn, const int *rem, Bits two, int nq, const int *g1,
                     int n1, const int *g2, int n2, int skip, int *moves, int n) {
     /* the skipped line (searched first) counts as its run's */
     int runs_on = s->hard && s->chains;
-    u128 runs = 0;
+    Bits runs = 0;
     if (runs_on && skip >= 0 && (rem[s->pa[skip]] == 2 || rem[s->pb[skip]] == 2))
         first_for_run(s, drawn, rem, skip, &runs);
     Runs r;
@@ -483,7 +304,7 @@ static int handouts(Core *s, u128 drawn, const int *rem, u128 two, int nq, const
     if (s->quiet && nq && s->ply + 1 >= s->quiet) {
         if (nq > s->sac_quiet) return n;
         if (n1 + n2 > 1) labels = label_runs(s, drawn, rem, two, &r);
-        u128 given = 0;
+        Bits given = 0;
         for (int i = 0; i < n1; i++) {
             int line = g1[i];
             int size = SIZE(line, s->handout > 3 ? s->handout : 3);
@@ -501,7 +322,7 @@ static int handouts(Core *s, u128 drawn, const int *rem, u128 two, int nq, const
     int hard = s->hard && s->loony, n0 = n;
     if ((hard || runs_on) && n1 + n2 > 1) labels = label_runs(s, drawn, rem, two, &r);
     int size[MAXL]; /* hard: each listed handout's cells (up to 16), the smallest go first */
-    u128 given = 0;
+    Bits given = 0;
     for (int i = 0; i < n1; i++) {
         int line = g1[i];
         if (line == skip) continue;
@@ -536,9 +357,9 @@ static int handouts(Core *s, u128 drawn, const int *rem, u128 two, int nq, const
 }
 
 /* The lines of `mask` in `order` (the search's move order) into out; how many. */
-static inline int in_order(const Core *s, u128 mask, int *out) {
+static inline int in_order(const Core *s, Bits mask, int *out) {
     if (!mask) return 0;
-    u128 places = 0;
+    Bits places = 0;
     int n = 0;
     for (int j = 0; j < s->nchunk; j++)
         places |= s->ordtab[j * 256 + (unsigned)((mask >> (8 * j)) & 255)];
@@ -549,7 +370,7 @@ static inline int in_order(const Core *s, u128 mask, int *out) {
     return n;
 }
 
-static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, int *rem,
+static int node(Core *s, Bits drawn, Bits reach, int alpha, int beta, int left, int *rem,
                 Sides sd) {
     if (left <= alpha) return left;
     if (-left >= beta) return -left;
@@ -564,7 +385,7 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
      * one it was handed */
     const Alone *pal = s->pal;
     int pnal = s->pnal;
-    u128 pdrawn = s->pdrawn;
+    Bits pdrawn = s->pdrawn;
     int listed = s->alone && s->ply && !sd.one;
     int nalone = listed ? alone_here(s, drawn, rem, sd.two, alone) : 0;
     if (listed) {
@@ -572,7 +393,7 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
         pnal = nalone;
         pdrawn = drawn;
     }
-    u128 keyed; /* the lines of the runs in the key */
+    Bits keyed; /* the lines of the runs in the key */
     u128 key = alone_key(s, drawn, alone, nalone, nalone, 0, &sym, &keyed);
     int lo = -left, hi = left;
     s->lookups++;
@@ -593,30 +414,30 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
     }
     if (lo > alpha) alpha = lo;
     if (hi < beta) beta = hi;
-    u128 free = s->all & ~drawn;
+    Bits free = s->all & ~drawn;
     if (s->touch) free &= reach;
     int moves[MAXL], ncap = 0, nq = 0, n1 = 0, n2 = 0;
     int defer = 0, skip = -1;
     int quiet[MAXL], g1[MAXL], g2[MAXL];
     /* of lines that bound the same cells only one is searched: the others give the same
      * position (the key packs them alike) */
-    u128 same = 0;
+    Bits same = 0;
     for (int c = 0; c < s->nclass; c++) {
-        u128 f = s->classmask[c] & free;
+        Bits f = s->classmask[c] & free;
         same |= f & (f - 1);
     }
     /* the free lines by what they do, from the cells with one and two sides to go: the
      * captures, the quiet lines, and the handouts of two-sided cells on one side (g1) or
      * both (g2), each listed in `order` when it is needed */
-    u128 cand = free & ~same, capm = 0, seen1 = 0, seen2 = 0;
-    for (u128 o = sd.one; o; o &= o - 1) capm |= s->cmask[lowbit(o)];
+    Bits cand = free & ~same, capm = 0, seen1 = 0, seen2 = 0;
+    for (Bits o = sd.one; o; o &= o - 1) capm |= s->cmask[lowbit(o)];
     capm &= cand;
-    for (u128 t = sd.two; t; t &= t - 1) {
-        u128 m = s->cmask[lowbit(t)] & cand & ~capm;
+    for (Bits t = sd.two; t; t &= t - 1) {
+        Bits m = s->cmask[lowbit(t)] & cand & ~capm;
         seen2 |= seen1 & m;
         seen1 |= m;
     }
-    u128 quietm = cand & ~capm & ~seen1, g1m = seen1 & ~seen2;
+    Bits quietm = cand & ~capm & ~seen1, g1m = seen1 & ~seen2;
     ncap = in_order(s, capm, moves);
     nq = popc(quietm);
     n1 = popc(g1m);
@@ -629,7 +450,7 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
     /* the runs each quiet line's child adds, found below (up to two; the others walk) */
     Alone kid[MAXL][2];
     int8_t nkid[MAXL];
-    u128 handed = 0;
+    Bits handed = 0;
     if (!ncap && nq > 1) {
         /* enhanced transposition cut-off: a quiet line whose position is known to refute
          * ends the search here; the children's entries are fetched all at once */
@@ -642,7 +463,7 @@ static int node(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, 
                  * through the line's cells and theirs (written after this node's own,
                  * which stay as they are) */
                 int a = s->pa[quiet[i]], b = s->pb[quiet[i]];
-                u128 cells = BIT(a) | (b < s->nc ? BIT(b) : 0), ckeyed, gone = BIT(quiet[i]);
+                Bits cells = BIT(a) | (b < s->nc ? BIT(b) : 0), ckeyed, gone = BIT(quiet[i]);
                 for (int j = 0; j < nalone; j++)
                     if (alone[j].watch & gone) cells |= BIT(alone[j].least);
                 rem[a]--;
@@ -725,7 +546,7 @@ play:
     if (ttmove >= 0 && (!(free & BIT(ttmove)) || (same & BIT(ttmove))))
         for (int c = 0; c < s->nclass; c++) /* an equal line of the same cells */
             if (s->classmask[c] & BIT(ttmove)) {
-                u128 f = s->classmask[c] & free;
+                Bits f = s->classmask[c] & free;
                 ttmove = f ? lowbit(f) : -1;
                 break;
             }
@@ -795,7 +616,7 @@ play:
     return best;
 }
 
-int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left) {
+static int search(Core *s, Bits drawn, Bits reach, int alpha, int beta, int left) {
     if (left == 0) return 0;
     s->pal = NULL; /* a root: no ancestor's keyed runs */
     s->hand_line = -1;
@@ -805,14 +626,14 @@ int search(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left) {
 }
 
 /* `search` with the sides to go counted (rem, and k: the cells with one and two to go) */
-static int search_rem(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left, int *rem,
+static int search_rem(Core *s, Bits drawn, Bits reach, int alpha, int beta, int left, int *rem,
                       Sides k) {
     if (left == 0) return 0;
     int gain = 0;
     if (s->forced) {
         /* a cell taken without offering another is never worse than anything else; the
          * least such cell first, each time */
-        u128 todo = k.one;
+        Bits todo = k.one;
         while (todo && left) {
             int c = lowbit(todo);
             todo &= todo - 1;
@@ -839,4 +660,12 @@ static int search_rem(Core *s, u128 drawn, u128 reach, int alpha, int beta, int 
         }
     }
     return node(s, drawn, reach, alpha, beta, left, rem, k);
+}
+
+/* This width's search and child from a root (`search` and `child` in `_core.h`) */
+int WIDE(search)(Core *s, u128 drawn, u128 reach, int alpha, int beta, int left) {
+    return search(s, (Bits)drawn, (Bits)reach, alpha, beta, left);
+}
+int WIDE(child)(Core *s, u128 drawn, u128 reach, int line, int left, int alpha, int beta) {
+    return child(s, (Bits)drawn, (Bits)reach, line, left, alpha, beta, NULL, (Sides){0, 0});
 }
