@@ -1,6 +1,5 @@
-/* Runs keyed by their lengths (`Core.alone`): a part of the search's body (`_search.h`),
- * in the width it is included in. */
 /* ---- runs alone, and runs hanging from a junction --------------------------------------------
+ * (`Core.alone`; a part of the search's body, `_search.h`, in the width it is included in)
  * A run of two-sided cells whose ends are both on the ground, or a loop of them, touches no
  * other cell: what is left of the game after it does not depend on where it lies, only on
  * its length and kind (the strings and coins are the same). Below the root such runs are
@@ -22,7 +21,6 @@ typedef struct AloneS {
     uint64_t watch; /* lines whose drawing ends the run as listed: its own and its junction's */
     uint8_t code, least, at; /* code: the cells, plus 128 for a loop; at: see above */
 } Alone;
-
 
 /* The run through two-sided cell c, marked in *seen: 1 when it is alone or hangs from a
  * junction (`hang`: keyed so too), written to *out. In 64 bits: runs are keyed on boards of

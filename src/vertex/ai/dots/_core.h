@@ -6,14 +6,15 @@
  * board's symmetries, the move order) comes from the Python engine at construction
  * (`vertex.ai.dots.core.CoreSolver`), so the Python engine stays the one reference.
  *
- * Positions are bit sets of drawn lines (up to 128 lines, as unsigned __int128). The search
- * is the Python solver's (`vertex.ai.dots.solver`), made fast: negamax alpha-beta on the
- * score-free value (the mover's net cells from here on), a fixed-size transposition table
- * of two bounds per canonical position (memory given in bytes), canonical keys under the
- * board's symmetries and the swap of lines that bound the same cells (Barker & Korf's
- * corner equivalence, generalised), safe captures taken at once, loony endgames counted.
- * The search releases the GIL; a deadline, `cancel()` from another thread and a poll
- * callback (progress, or a cancel flag across processes) stop it cleanly.
+ * Positions are bit sets of drawn lines (up to 128 lines, as unsigned __int128; the search
+ * works in 64 bits where they fit, `_search.h`). The search is the Python solver's
+ * (`vertex.ai.dots.solver`), made fast: negamax alpha-beta on the score-free value (the mover's
+ * net cells from here on), a fixed-size transposition table of two bounds per canonical
+ * position (memory given in bytes), canonical keys under the board's symmetries and the swap of
+ * lines that bound the same cells (Barker & Korf's corner equivalence, generalised), safe
+ * captures taken at once, loony endgames counted. The search releases the GIL; a deadline,
+ * `cancel()` from another thread and a poll callback (progress, or a cancel flag across
+ * processes) stop it cleanly.
  *
  * The files, one concern each (with the engine's hot path: `_play.c`, `_rules.c` and
  * `_bits.c`, sharing `_play.h`, and `_env.c`):
