@@ -138,3 +138,31 @@ def test_two_threads_solve_three_by_three_alike() -> None:
     sol = CoreSolver(game, table_bytes=16 << 20, threads=2).solve(game.initial_state())
     assert sol.value == -3
     assert len(sol.best_moves) == 24
+
+
+def test_keys_built_from_the_parents_are_the_tables_keys() -> None:
+    # Below the root a node's key comes from its parent's images under the symmetries, a line
+    # added (`_search.h`, keys from the parent's); the table is read with keys made from
+    # scratch (`canon`). From empty all eight symmetries of 3×3 key the search, so the
+    # positions two lines in are stored under incremental keys: read back, each holds its
+    # value (known by a fresh solve), and most are there.
+    game = game_of("dots-and-boxes", rows=3, cols=3)
+    solver = CoreSolver(game, table_bytes=16 << 20)
+    start = game.initial_state()
+    assert solver.solve(start).value == -3
+    fresh = CoreSolver(game, table_bytes=16 << 20)
+    names = game.board.line_names
+    found = 0
+    for first in range(0, len(names), 3):
+        for second in range(len(names)):
+            if second == first:
+                continue
+            got = solver.core.probe((1 << first) | (1 << second))
+            if got is None:
+                continue
+            found += 1
+            after = start.play(names[first]).play(names[second])
+            assert isinstance(after, DotsState)
+            value = fresh.solve(after).value
+            assert got[0] <= value <= got[1], (names[first], names[second], got, value)
+    assert found >= 100

@@ -278,6 +278,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw) {
      * the dots they touch matter too) */
     self->nclass = 0;
     self->inclass = 0;
+    memset(self->lineclass, -1, sizeof self->lineclass);
     if (!touch) {
         uint8_t done[MAXL] = {0};
         for (int l = 0; l < nl && self->nclass < MAXCLASS; l++) {
@@ -295,6 +296,7 @@ static int Core_init(Core *self, PyObject *args, PyObject *kw) {
             for (int i = 0; i < m; i++) {
                 self->classmask[c] |= BIT(members[i]);
                 self->inclass |= BIT(members[i]);
+                self->lineclass[members[i]] = (int8_t)c;
                 self->classlow[c][i + 1] = self->classlow[c][i] | BIT(members[i]);
             }
         }

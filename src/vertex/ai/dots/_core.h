@@ -102,9 +102,13 @@ typedef struct {
     int pnal;
     u128 pdrawn;
     /* the runs a child's line adds to them, found by the parent's transposition cut-off
-     * (nhand of them, when the child's line is hand_line; else -1) */
+     * (nhand of them, when the child's line is hand_line; -1: none handed) */
     const struct AloneS *hand;
     int nhand, hand_line;
+    /* a node's packed images, handed to the child being searched (the 64-bit search's
+     * `Images`; NULL when none), and the lines drawn they are of */
+    const struct ImagesS *himg;
+    uint64_t hdrawn;
     int order[MAXL];
     int nsym, nchunk;
     /* the symmetries the keys use: all, or the root's own ones (`stabilizer`); a key is
@@ -117,6 +121,7 @@ typedef struct {
     int nclass;
     u128 classmask[MAXCLASS];
     u128 inclass; /* the lines of all classes */
+    int8_t lineclass[MAXL]; /* each line's class, -1 for none */
     u128 classlow[MAXCLASS][CLASSMAX + 1];
     Entry *tt;
     void *tt_raw;
