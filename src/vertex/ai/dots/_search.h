@@ -451,7 +451,7 @@ static int node(Core *s, Bits drawn, Bits reach, int alpha, int beta, int left, 
     const Alone *pal = s->pal;
     int pnal = s->pnal;
     Bits pdrawn = s->pdrawn;
-    int listed = s->alone && s->ply && !sd.one;
+    int listed = W == 64 && s->alone && s->ply && !sd.one; /* (runs: 64 lines or fewer) */
     int nalone = listed ? alone_here(s, drawn, rem, sd.two, alone) : 0;
     if (listed) {
         pal = alone;
@@ -521,8 +521,8 @@ static int node(Core *s, Bits drawn, Bits reach, int alpha, int beta, int left, 
     int8_t known[MAXL];
     int nknown = 0;
     /* the runs each quiet line's child adds, found below (up to two; the others walk) */
-    Alone kid[MAXL][2];
-    int8_t nkid[MAXL];
+    Alone kid[W == 64 ? MAXL : 1][2]; /* (none in the 128-bit build: no runs listed) */
+    int8_t nkid[W == 64 ? MAXL : 1];
     Bits handed = 0;
     if (!ncap && nq > 1) {
         /* enhanced transposition cut-off: a quiet line whose position is known to refute
