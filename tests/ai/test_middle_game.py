@@ -278,6 +278,41 @@ TRIANGLES_SEED_3 = (
 )
 
 
+def triangles_seed_3() -> DotsState:
+    game = vertex.create_game("dots-and-triangles", size=6)
+    assert isinstance(game, DotsGame)
+    state = game.initial_state()
+    for move in TRIANGLES_SEED_3[0].split():
+        nxt = state.play(move)
+        assert isinstance(nxt, DotsState)
+        state = nxt
+    return state
+
+
+def test_level_five_searches_the_triangles_6_middle_game_exactly(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # 51 lines open: within WIDEN_LINES, so after the pruned searches the exact one, which
+    # ends well within the budget here and names the one value-keeping line
+    from vertex.ai.dots import player as dots_player
+
+    state = triangles_seed_3()
+    assert len(state.legal_moves()) <= dots_player.WIDEN_LINES
+    calls: list[bool] = []
+    real = CoreSolver.keep_line
+
+    def seen(self: CoreSolver, st: DotsState, **kw: Any) -> tuple[int, int]:
+        calls.append(bool(kw.get("middle")))
+        return real(self, st, **kw)
+
+    monkeypatch.setattr(CoreSolver, "keep_line", seen)
+    forget_tables()
+    me = DotsPlayer(state.game, 5, seed=1)
+    assert me.choose(state, state.to_move[0], 120.0) in TRIANGLES_SEED_3[1]
+    assert me.last_reason == "solver"
+    assert calls[-1] is False and calls[0] is True  # the pruned ones first, the exact last
+
+
 @pytest.mark.parametrize("spare", [True, False])  # two threads a search, or one
 def test_with_too_many_lines_open_for_the_exact_search_level_five_widens_the_pruned_one(
     monkeypatch: pytest.MonkeyPatch, spare: bool
@@ -285,6 +320,9 @@ def test_with_too_many_lines_open_for_the_exact_search_level_five_widens_the_pru
     from vertex.ai.dots import player as dots_player
 
     monkeypatch.setattr(dots_player, "spare_core", lambda: spare)
+    # boards with more lines open in their middle game than this one (6×6): the mechanism
+    # on Triangles 6, whose exact search would be the one to end in time
+    monkeypatch.setattr(dots_player, "WIDEN_LINES", 46)
 
     game = vertex.create_game("dots-and-triangles", size=6)
     assert isinstance(game, DotsGame)

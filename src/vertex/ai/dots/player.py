@@ -85,10 +85,12 @@ WIDE_BYTES = 38 << 20
 WIDE_HANDOUT = 4
 #: ... and the quick one's (`QUICK_HANDOUTS`; cleared before each use).
 QUICK_BYTES = 2 << 20
-#: Level 5 with more lines open than this (Dots and Triangles 6's middle game: 50-53; 5×5's:
-#: 36-43) widens the pruned search instead of searching exactly, up to handouts below
-#: WIDEST_HANDOUT cells.
-WIDEN_LINES = 46
+#: Level 5 with more lines open than this widens the pruned search instead of searching
+#: exactly, up to handouts below WIDEST_HANDOUT cells: boards whose middle game has more
+#: lines open than Dots and Triangles 6's (50-53; 5×5's: 36-43), such as 6×6. Triangles 6
+#: searches exactly since the core's 64-bit search: 20-21 of its 28 recorded positions kept
+#: the value against 19-20 widening, in five runs each, with 13% less CPU (bench/RESULTS.md).
+WIDEN_LINES = 56
 WIDEST_HANDOUT = 7
 #: Boards whose tables a process keeps (the least recently used go first).
 KEPT_BOARDS = 2
