@@ -35,6 +35,8 @@ setup(
                 "src/vertex/ai/dots/_play.h",
                 "src/vertex/ai/dots/_search.h",
                 "src/vertex/ai/dots/_alone.h",
+                "src/vertex/ai/dots/_handouts.h",
+                "src/vertex/ai/dots/_images.h",
             ],
             extra_compile_args=[*flags, "-pthread"],
             extra_link_args=["-pthread"],

@@ -21,8 +21,10 @@
  *   _core.c    the Python type: a board's tables built and freed; the module
  *   _table.c   canonical keys, the transposition table, stopping a search
  *   _loony.c   loony endgames counted: chains and loops, and with junctions
- *   _search.h  the search: chains on offer, the middle game's pruning, negamax on the table,
- *              built in two widths (_search64.c, _search128.c); _alone.h its keyed runs
+ *   _search.h  the search: chains on offer, negamax on the table, built in two widths
+ *              (_search64.c, _search128.c); its parts _handouts.h (the handouts searched,
+ *              the middle game's pruning), _alone.h (keyed runs), _images.h (keys from the
+ *              parent's)
  *   _solve.c   the methods that run a search (MTD(f), helper threads) or read its table
  *   _mcts.c    the computer players' MCTS, plain UCT and random playouts
  * One extension built with hidden visibility (setup.py): what is declared here is shared
