@@ -190,6 +190,14 @@ static inline u128 pack(const Core *s, u128 x) {
     return x;
 }
 
+/* The image of lines `d` under symmetry k, unpacked (boards of up to 64 lines: `symtab64`) */
+static inline uint64_t image64(const Core *s, int k, uint64_t d) {
+    const uint64_t *t = s->symtab64 + (size_t)k * s->nchunk * 256;
+    uint64_t img = 0;
+    for (int j = 0; j < s->nchunk; j++) img |= t[j * 256 + (unsigned)((d >> (8 * j)) & 255)];
+    return img;
+}
+
 static inline uint64_t mix(uint64_t a, uint64_t b) {
     uint64_t z = a ^ (b * 0x9E3779B97F4A7C15ULL);
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;

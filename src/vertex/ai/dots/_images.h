@@ -25,26 +25,20 @@ static inline void images_here(Core *s, uint64_t drawn, Images *im) {
     const Images *h = s->himg;
     s->himg = NULL;
     if (h && !(s->hdrawn & ~drawn)) {
+        uint64_t more = drawn & ~s->hdrawn;
         im->own = h->own;
-        for (uint32_t on = s->symon; on; on &= on - 1) im->img[lowbit(on)] = h->img[lowbit(on)];
-        for (uint64_t t = drawn & ~s->hdrawn; t; t &= t - 1) {
-            int line = lowbit(t);
-            im->own = plus_line(s, im->own, line);
-            for (uint32_t on = s->symon; on; on &= on - 1) {
-                int k = lowbit(on);
-                im->img[k] = plus_line(s, im->img[k], s->perm[k][line]);
-            }
+        for (uint64_t t = more; t; t &= t - 1) im->own = plus_line(s, im->own, lowbit(t));
+        for (uint32_t on = s->symon; on; on &= on - 1) {
+            int k = lowbit(on);
+            uint64_t img = h->img[k];
+            for (uint64_t t = more; t; t &= t - 1) img = plus_line(s, img, s->perm[k][lowbit(t)]);
+            im->img[k] = img;
         }
         return;
     }
     im->own = (uint64_t)pack(s, drawn);
-    for (uint32_t on = s->symon; on; on &= on - 1) {
-        int k = lowbit(on);
-        const uint64_t *t = s->symtab64 + (size_t)k * s->nchunk * 256;
-        uint64_t x = 0;
-        for (int j = 0; j < s->nchunk; j++) x |= t[j * 256 + (unsigned)((drawn >> (8 * j)) & 255)];
-        im->img[k] = (uint64_t)pack(s, x);
-    }
+    for (uint32_t on = s->symon; on; on &= on - 1)
+        im->img[lowbit(on)] = (uint64_t)pack(s, image64(s, lowbit(on), drawn));
 }
 
 /* `canon` of the images' position, and of it with `line` more (-1: none); the same key and

@@ -10,13 +10,9 @@ u128 canon(const Core *s, u128 d, int *sym) {
     *sym = -1;
     if (!s->symon) return best;
     if (s->symtab64) { /* 64 lines or fewer: half the table, the same images */
-        const uint64_t *t64 = s->symtab64;
-        uint64_t d64 = (uint64_t)d;
-        for (int k = 0; k < s->nsym; k++, t64 += s->nchunk * 256) {
+        for (int k = 0; k < s->nsym; k++) {
             if (!(s->symon >> k & 1)) continue;
-            uint64_t img = 0;
-            for (int j = 0; j < s->nchunk; j++) img |= t64[j * 256 + (unsigned)((d64 >> (8 * j)) & 255)];
-            u128 key = pack(s, (u128)img);
+            u128 key = pack(s, (u128)image64(s, k, (uint64_t)d));
             if (key < best) {
                 best = key;
                 *sym = k;
