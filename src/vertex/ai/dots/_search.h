@@ -67,6 +67,24 @@ static int run_moves(const Core *s, Bits drawn, const int *rem, int L, int *out)
     return 1;
 }
 
+/* Whether a run of cells on offer may be declined (run_moves: two ways; Berlekamp's rule
+ * leaves n = 2 cells of a run with one end on offer, 4 with both). Then the mover gets at
+ * least 0 from here: taking the run and declining it end in the same position G (the same
+ * lines drawn, as the other side takes what is declined: a line that only completes cells
+ * is never worse to draw), with the other side to move there instead, so the two are
+ * worth n + V and -n - V for G's value V to its mover, and one of them is at least 0.
+ * A null window at or below 0 ends here unsearched: a quarter of the positions on
+ * Triangles 6, most of them answers to a handout searched only to be refuted. */
+static int declinable(const Core *s, Bits drawn, const int *rem, Bits one) {
+    Bits caps = 0;
+    for (; one; one &= one - 1) caps |= s->cmask[lowbit(one)];
+    caps &= s->all & ~drawn;
+    int two[2];
+    for (; caps; caps &= caps - 1)
+        if (run_moves(s, drawn, rem, lowbit(caps), two) == 2) return 1;
+    return 0;
+}
+
 #include "_handouts.h"
 #include "_alone.h"
 #include "_images.h"
@@ -149,6 +167,8 @@ static int node(Core *s, Bits drawn, Bits reach, int alpha, int beta, int left, 
     s->nodes++;
     if (!(s->nodes & 4095)) check_stop(s);
     if (s->stopped) return 0;
+    if (s->chains && sd.one && beta <= 0 && s->ply && declinable(s, drawn, rem, sd.one))
+        return 0;
     uint64_t nodes0 = s->nodes;
     int sym, ttmove = -1;
     Alone alone[ALONE_LIST];
@@ -305,6 +325,14 @@ static int node(Core *s, Bits drawn, Bits reach, int alpha, int beta, int left, 
                 for (int x = 0; x < np; x++) dup |= picks[x] == two[j];
                 if (!dup) picks[np++] = two[j];
             }
+        }
+        if (np == 2) {
+            /* the decline first: with the null window above 0 (at or below it, `declinable`
+             * ended the search) it refutes more often than taking all (Triangles 6: 8% fewer
+             * positions; 4×4 the same within 1%) */
+            int take = picks[0];
+            picks[0] = picks[1];
+            picks[1] = take;
         }
         memcpy(moves, picks, np * sizeof(int));
         n = np;
