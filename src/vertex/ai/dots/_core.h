@@ -209,6 +209,15 @@ static inline uint64_t bucket_of(const Core *s, uint64_t k0, uint64_t k1) {
     return (uint64_t)(((u128)mix(k0, k1) * s->tt_buckets) >> 64) * BUCKET;
 }
 
+/* A bound v of a position with `left` cells to go, made as tight as the value's parity
+ * allows: the value is the difference of the two sides' cells from here, all of which are
+ * taken by the end (`left` in all), so it has the parity of `left`. `up`: v is a lower
+ * bound (else an upper one). Not under the touch rule, where the game may end first. */
+static inline int to_parity(const Core *s, int v, int left, int up) {
+    if (s->touch) return v;
+    return v + (up ? 1 : -1) * ((v - left) & 1);
+}
+
 static inline int work_since(const Core *s, uint64_t nodes0) {
     uint64_t d = s->nodes - nodes0 + 1;
     return 64 - __builtin_clzll(d);

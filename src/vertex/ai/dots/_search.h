@@ -168,7 +168,7 @@ static int node(Core *s, Bits drawn, Bits reach, int alpha, int beta, int left, 
     if (!(s->nodes & 4095)) check_stop(s);
     if (s->stopped) return 0;
     if (s->chains && sd.one && beta <= 0 && s->ply && declinable(s, drawn, rem, sd.one))
-        return 0;
+        return to_parity(s, 0, left, 1);
     uint64_t nodes0 = s->nodes;
     int sym, ttmove = -1;
     Alone alone[ALONE_LIST];
@@ -421,6 +421,7 @@ play:
         }
     }
     if (!n) return 0; /* nothing may be drawn (touch rule): the game is over */
+    if (best >= beta || best <= alpha) best = to_parity(s, best, left, best >= beta);
     int work = work_since(s, nodes0);
     int cm = bestmove < 0 || sym < 0 ? bestmove : s->perm[sym][bestmove];
     if (best <= alpha)

@@ -43,6 +43,7 @@ static int root_value(Core *self, u128 drawn, u128 reach, int left, int mtdf, in
     while (lower < upper && !self->stopped) {
         int beta = g == lower ? g + 1 : g;
         g = search(self, drawn, reach, beta - 1, beta, left);
+        g = to_parity(self, g, left, g >= beta); /* the next pass two cells on, not one */
         if (g < beta)
             upper = g;
         else
