@@ -122,9 +122,11 @@ static int start_helpers(Core *self, Helper *hs, int threads, u128 drawn, u128 r
         h->drawn = drawn;
         h->reach = reach;
         h->left = left;
-        /* beside the main thread's guess: with the value guessed right, the main thread
-         * proves it from below while the first helper proves it from above */
-        h->guess = guess + (t % 2 ? -1 : 1) * (t / 2 + 1);
+        /* beside the main thread's guess, two cells apart (a value has the parity of the
+         * cells to go, so one cell apart is the same test where that is odd): with the value
+         * guessed right, the main thread proves it from below while the first helper proves
+         * it from above */
+        h->guess = guess + (t % 2 ? -1 : 1) * 2 * (t / 2 + 1);
         h->job = job;
         if (pthread_create(&h->tid, NULL, helper_main, h)) {
             PyMem_RawFree(h->c.lmemo);
