@@ -185,20 +185,30 @@ static int node(Core *s, Bits drawn, Bits reach, int alpha, int beta, int left, 
         pnal = nalone;
         pdrawn = drawn;
     }
+    /* A position with cells on offer below the root is not kept in the table: its lines
+     * (`run_moves`) lead to the position after the run, with one side or the other to move
+     * (`declinable`), and that one is kept. Fewer entries, and no probe that misses: 3-10%
+     * faster, with 1-6% more positions searched (Triangles 6, 4×4). */
+    int kept = !(s->chains && sd.one && s->ply);
     Bits keyed = 0; /* the lines of the runs in the key */
-    u128 key;
+    u128 key = 0;
+    sym = -1;
 #if W == 64
-    Images im;
+    Images im; /* (the children's keys are made from these) */
     images_here(s, drawn, &im);
-    if (!nalone)
-        key = least_image(s, &im, -1, &sym);
-    else
 #endif
-        key = alone_key(s, drawn, alone, nalone, nalone, 0, &sym, &keyed);
+    if (kept) {
+#if W == 64
+        if (!nalone)
+            key = least_image(s, &im, -1, &sym);
+        else
+#endif
+            key = alone_key(s, drawn, alone, nalone, nalone, 0, &sym, &keyed);
+    }
     int lo = -left, hi = left;
-    s->lookups++;
+    s->lookups += kept;
     int elo, ehi, emove;
-    if (probe(s, key, &elo, &ehi, &emove)) {
+    if (kept && probe(s, key, &elo, &ehi, &emove)) {
         s->hits++;
         if (emove != 255) ttmove = sym < 0 ? emove : s->inv[sym][emove];
         /* an entry shared with positions whose keyed runs lie elsewhere: its line is this
@@ -423,6 +433,7 @@ play:
     if (!n) return 0; /* nothing may be drawn (touch rule): the game is over */
     if (best >= beta || best <= alpha) best = to_parity(s, best, left, best >= beta);
     int work = work_since(s, nodes0);
+    if (!kept) return best;
     int cm = bestmove < 0 || sym < 0 ? bestmove : s->perm[sym][bestmove];
     if (best <= alpha)
         store(s, key, lo, best < hi ? best : hi, work, -1);
