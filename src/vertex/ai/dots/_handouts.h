@@ -161,14 +161,18 @@ static inline int run_first(const Core *s, const Runs *r, const int *rem, int li
 }
 
 /* The handouts worth searching (g1: lines with a two-sided cell on one side, g2: on both;
- * two: the two-sided cells), appended to moves[0..n) but for `skip`; the new count. The middle game (quiet lines left,
- * `quiet`), pruned: no handout of `handout` cells or more, none at all while more than
- * `sac_quiet` quiet lines are left, and of the lines that hand out one cell alone one per
- * cell (after the forced capture they give the same position). `hard`: a chain of two
- * handed out from its end is dominated by its middle line (the same cells, and the taker
- * cannot decline them) — with one line per lone cell exact, and used in the exact search. */
+ * two: the two-sided cells), appended to moves[0..n) but for `skip`; the new count. The
+ * middle game (quiet lines left, `quiet`), pruned: no handout of `handout` cells or more,
+ * none at all while more than `sac_quiet` quiet lines are left, and of the lines that hand
+ * out one cell alone one per cell (after the forced capture they give the same position).
+ * `hard`: a chain of two handed out from its end is dominated by its middle line (the same
+ * cells, and the taker cannot decline them) — with one line per lone cell exact, and used in
+ * the exact search. There, floor[line] for a chain of k >= 3 cells handed out from an end:
+ * k - 2, the least the taker gets (all but the last two, then `declinable`; a cell on the
+ * line's other side that the line leaves with two sides to go only makes the run longer). */
 static int handouts(Core *s, Bits drawn, const int *rem, Bits two, int nq, const int *g1,
-                    int n1, const int *g2, int n2, int skip, int *moves, int n) {
+                    int n1, const int *g2, int n2, int skip, int *moves, int n,
+                    int8_t *floor) {
     /* the skipped line (searched first) counts as its run's */
     int runs_on = s->hard && s->chains;
     Bits runs = 0;
@@ -211,6 +215,7 @@ static int handouts(Core *s, Bits drawn, const int *rem, Bits two, int nq, const
             if (k == 1 && !first_for_cell(s, rem, line, &given)) continue;
             if (k >= 3 && runs_on && !FIRST_RUN(line)) continue;
             size[n] = k;
+            if (k >= 3) floor[line] = (int8_t)(k - 2);
         }
         moves[n++] = line;
     }

@@ -394,7 +394,11 @@ play:
             defer = 0;
             in_order(s, g1m, g1);
             in_order(s, seen2, g2);
-            n = handouts(s, drawn, rem, sd.two, nq, g1, n1, g2, n2, skip, moves, n);
+            /* the chains handed out from an end come with the least the other side gets
+             * from them: a bound like the cut-off's (`known`) */
+            if (!nknown) memset(known, 127, sizeof known);
+            nknown = 1;
+            n = handouts(s, drawn, rem, sd.two, nq, g1, n1, g2, n2, skip, moves, n, known);
             if (i == n) break;
         }
         if (nknown && known[moves[i]] != 127 && -known[moves[i]] <= a) {
