@@ -244,10 +244,14 @@ def test_an_exact_search_out_of_time_on_4x4_plays_the_line_it_proved(
 def test_an_exact_search_out_of_time_after_the_pruned_one_plays_a_proof_that_reaches_it(
     monkeypatch: pytest.MonkeyPatch, seed: int
 ) -> None:
+    from vertex.ai.dots import player as dots_player
     from vertex.ai.dots.solver import SolveTimeout
 
+    # the middle band: more quiet lines left than where the exact search goes first
+    monkeypatch.setattr(dots_player, "EXACT_FIRST_QUIET", 0)
     moves, value, best = next((m, v, b) for s, m, v, b in POSITIONS if s == seed)
     game, state = position(moves)
+    assert not dots_player.exact_first(state)
     pruned_value = CoreSolver(game, table_bytes=16 << 20).keep_line(state, middle=True, **FAST)[0]
     real = CoreSolver.keep_line
     exact_calls = []
@@ -268,6 +272,61 @@ def test_an_exact_search_out_of_time_after_the_pruned_one_plays_a_proof_that_rea
         assert line in best and me.last_reason == "solver, unfinished"
     else:  # it proved less: the pruned line stands
         assert me.last_reason.startswith("middle")
+
+
+@pytest.mark.parametrize("seed", [19, 29])  # the pruned line is wrong on both
+def test_with_few_quiet_lines_left_the_exact_search_alone_stopped_plays_its_proof(
+    monkeypatch: pytest.MonkeyPatch, seed: int
+) -> None:
+    from vertex.ai.dots import player as dots_player
+    from vertex.ai.dots.solver import SolveTimeout
+
+    moves, _value, best = next((m, v, b) for s, m, v, b in POSITIONS if s == seed)
+    game, state = position(moves)
+    # 5×5 with more lines open than EXACT_FIRST_LINES, but few quiet lines left
+    assert len(state.legal_moves()) > dots_player.EXACT_FIRST_LINES
+    assert dots_player.exact_first(state)
+    real = CoreSolver.keep_line
+    calls: list[bool] = []
+
+    def out_of_time(self: CoreSolver, st: DotsState, **kw: Any) -> tuple[int, int]:
+        calls.append(bool(kw.get("middle")))
+        real(self, st, **kw)
+        raise SolveTimeout  # proved from below (and above), then "out of time"
+
+    monkeypatch.setattr(CoreSolver, "keep_line", out_of_time)
+    forget_tables()
+    me = DotsPlayer(game, 5, seed=1)
+    assert me.choose(state, state.to_move[0], 120.0) in best
+    assert me.last_reason == "solver, unfinished"
+    assert calls == [False]  # the exact search alone: never the pruned one, wrong here
+
+
+def test_which_positions_level_five_searches_exactly_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import random
+
+    from vertex.ai.dots import player as player_module
+    from vertex.ai.dots.player import EXACT_FIRST_QUIET, WIDEN_LINES, exact_first
+
+    game, state = four_by_four_after(8, 2)  # 32 lines open: EXACT_FIRST_LINES
+    assert exact_first(state) and not exact_first(game.initial_state())
+    tri = vertex.create_game("dots-and-triangles", size=6)
+    assert isinstance(tri, DotsGame)
+    quiet, later = tri.initial_state(), tri.initial_state()
+    rng = random.Random(7)
+    while len(quiet_lines(later)) > EXACT_FIRST_QUIET:  # quiet play to the chain fight
+        quiet, nxt = later, later.play(rng.choice(quiet_lines(later)))
+        assert isinstance(nxt, DotsState)
+        later = nxt
+    assert len(later.legal_moves()) <= WIDEN_LINES
+    assert exact_first(later) and not exact_first(quiet)
+    # the ponder asks of the position after the next line: as many fewer, at most
+    assert exact_first(quiet, ahead=len(quiet_lines(quiet)) - EXACT_FIRST_QUIET)
+    # a board whose middle game has more lines open than the exact search can reach
+    monkeypatch.setattr(player_module, "WIDEN_LINES", len(later.legal_moves()) - 1)
+    assert not exact_first(later)
 
 
 #: Dots and Triangles 6, bench seed 3 (bench/middle_game_triangles6.json): 51 lines open,
@@ -292,8 +351,9 @@ def triangles_seed_3() -> DotsState:
 def test_level_five_searches_the_triangles_6_middle_game_exactly(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # 51 lines open: within WIDEN_LINES, so after the pruned searches the exact one, which
-    # ends well within the budget here and names the one value-keeping line
+    # 51 lines open, 18 quiet: the exact search alone, which ends well within the budget
+    # here and names the one value-keeping line (the pruned search's line is wrong here:
+    # bench/middle_game_triangles6.json)
     from vertex.ai.dots import player as dots_player
 
     state = triangles_seed_3()
@@ -310,7 +370,7 @@ def test_level_five_searches_the_triangles_6_middle_game_exactly(
     me = DotsPlayer(state.game, 5, seed=1)
     assert me.choose(state, state.to_move[0], 120.0) in TRIANGLES_SEED_3[1]
     assert me.last_reason == "solver"
-    assert calls[-1] is False and calls[0] is True  # the pruned ones first, the exact last
+    assert calls == [False]  # the exact search alone
 
 
 @pytest.mark.parametrize("spare", [True, False])  # two threads a search, or one
@@ -323,6 +383,7 @@ def test_with_too_many_lines_open_for_the_exact_search_level_five_widens_the_pru
     # boards with more lines open in their middle game than this one (6×6): the mechanism
     # on Triangles 6, whose exact search would be the one to end in time
     monkeypatch.setattr(dots_player, "WIDEN_LINES", 46)
+    assert not dots_player.exact_first(triangles_seed_3())
 
     game = vertex.create_game("dots-and-triangles", size=6)
     assert isinstance(game, DotsGame)

@@ -9,15 +9,15 @@
    game's searches of level 5 (below) but the exact one, the pruned search in up to
    LEVEL4_SHARE_AFTER_QUICK of the budget;
 5. the budget in full: while quiet lines are left (the middle game, with the compiled
-   core), with at most EXACT_FIRST_LINES lines open the exact value search first (out of
-   time, the line it proved so far); else the pruned searches — a quick one with no
-   handout, the pruned search (`CoreSolver.keep_line`: no handout of three cells or more
-   while a quiet line is left — a heuristic whose line kept the exact value on 26 of 31
-   recorded 5×5 middle-game positions) and, on one thread, a wider one if time is left
-   (handouts of three cells too: 29 of 31) — then the exact value search up to EXACT_SHARE
-   of the budget, whose line wins when it is done or has proved at least the pruned value
-   (with more than WIDEN_LINES lines open, where it would not end, the pruned search again
-   with ever larger handouts allowed instead);
+   core), with at most EXACT_FIRST_LINES lines open or EXACT_FIRST_QUIET quiet lines left
+   the exact value search first (out of time, the line it proved so far); else the pruned
+   searches — a quick one with no handout, the pruned search (`CoreSolver.keep_line`: no
+   handout of three cells or more while a quiet line is left — a heuristic whose line kept
+   the exact value on 26 of 31 recorded 5×5 middle-game positions) and, on one thread, a
+   wider one if time is left (handouts of three cells too: 29 of 31) — then the exact value
+   search up to EXACT_SHARE of the budget, whose line wins when it is done or has proved at
+   least the pruned value (with more than WIDEN_LINES lines open, where it would not end,
+   the pruned search again with ever larger handouts allowed instead);
    each search on two threads while the machine has a core to spare (`spare_core`); all of
    them leave out dominated handouts (`FAST`); otherwise the solver first (its table kept;
    with the compiled core at every move, up to SOLVER_SHARE of the budget), MCTS when the
@@ -99,8 +99,15 @@ KEPT_BOARDS = 2
 MIDDLE_SHARE = 0.65
 #: ... and when it is done early, the exact value search up to this share.
 EXACT_SHARE = 0.82
-#: Level 5 with at most this many lines open tries the exact search first.
+#: Level 5 with at most this many lines open, or this many quiet lines left, tries the exact
+#: search first, alone. The pruned search's value is off (too high on 26 of the 28 recorded
+#: Dots and Triangles 6 positions, by up to 14 cells), so it cannot tell whether a stopped
+#: exact search proved enough, and its line was wrong on 10 of the 28: with 16-22 quiet
+#: lines left the exact search alone kept the value on 24-26 of 28, after the pruned one on
+#: 20-23. With 23-26 left it seldom ends or proves a line in time, and the pruned search's
+#: line kept the value more often (7 of 16 against 4-5; bench/RESULTS.md).
 EXACT_FIRST_LINES = 32
+EXACT_FIRST_QUIET = 22
 #: Level 4: the pruned search up to this share of the budget, then MCTS.
 LEVEL4_MIDDLE_SHARE = 0.5
 #: The quick pruned search first, up to this share; when it gave a line no MCTS is
@@ -121,7 +128,8 @@ QUICK_HANDOUTS = (1,)
 FAST = {"junctions": False, "hard": True, "stabilizer": True}
 #: Level 5 thinks on the other side's time where the process allows it (`vertex.ai.ponder`):
 #: the pruned search of the position after its line (where its next move will start with
-#: it: more than EXACT_FIRST_LINES lines open), the exact value search of it, then of the
+#: it: more than EXACT_FIRST_LINES lines open and EXACT_FIRST_QUIET quiet lines left), the
+#: exact value search of it, then of the
 #: positions after the other side's likely lines, on the kept tables. After at least WARM_S
 #: of it (or its end) the next move's exact search, after the pruned ones, is tried with
 #: more lines open too (WIDEN_LINES): its table holds much of the tree.
@@ -186,6 +194,17 @@ def forget_tables() -> None:
         _kept.clear()
 
 
+def exact_first(state: DotsState, ahead: int = 0) -> bool:
+    """Whether level 5 searches `state` exactly first: at most EXACT_FIRST_LINES lines open,
+    or EXACT_FIRST_QUIET quiet lines left on a board whose middle game the exact search can
+    reach (WIDEN_LINES). `ahead`: the position `ahead` lines later, at most (each line
+    drawn closes one, and at least one quiet line while any is left)."""
+    open_lines = len(state.legal_moves()) - ahead
+    return open_lines <= EXACT_FIRST_LINES or (
+        open_lines <= WIDEN_LINES and len(quiet_lines(state)) - ahead <= EXACT_FIRST_QUIET
+    )
+
+
 def _mcts_core(game: DotsGame[Any]) -> Core | None:
     try:
         from vertex.ai.dots.core import build_core, fits
@@ -240,7 +259,7 @@ class DotsPlayer(RebuiltPlayer):
                 return
             started, done = time.monotonic(), False
             try:
-                if len(state.legal_moves()) > EXACT_FIRST_LINES + 1:
+                if not exact_first(state, ahead=1):
                     # the pruned search first, where the next move starts with it (its
                     # table warm too, it leaves the exact search more of the budget)
                     kept.made("middle").keep_line(
@@ -393,10 +412,11 @@ class DotsPlayer(RebuiltPlayer):
             return None
         until = start + budget * EXACT_SHARE
         threads = 2 if self.level >= 5 and spare_core() else 1
-        if self.level >= 5 and len(state.legal_moves()) <= EXACT_FIRST_LINES:
-            # few lines open (4×4 from its eighth line): the exact search alone often ends
-            # in time; stopped, its line proven to keep the most so far (the value itself
-            # when only the last pass, the proof from above, was left), else the pruned ones
+        if self.level >= 5 and exact_first(state):
+            # few lines open (4×4 from its eighth line) or few quiet lines left (the chain
+            # fight near): the exact search alone often ends in time; stopped, its line
+            # proven to keep the most so far (the value itself when only the last pass, the
+            # proof from above, was left), else the pruned ones in what time is left
             try:
                 _, exact = kept.exact.keep_line(state, deadline=until, threads=threads, **FAST)
             except SolveTimeout:
@@ -405,7 +425,7 @@ class DotsPlayer(RebuiltPlayer):
                     self.last_reason = "solver, unfinished"
                     return proven[1]
             else:
-                self.last_reason = "solver"
+                self.last_reason = "solver, warm" if kept.warm_for(state) else "solver"
                 return exact
         value, line = self._pruned(state, start, budget, kept, threads)
         # with more lines open the exact search would not end in time, unless its table is
