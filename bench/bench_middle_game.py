@@ -2,7 +2,7 @@
 
     .venv/bin/python bench/bench_middle_game.py [--solve N] [--limit S] [--memory BYTES]
         [--levels 1,2,3,4,5] [--seconds S] [--mcts] [--only K] [--warm N]
-        [--board boxes5|triangles6|figures6]
+        [--board boxes5|triangles6|figures6|boxes4] [--quiet LOW-HIGH]
 
 Positions: 5×5 Dots and Boxes reached by quiet play from the empty board — every line drawn
 gives no cell a third side while such a line is left — stopped at a drawn-from-the-seed
@@ -16,9 +16,10 @@ kept with the solver's verdict — the value for the player to move and every va
 line — and the ones not settled in time are recorded as such (not used). The verdicts are
 written to bench/middle_game_5x5.json (data, committed), so later runs need not re-solve.
 `--board triangles6` (Dots and Triangles, size 6) and `--board figures6` (two-player
-Figures 6×6) do the same on those boards, with verdict files of their own; `--board boxes4`
-takes 4×4 after eight lines of quiet play (goal 2: level 5 perfect there at 1 s), the
-positions of bench_analysis_4x4.py.
+Figures 6×6) do the same on those boards, with verdict files of their own. `--quiet
+LOW-HIGH` takes positions with that many quiet lines left instead (one phase earlier, say),
+with a verdict file of their own. `--board boxes4` takes 4×4 after eight lines of quiet
+play (goal 2: level 5 perfect there at 1 s), the positions of bench_analysis_4x4.py.
 
 Then every kept position is put to levels `--levels` at `--seconds` a move (each a fresh
 player, seed 0, the process's kept solver tables dropped first: a cold start) and, with
@@ -60,6 +61,8 @@ BOARDS: dict[str, tuple[str, dict[str, int], str, int, int, int]] = {
     "figures6": ("figures", {"rows": 6, "cols": 6}, "middle_game_figures6.json", 4, 10, 14),
 }
 BOARD = "boxes5"
+#: --quiet: another window of quiet lines left (its own verdict file), else the board's
+QUIET: tuple[int, int] | None = None
 
 
 def load() -> str:
@@ -67,7 +70,10 @@ def load() -> str:
 
 
 def verdicts_path() -> Path:
-    return Path(__file__).with_name(BOARDS[BOARD][2])
+    name = BOARDS[BOARD][2]
+    if QUIET is not None:
+        name = name.replace(".json", f"_quiet{QUIET[0]}-{QUIET[1]}.json")
+    return Path(__file__).with_name(name)
 
 
 def game_5x5() -> DotsGame[Any]:
@@ -87,6 +93,8 @@ def seed_position(game: DotsGame[Any], k: int) -> tuple[list[str], int]:
         return [move for _, move in state.history], len(quiet_lines(state))
     rng = random.Random(36_000 + k)
     low, high, drawn = BOARDS[BOARD][3:]
+    if QUIET is not None:
+        low, high = QUIET
     target = rng.randint(low, high)
     while True:
         state = game.initial_state()
@@ -174,7 +182,7 @@ def solve_new(count: int, limit: float, memory: int) -> None:
 
 
 def main() -> None:
-    global BOARD
+    global BOARD, QUIET
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--solve", type=int, default=0, help="new seeds to solve offline")
     ap.add_argument("--limit", type=float, default=60.0, help="seconds (wall) a solve")
@@ -193,8 +201,16 @@ def main() -> None:
         help="level 5 thinks S seconds on the other side's time first",
     )
     ap.add_argument("--board", default=BOARD, choices=sorted(BOARDS), help="boxes5 unless told")
+    ap.add_argument(
+        "--quiet",
+        default="",
+        help="LOW-HIGH: positions with this many quiet lines left instead (their own file)",
+    )
     args = ap.parse_args()
     BOARD = args.board
+    if args.quiet:
+        low, high = (int(x) for x in args.quiet.split("-"))
+        QUIET = (low, high)
     if args.mcts and BOARD != "boxes5":
         print("OpenSpiel has no such game: --mcts is for boxes5 only")
         args.mcts = False
