@@ -105,7 +105,7 @@ EXACT_SHARE = 0.82
 #: exact search proved enough, and its line was wrong on 10 of the 28: with 16-22 quiet
 #: lines left the exact search alone kept the value on 24-26 of 28, after the pruned one on
 #: 20-23. With 23-26 left it seldom ends or proves a line in time, and the pruned search's
-#: line kept the value more often (7 of 16 against 4-5; bench/RESULTS.md).
+#: line is the better guess (7 of 15 as it is; 4-5 of 16 going exact first; bench/RESULTS.md).
 EXACT_FIRST_LINES = 32
 EXACT_FIRST_QUIET = 22
 #: Level 4: the pruned search up to this share of the budget, then MCTS.
@@ -128,11 +128,10 @@ QUICK_HANDOUTS = (1,)
 FAST = {"junctions": False, "hard": True, "stabilizer": True}
 #: Level 5 thinks on the other side's time where the process allows it (`vertex.ai.ponder`):
 #: the pruned search of the position after its line (where its next move will start with
-#: it: more than EXACT_FIRST_LINES lines open and EXACT_FIRST_QUIET quiet lines left), the
-#: exact value search of it, then of the
-#: positions after the other side's likely lines, on the kept tables. After at least WARM_S
-#: of it (or its end) the next move's exact search, after the pruned ones, is tried with
-#: more lines open too (WIDEN_LINES): its table holds much of the tree.
+#: it: `exact_first` says no), the exact value search of it, then of the positions after
+#: the other side's likely lines, on the kept tables. After at least WARM_S of it (or its
+#: end) the next move's exact search, after the pruned ones, is tried with more lines open
+#: too (WIDEN_LINES): its table holds much of the tree.
 WARM_S = 0.5
 
 
@@ -403,9 +402,10 @@ class DotsPlayer(RebuiltPlayer):
     def _middle(
         self, state: DotsState, start: float, budget: float, kept: KeptTables
     ) -> int | None:
-        """The middle game: a line or nothing (MCTS decides). The pruned searches
-        (`_pruned`) give a line; at level 5 the exact value search then runs up to
-        EXACT_SHARE of the budget, and its line, when it is done, wins. While the machine
+        """The middle game: a line or nothing (MCTS decides). Level 5 where `exact_first`
+        says so: the exact value search alone. Else the pruned searches (`_pruned`) give a
+        line; at level 5 the exact value search then runs up to EXACT_SHARE of the budget,
+        and its line, when it is done, wins. While the machine
         has a core to spare (`spare_core`) level 5 runs each search on two threads and
         leaves out the wide one (the exact search costs little more now)."""
         if self.level < 4 or not self._quiet_left(state):
@@ -416,7 +416,8 @@ class DotsPlayer(RebuiltPlayer):
             # few lines open (4×4 from its eighth line) or few quiet lines left (the chain
             # fight near): the exact search alone often ends in time; stopped, its line
             # proven to keep the most so far (the value itself when only the last pass, the
-            # proof from above, was left), else the pruned ones in what time is left
+            # proof from above, was left), else the pruned ones in what time is left (seldom
+            # any: then MCTS)
             try:
                 _, exact = kept.exact.keep_line(state, deadline=until, threads=threads, **FAST)
             except SolveTimeout:
