@@ -209,6 +209,10 @@ def main() -> None:
     args = ap.parse_args()
     BOARD = args.board
     if args.quiet:
+        if BOARD == "boxes4":
+            ap.error(
+                "--quiet: 4×4's positions are taken by the lines drawn (eight), not the quiet left"
+            )
         low, high = (int(x) for x in args.quiet.split("-"))
         QUIET = (low, high)
     if args.mcts and BOARD != "boxes5":
