@@ -196,8 +196,8 @@ def forget_tables() -> None:
 def exact_first(state: DotsState, ahead: int = 0) -> bool:
     """Whether level 5 searches `state` exactly first: at most EXACT_FIRST_LINES lines open,
     or EXACT_FIRST_QUIET quiet lines left on a board whose middle game the exact search can
-    reach (WIDEN_LINES). `ahead`: the position `ahead` lines later, at most (each line
-    drawn closes one, and at least one quiet line while any is left)."""
+    reach (WIDEN_LINES). `ahead`: as if `ahead` quiet lines were drawn first (each closes
+    one open line and one quiet line at least): the ponder's guess at its next move's."""
     open_lines = len(state.legal_moves()) - ahead
     return open_lines <= EXACT_FIRST_LINES or (
         open_lines <= WIDEN_LINES and len(quiet_lines(state)) - ahead <= EXACT_FIRST_QUIET
@@ -405,9 +405,9 @@ class DotsPlayer(RebuiltPlayer):
         """The middle game: a line or nothing (MCTS decides). Level 5 where `exact_first`
         says so: the exact value search alone. Else the pruned searches (`_pruned`) give a
         line; at level 5 the exact value search then runs up to EXACT_SHARE of the budget,
-        and its line, when it is done, wins. While the machine
-        has a core to spare (`spare_core`) level 5 runs each search on two threads and
-        leaves out the wide one (the exact search costs little more now)."""
+        and its line, when it is done, wins. While the machine has a core to spare
+        (`spare_core`) level 5 runs each search on two threads and leaves out the wide one
+        (the exact search costs little more now)."""
         if self.level < 4 or not self._quiet_left(state):
             return None
         until = start + budget * EXACT_SHARE
@@ -416,15 +416,16 @@ class DotsPlayer(RebuiltPlayer):
             # few lines open (4×4 from its eighth line) or few quiet lines left (the chain
             # fight near): the exact search alone often ends in time; stopped, its line
             # proven to keep the most so far (the value itself when only the last pass, the
-            # proof from above, was left), else the pruned ones in what time is left (seldom
-            # any: then MCTS)
+            # proof from above, was left), else MCTS in the little time left (the pruned
+            # searches' shares of the budget have gone by)
             try:
                 _, exact = kept.exact.keep_line(state, deadline=until, threads=threads, **FAST)
             except SolveTimeout:
                 proven = kept.exact.proven_line(state)
-                if proven is not None:
-                    self.last_reason = "solver, unfinished"
-                    return proven[1]
+                if proven is None:
+                    return None
+                self.last_reason = "solver, unfinished"
+                return proven[1]
             else:
                 self.last_reason = "solver, warm" if kept.warm_for(state) else "solver"
                 return exact
