@@ -467,8 +467,9 @@ play:
             nknown = 1;
             n = handouts(s, drawn, rem, sd.two, nq, g1, n1, g2, n2, skip, moves, n, known);
             if (i == n) break;
-            if (kept && s->forced && n - i > 1)
-                fetch_lone(s, drawn, rem, moves + i, n - i < FETCH_CAP ? n - i : FETCH_CAP, alone, nalone, listed
+            if (s->forced && n - i > 1)
+                fetch_lone(s, drawn, rem, moves + i, n - i < FETCH_CAP ? n - i : FETCH_CAP,
+                           alone, nalone, listed
 #if W == 64
                            , &im
 #endif
