@@ -213,7 +213,12 @@ def main() -> None:
             ap.error(
                 "--quiet: 4×4's positions are taken by the lines drawn (eight), not the quiet left"
             )
-        low, high = (int(x) for x in args.quiet.split("-"))
+        try:
+            low, high = (int(x) for x in args.quiet.split("-"))
+        except ValueError:
+            ap.error(f"--quiet: LOW-HIGH, two whole numbers, not {args.quiet!r}")
+        if not 0 <= low <= high:
+            ap.error(f"--quiet: LOW-HIGH with 0 <= LOW <= HIGH, not {args.quiet!r}")
         QUIET = (low, high)
     if args.mcts and BOARD != "boxes5":
         print("OpenSpiel has no such game: --mcts is for boxes5 only")

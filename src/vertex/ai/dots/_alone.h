@@ -172,6 +172,19 @@ static u128 alone_key(const Core *s, Bits drawn, const Alone *runs, int ns, int 
     return key | ((u128)sig << 64);
 }
 
+/* The key of `after`, lines `gone` on from a node whose runs are runs[0..ns), as that
+ * position's node will key itself (`alone_here`): the node's runs but those the lines end,
+ * and the runs through `cells` (the cells the lines touch; `rem`: after them) and through the
+ * runs dropped, written after runs[ns) (*n: the new count). */
+static u128 key_after(const Core *s, Bits after, const int *rem, Bits cells, Bits gone,
+                      Alone *runs, int ns, int *n, int *sym) {
+    Bits keyed;
+    for (int j = 0; j < ns; j++)
+        if (runs[j].watch & gone) cells |= BIT(runs[j].least);
+    *n = alone_from(s, after, rem, cells, runs, ns);
+    return alone_key(s, after, runs, ns, *n, gone, sym, &keyed);
+}
+
 /* The runs of a node: those of the nearest ancestor that listed its own (`Core.pal`) where
  * no line they watch was drawn since, and the runs through the cells of the lines drawn
  * since and through the runs dropped, where now two-sided (a run alone or hanging here and

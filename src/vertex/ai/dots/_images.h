@@ -19,21 +19,23 @@ static inline uint64_t plus_line(const Core *s, uint64_t packed, int line) {
     return (packed & ~m) | (uint64_t)s->classlow[c][popc(packed & m) + 1];
 }
 
+/* `im` with one more line, not yet in it */
+static inline void images_plus(const Core *s, Images *im, int line) {
+    im->own = plus_line(s, im->own, line);
+    for (uint32_t on = s->symon; on; on &= on - 1) {
+        int k = lowbit(on);
+        im->img[k] = plus_line(s, im->img[k], s->perm[k][line]);
+    }
+}
+
 /* The images of `drawn`: from those handed down when they are of some of its lines (the rest
  * added a line at a time), else looked up as `canon` does. */
 static inline void images_here(Core *s, uint64_t drawn, Images *im) {
     const Images *h = s->himg;
     s->himg = NULL;
     if (h && !(s->hdrawn & ~drawn)) {
-        uint64_t more = drawn & ~s->hdrawn;
-        im->own = h->own;
-        for (uint64_t t = more; t; t &= t - 1) im->own = plus_line(s, im->own, lowbit(t));
-        for (uint32_t on = s->symon; on; on &= on - 1) {
-            int k = lowbit(on);
-            uint64_t img = h->img[k];
-            for (uint64_t t = more; t; t &= t - 1) img = plus_line(s, img, s->perm[k][lowbit(t)]);
-            im->img[k] = img;
-        }
+        *im = *h;
+        for (uint64_t t = drawn & ~s->hdrawn; t; t &= t - 1) images_plus(s, im, lowbit(t));
         return;
     }
     im->own = (uint64_t)pack(s, drawn);

@@ -193,9 +193,8 @@ static void fetch_lone(Core *s, Bits drawn, int *rem, const int *lines, int n, A
         u128 key;
         int sym;
         if (listed) {
-            Bits cells = 0, gone = BIT(L) | BIT(M), keyed;
-            for (int j = 0; j < nalone; j++)
-                if (alone[j].watch & gone) cells |= BIT(alone[j].least);
+            Bits cells = 0;
+            int nm;
             rem[c] -= 2;
             if (x < s->nc) {
                 rem[x]--;
@@ -205,19 +204,14 @@ static void fetch_lone(Core *s, Bits drawn, int *rem, const int *lines, int n, A
                 rem[y]--;
                 cells |= BIT(y);
             }
-            int nm = alone_from(s, after, rem, cells, alone, nalone);
+            key = key_after(s, after, rem, cells, BIT(L) | BIT(M), alone, nalone, &nm, &sym);
             rem[c] += 2;
             if (x < s->nc) rem[x]++;
             if (y < s->nc) rem[y]++;
-            key = alone_key(s, after, alone, nalone, nm, gone, &sym, &keyed);
         } else {
 #if W == 64
             Images one = *im;
-            one.own = plus_line(s, im->own, L);
-            for (uint32_t on = s->symon; on; on &= on - 1) {
-                int k = lowbit(on);
-                one.img[k] = plus_line(s, im->img[k], s->perm[k][L]);
-            }
+            images_plus(s, &one, L);
             key = least_image(s, &one, M, &sym);
 #else
             key = canon(s, after, &sym);
@@ -339,17 +333,14 @@ static int node(Core *s, Bits drawn, Bits reach, int alpha, int beta, int left, 
                 /* as `alone_here` finds them: this node's but those the line ends, and
                  * through the line's cells and theirs (written after this node's own,
                  * which stay as they are) */
-                int a = s->pa[quiet[i]], b = s->pb[quiet[i]];
-                Bits cells = BIT(a) | (b < s->nc ? BIT(b) : 0), ckeyed, gone = BIT(quiet[i]);
-                for (int j = 0; j < nalone; j++)
-                    if (alone[j].watch & gone) cells |= BIT(alone[j].least);
+                int a = s->pa[quiet[i]], b = s->pb[quiet[i]], nm;
+                Bits cells = BIT(a) | (b < s->nc ? BIT(b) : 0);
                 rem[a]--;
                 if (b < s->nc) rem[b]--;
-                int nm = alone_from(s, drawn | BIT(quiet[i]), rem, cells, alone, nalone);
+                ck[i] = key_after(s, drawn | BIT(quiet[i]), rem, cells, BIT(quiet[i]), alone,
+                                  nalone, &nm, &csym);
                 rem[a]++;
                 if (b < s->nc) rem[b]++;
-                ck[i] = alone_key(s, drawn | BIT(quiet[i]), alone, nalone, nm, gone, &csym,
-                                  &ckeyed);
                 if (nm - nalone <= 2 && nm < ALONE_LIST) { /* not cut short */
                     handed |= BIT(quiet[i]);
                     nkid[quiet[i]] = (int8_t)(nm - nalone);
