@@ -132,6 +132,20 @@ def test_the_value_search_alone_names_a_value_keeping_line(
         assert (names[line] in best) == (seed not in PRUNED_WRONG), flags
 
 
+def test_two_threads_that_put_off_each_others_lines_keep_the_values() -> None:
+    # With a helper thread, a line the other thread searches now near the root waits until
+    # the rest are searched (`inflight`): the order changes, never a value or the line's
+    # worth. Over the recorded positions the threads met and put lines off.
+    deferred = 0
+    for _seed, moves, value, best in POSITIONS:
+        game, state = position(moves)
+        solver = CoreSolver(game, table_bytes=16 << 20)
+        got, line = solver.keep_line(state, threads=2, **FAST)
+        assert got == value and game.board.line_names[line] in best
+        deferred += solver.stats()["deferred"]
+    assert deferred > 0
+
+
 def test_the_kept_tables_stay_within_their_budget() -> None:
     from vertex.ai.dots import player as dots_player
 

@@ -50,6 +50,10 @@
 typedef unsigned __int128 u128;
 
 #define MAXL 128
+/* Threads tell each other what they search in the first plies (`inflight`): a line another
+ * thread searches waits until the others are searched, so threads that would search the
+ * same subtree in step search different ones (simplified ABDADA, Weill 1996). */
+#define BUSY_PLIES 3
 #define MAXC 127
 #define MAXSYM 24
 #define MAXCLASS 64
@@ -132,10 +136,15 @@ typedef struct {
     uint64_t tt_entries, tt_buckets, stored;
     uint64_t nodes, lookups, hits;
     uint64_t helper_nodes;
+    uint64_t deferred; /* lines put off because another thread searched them (`inflight`) */
     volatile int *halt; /* a helper thread's stop flag, set by the thread that owns the search */
     int threads;
     uint32_t hist[MAXL]; /* cut-offs per line: quiet lines that refuted before go first */
     int history;
+    /* with helper threads: per thread and ply below BUSY_PLIES, the position it searches
+     * (its line at the root, else its key; 0: none), shared; NULL with one thread */
+    volatile uint64_t (*inflight)[BUSY_PLIES];
+    int tid, nthreads; /* this thread's row of `inflight` (0: the main one), and the rows */
     LMemo *lmemo;
     struct JPosS *jpos; /* scratch of `junction_eval`, one per thread */
     /* control */

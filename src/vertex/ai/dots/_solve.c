@@ -100,7 +100,7 @@ static int start_helpers(Core *self, Helper *hs, int threads, u128 drawn, u128 r
             PyMem_RawFree(h->c.jpos);
             break;
         }
-        h->c.nodes = h->c.lookups = h->c.hits = h->c.stored = 0;
+        h->c.nodes = h->c.lookups = h->c.hits = h->c.stored = h->c.deferred = 0;
         h->c.poll = NULL;
         h->c.halt = halt;
         h->c.cancel = 0;
@@ -108,6 +108,7 @@ static int start_helpers(Core *self, Helper *hs, int threads, u128 drawn, u128 r
         h->c.err_type = h->c.err_value = h->c.err_tb = NULL;
         memset(h->c.hist, 0, sizeof h->c.hist);
         h->c.history = t & 1;
+        h->c.tid = t + 1;
         /* another order: neighbours swapped in pairs, shifted per helper */
         for (int i = t % 2; i + 1 < self->nl; i += 2) {
             int x = h->c.order[i];
@@ -151,6 +152,7 @@ static void stop_helpers(Core *self, Helper *hs, int n, volatile int *halt, int 
         PyMem_RawFree(hs[t].c.ordtab);
         self->nodes += hs[t].c.nodes;
         self->helper_nodes += hs[t].c.nodes;
+        self->deferred += hs[t].c.deferred;
         self->lookups += hs[t].c.lookups;
         self->hits += hs[t].c.hits;
         self->stored += hs[t].c.stored;
@@ -230,12 +232,19 @@ PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     volatile int halt = 0;
     Helper *hs = NULL;
     int nh = 0;
+    volatile uint64_t inflight[MAXTHREADS][BUSY_PLIES];
+    memset((void *)inflight, 0, sizeof inflight);
+    self->inflight = NULL;
+    self->tid = 0;
+    self->nthreads = threads;
     if (threads > 1 && mtdf && !self->khi) {
+        self->inflight = inflight; /* (the helpers copy it) */
         hs = PyMem_RawCalloc((size_t)threads - 1, sizeof(Helper));
         if (hs) nh = start_helpers(self, hs, threads, drawn, reach, left, guess, &halt, NULL);
     }
     g = root_value(self, drawn, reach, left, mtdf, guess);
     if (hs) stop_helpers(self, hs, nh, &halt, 0);
+    self->inflight = NULL;
     if (want_best && !self->stopped) {
         /* lines whose positions are images of each other under the board's symmetries are
          * equally good: search one of each, on every thread */
@@ -372,8 +381,9 @@ PyObject *Core_load_table(Core *self, PyObject *file) {
 
 PyObject *Core_stats(Core *self, PyObject *unused) {
     return Py_BuildValue(
-        "{sKsKsKsKsKsKsK}", "nodes", (unsigned long long)self->nodes, "helper_nodes",
-        (unsigned long long)self->helper_nodes, "lookups", (unsigned long long)self->lookups,
+        "{sKsKsKsKsKsKsKsK}", "nodes", (unsigned long long)self->nodes, "helper_nodes",
+        (unsigned long long)self->helper_nodes, "deferred", (unsigned long long)self->deferred,
+        "lookups", (unsigned long long)self->lookups,
         "hits", (unsigned long long)self->hits, "stored", (unsigned long long)self->stored,
         "capacity", (unsigned long long)self->tt_entries, "table_bytes",
         (unsigned long long)(self->tt_entries * (sizeof(Entry) + (self->khi ? 4 : 0))));
