@@ -142,7 +142,7 @@ typedef struct {
     uint32_t hist[MAXL]; /* cut-offs per line: quiet lines that refuted before go first */
     int history;
     /* with helper threads: per thread and ply below BUSY_PLIES, the position it searches
-     * (its line at the root, else its key; 0: none), shared; NULL with one thread */
+     * (its lines drawn, hashed; 0: none), shared; NULL with one thread */
     volatile uint64_t (*inflight)[BUSY_PLIES];
     int tid, nthreads; /* this thread's row of `inflight` (0: the main one), and the rows */
     LMemo *lmemo;

@@ -321,13 +321,11 @@ static int node(Core *s, Bits drawn, Bits reach, int alpha, int beta, int left, 
     /* the runs each quiet line's child adds, found below (up to two; the others walk) */
     Alone kid[W == 64 ? MAXL : 1][2]; /* (none in the 128-bit build: no runs listed) */
     int8_t nkid[W == 64 ? MAXL : 1];
-    Bits handed = 0, haveck = 0;
-    uint64_t ckl[MAXL];
+    Bits handed = 0;
     if (!ncap && nq > 1) {
         /* enhanced transposition cut-off: a quiet line whose position is known to refute
          * ends the search here; the children's entries are fetched all at once */
         u128 ck[MAXL];
-        int want = s->inflight && s->ply && s->ply < BUSY_PLIES;
         int kids = listed; /* the children's keys as they key themselves */
         for (int i = 0; i < nq; i++) {
             int csym;
@@ -355,10 +353,6 @@ static int node(Core *s, Bits drawn, Bits reach, int alpha, int beta, int left, 
                 ck[i] = canon(s, drawn | BIT(quiet[i]), &csym);
 #endif
             __builtin_prefetch(&s->tt[bucket_of(s, (uint64_t)ck[i], (uint64_t)(ck[i] >> 64))]);
-            if (want) {
-                ckl[quiet[i]] = (uint64_t)ck[i];
-                haveck |= BIT(quiet[i]);
-            }
         }
         for (int i = 0; i < nq; i++) {
             int clo, chi, cmv;
@@ -495,28 +489,24 @@ play:
          * until the others are searched (`inflight`) */
         uint64_t bk = 0;
         if (s->inflight && s->ply < BUSY_PLIES) {
-            /* the child's mark: its line at the root, else its key (quiet lines only: the
-             * transposition cut-off made it) */
-            if (!s->ply)
-                bk = (uint64_t)moves[i] + 1;
-            else if (haveck & BIT(moves[i]))
-                bk = (uint64_t)ckl[moves[i]] | 1;
-            if (bk) {
-                int other = 0;
-                for (int t = 0; t < s->nthreads; t++)
-                    other |= t != s->tid && s->inflight[t][s->ply] == bk;
-                if (other && !(deferred & BIT(moves[i])) && n - i > 1) {
-                    /* another thread searches it: the others first, it at the end */
-                    int m = moves[i];
-                    deferred |= BIT(m);
-                    s->deferred++;
-                    memmove(moves + i, moves + i + 1, (size_t)(n - i - 1) * sizeof(int));
-                    moves[n - 1] = m;
-                    i--;
-                    continue;
-                }
-                s->inflight[s->tid][s->ply] = bk;
+            /* the child's mark: its lines drawn, hashed (not the key: no symmetry or run
+             * is worth its cost here) */
+            Bits after = drawn | BIT(moves[i]);
+            bk = mix((uint64_t)after, (uint64_t)((u128)after >> 64)) | 1;
+            int other = 0;
+            for (int t = 0; t < s->nthreads; t++)
+                other |= t != s->tid && s->inflight[t][s->ply] == bk;
+            if (other && !(deferred & BIT(moves[i])) && n - i > 1) {
+                /* another thread searches it: the others first, it at the end */
+                int m = moves[i];
+                deferred |= BIT(m);
+                s->deferred++;
+                memmove(moves + i, moves + i + 1, (size_t)(n - i - 1) * sizeof(int));
+                moves[n - 1] = m;
+                i--;
+                continue;
             }
+            s->inflight[s->tid][s->ply] = bk;
         }
         int v = child(s, drawn, reach, moves[i], left, a, beta, rem, sd);
         if (bk) s->inflight[s->tid][s->ply] = 0;
