@@ -387,6 +387,51 @@ def test_level_five_searches_the_triangles_6_middle_game_exactly(
     assert calls == [False]  # the exact search alone
 
 
+def test_level_four_searches_exactly_on_one_thread_after_the_quick_search(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # where level 5 searches exactly first, level 4 does too, on one thread, after the
+    # quick search (no handout while a quiet line is left), its line kept as a fallback
+    state = triangles_seed_3()
+    calls: list[tuple[bool, int | None]] = []
+    real = CoreSolver.keep_line
+
+    def seen(self: CoreSolver, st: DotsState, **kw: Any) -> tuple[int, int]:
+        calls.append((bool(kw.get("middle")), kw.get("threads")))
+        return real(self, st, **kw)
+
+    monkeypatch.setattr(CoreSolver, "keep_line", seen)
+    forget_tables()
+    me = DotsPlayer(state.game, 4, seed=1)
+    assert me.choose(state, state.to_move[0], 120.0) in TRIANGLES_SEED_3[1]
+    assert me.last_reason == "solver"
+    assert calls == [(True, None), (False, 1)]  # the quick one, then the exact one alone
+
+
+def test_level_four_plays_the_quick_line_when_its_exact_search_proved_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from vertex.ai.dots.solver import SolveTimeout
+
+    state = triangles_seed_3()
+    real = CoreSolver.keep_line
+    quick: list[int] = []
+
+    def exact_out_of_time(self: CoreSolver, st: DotsState, **kw: Any) -> tuple[int, int]:
+        if kw.get("middle"):
+            got = real(self, st, **kw)
+            quick.append(got[1])
+            return got
+        raise SolveTimeout  # at once: no proof in the table
+
+    monkeypatch.setattr(CoreSolver, "keep_line", exact_out_of_time)
+    forget_tables()
+    me = DotsPlayer(state.game, 4, seed=1)
+    line = me.choose(state, state.to_move[0], 120.0)
+    assert [line] == [state.game.board.line_names[q] for q in quick]
+    assert me.last_reason == "middle, quick"
+
+
 @pytest.mark.parametrize("spare", [True, False])  # two threads a search, or one
 def test_with_too_many_lines_open_for_the_exact_search_level_five_widens_the_pruned_one(
     monkeypatch: pytest.MonkeyPatch, spare: bool

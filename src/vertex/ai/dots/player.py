@@ -6,8 +6,10 @@
    compiled core, `Core.mcts`, for two seats on boards of up to 128 lines);
 4. more simulations, plus exact play of simple chain-and-loop endgames and, with two
    players, the exact solver once few lines are left; with the compiled core, the middle
-   game's searches of level 5 (below) but the exact one, the pruned search in up to
-   LEVEL4_SHARE_AFTER_QUICK of the budget;
+   game's searches of level 5 (below) on one thread: where level 5 searches exactly first
+   the quick search, then the exact one up to LEVEL4_SHARE_AFTER_QUICK of the budget (its
+   proof when stopped, else the quick line); elsewhere no exact search, the pruned one in
+   up to LEVEL4_SHARE_AFTER_QUICK of the budget;
 5. the budget in full: while quiet lines are left (the middle game, with the compiled
    core), with at most EXACT_FIRST_LINES lines open or EXACT_FIRST_QUIET quiet lines left
    the exact value search first (out of time, the line it proved so far); else the pruned
@@ -106,6 +108,8 @@ EXACT_SHARE = 0.82
 #: lines left the exact search alone kept the value on 24-26 of 28, after the pruned one on
 #: 20-23. With 23-26 left it seldom ends or proves a line in time, and the pruned search's
 #: line is the better guess (7 of 15 as it is; 4-5 of 16 going exact first; bench/RESULTS.md).
+#: Level 4 does the same on one thread (after the quick search, its fallback): 18 of 28
+#: Triangles 6 positions kept the value against 16-17 with the pruned search alone.
 EXACT_FIRST_LINES = 32
 EXACT_FIRST_QUIET = 22
 #: Level 4: the pruned search up to this share of the budget, then MCTS.
@@ -194,7 +198,7 @@ def forget_tables() -> None:
 
 
 def exact_first(state: DotsState, ahead: int = 0) -> bool:
-    """Whether level 5 searches `state` exactly first: at most EXACT_FIRST_LINES lines open,
+    """Whether levels 4 and 5 search `state` exactly first: at most EXACT_FIRST_LINES lines open,
     or EXACT_FIRST_QUIET quiet lines left on a board whose middle game the exact search can
     reach (WIDEN_LINES). `ahead`: as if `ahead` quiet lines were drawn first (each closes
     one open line and one quiet line at least): the ponder's guess at its next move's."""
@@ -402,9 +406,11 @@ class DotsPlayer(RebuiltPlayer):
     def _middle(
         self, state: DotsState, start: float, budget: float, kept: KeptTables
     ) -> int | None:
-        """The middle game: a line or nothing (MCTS decides). Level 5 where `exact_first`
-        says so: the exact value search alone. Else the pruned searches (`_pruned`) give a
-        line; at level 5 the exact value search then runs up to EXACT_SHARE of the budget,
+        """The middle game: a line or nothing (MCTS decides). Where `exact_first` says so:
+        the exact value search alone (level 4 on one thread, after the quick search that
+        gives its line when the exact one proved nothing). Else the pruned searches
+        (`_pruned`) give a line; at level 5 the exact value search then runs up to
+        EXACT_SHARE of the budget,
         and its line, when it is done, wins. While the machine has a core to spare
         (`spare_core`) level 5 runs each search on two threads and leaves out the wide one
         (the exact search costs little more now)."""
@@ -412,18 +418,24 @@ class DotsPlayer(RebuiltPlayer):
             return None
         until = start + budget * EXACT_SHARE
         threads = 2 if self.level >= 5 and spare_core() else 1
-        if self.level >= 5 and exact_first(state):
+        if exact_first(state):
             # few lines open (4×4 from its eighth line) or few quiet lines left (the chain
             # fight near): the exact search alone often ends in time; stopped, its line
             # proven to keep the most so far (the value itself when only the last pass, the
             # proof from above, was left), else MCTS in the little time left (the pruned
-            # searches' shares of the budget have gone by)
+            # searches' shares of the budget have gone by). Level 4 on one thread, up to
+            # its share, the quick search's line first as the fallback
+            fallback = None
+            if self.level == 4:
+                fallback = self._quick(state, start, budget, kept)
+                until = start + budget * LEVEL4_SHARE_AFTER_QUICK
             try:
                 _, exact = kept.exact.keep_line(state, deadline=until, threads=threads, **FAST)
             except SolveTimeout:
                 proven = kept.exact.proven_line(state)
                 if proven is None:
-                    return None
+                    self.last_reason = "middle, quick"
+                    return fallback
                 self.last_reason = "solver, unfinished"
                 return proven[1]
             else:
@@ -489,20 +501,8 @@ class DotsPlayer(RebuiltPlayer):
         gives the line of its last pass that raised the bound, before the quick one's. All
         leave out dominated handouts (`FAST`).
         Returns the pruned search's value (None when it did not end) and the line."""
-        quick_solver, middle = kept.made("quick"), kept.made("middle")
-        quick: int | None = None
-        for handout in QUICK_HANDOUTS:  # one table, cleared
-            quick_solver.clear()
-            try:
-                _, quick = quick_solver.keep_line(
-                    state,
-                    deadline=start + budget * QUICK_SHARE,
-                    middle=True,
-                    handout=handout,
-                    **FAST,
-                )
-            except SolveTimeout:
-                break
+        middle = kept.made("middle")
+        quick = self._quick(state, start, budget, kept)
         if self.level < 5:
             share = LEVEL4_MIDDLE_SHARE if quick is None else LEVEL4_SHARE_AFTER_QUICK
         elif threads > 1:
@@ -540,6 +540,25 @@ class DotsPlayer(RebuiltPlayer):
             except SolveTimeout:
                 pass
         return value, line
+
+    def _quick(self, state: DotsState, start: float, budget: float, kept: KeptTables) -> int | None:
+        """The quick pruned searches' line (`QUICK_HANDOUTS`: no handout while a quiet line
+        is left), up to QUICK_SHARE of the budget; None when none ended in time."""
+        quick_solver = kept.made("quick")
+        quick: int | None = None
+        for handout in QUICK_HANDOUTS:  # one table, cleared
+            quick_solver.clear()
+            try:
+                _, quick = quick_solver.keep_line(
+                    state,
+                    deadline=start + budget * QUICK_SHARE,
+                    middle=True,
+                    handout=handout,
+                    **FAST,
+                )
+            except SolveTimeout:
+                break
+        return quick
 
     def _search(
         self,
