@@ -50,9 +50,10 @@
 typedef unsigned __int128 u128;
 
 #define MAXL 128
-/* Threads tell each other what they search in the first plies (`inflight`): a line another
- * thread searches waits until the others are searched, so threads that would search the
- * same subtree in step search different ones (simplified ABDADA, Weill 1996). */
+/* The exact search's threads tell each other what they search in the first plies
+ * (`inflight`): a line another thread searches waits until the others are searched, so
+ * threads that would search the same subtree in step search different ones (simplified
+ * ABDADA, Weill 1996). */
 #define BUSY_PLIES 3
 #define MAXC 127
 #define MAXSYM 24
