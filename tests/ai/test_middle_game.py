@@ -387,20 +387,27 @@ def test_level_five_searches_the_triangles_6_middle_game_exactly(
     assert calls == [False]  # the exact search alone
 
 
+def spy_keep_line(monkeypatch: pytest.MonkeyPatch, keyword: str) -> list[tuple[bool, Any]]:
+    """Each `CoreSolver.keep_line` call from here on, recorded: whether it was the pruned
+    search (`middle`), and its `keyword` argument (None when not given)."""
+    calls: list[tuple[bool, Any]] = []
+    real = CoreSolver.keep_line
+
+    def seen(self: CoreSolver, st: DotsState, **kw: Any) -> tuple[int, int]:
+        calls.append((bool(kw.get("middle")), kw.get(keyword)))
+        return real(self, st, **kw)
+
+    monkeypatch.setattr(CoreSolver, "keep_line", seen)
+    return calls
+
+
 def test_level_four_searches_exactly_on_one_thread_after_the_quick_search(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     # where level 5 searches exactly first, level 4 does too, on one thread, after the
     # quick search (no handout while a quiet line is left), its line kept as a fallback
     state = triangles_seed_3()
-    calls: list[tuple[bool, int | None]] = []
-    real = CoreSolver.keep_line
-
-    def seen(self: CoreSolver, st: DotsState, **kw: Any) -> tuple[int, int]:
-        calls.append((bool(kw.get("middle")), kw.get("threads")))
-        return real(self, st, **kw)
-
-    monkeypatch.setattr(CoreSolver, "keep_line", seen)
+    calls = spy_keep_line(monkeypatch, "threads")
     forget_tables()
     me = DotsPlayer(state.game, 4, seed=1)
     assert me.choose(state, state.to_move[0], 120.0) in TRIANGLES_SEED_3[1]
@@ -453,14 +460,7 @@ def test_with_too_many_lines_open_for_the_exact_search_level_five_widens_the_pru
         assert isinstance(nxt, DotsState)
         state = nxt
     assert len(state.legal_moves()) > dots_player.WIDEN_LINES
-    calls: list[tuple[bool, int | None]] = []
-    real = CoreSolver.keep_line
-
-    def seen(self: CoreSolver, st: DotsState, **kw: Any) -> tuple[int, int]:
-        calls.append((bool(kw.get("middle")), kw.get("handout")))
-        return real(self, st, **kw)
-
-    monkeypatch.setattr(CoreSolver, "keep_line", seen)
+    calls = spy_keep_line(monkeypatch, "handout")
     monkeypatch.setattr(dots_player, "WIDEST_HANDOUT", 5)
     forget_tables()
     me = DotsPlayer(game, 5, seed=1)
