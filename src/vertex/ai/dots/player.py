@@ -410,10 +410,9 @@ class DotsPlayer(RebuiltPlayer):
         the exact value search alone (level 4 on one thread, after the quick search that
         gives its line when the exact one proved nothing). Else the pruned searches
         (`_pruned`) give a line; at level 5 the exact value search then runs up to
-        EXACT_SHARE of the budget,
-        and its line, when it is done, wins. While the machine has a core to spare
-        (`spare_core`) level 5 runs each search on two threads and leaves out the wide one
-        (the exact search costs little more now)."""
+        EXACT_SHARE of the budget, and its line, when it is done, wins. While the machine
+        has a core to spare (`spare_core`) level 5 runs each search on two threads and
+        leaves out the wide one (the exact search costs little more now)."""
         if self.level < 4 or not self._quiet_left(state):
             return None
         until = start + budget * EXACT_SHARE
@@ -434,7 +433,8 @@ class DotsPlayer(RebuiltPlayer):
             except SolveTimeout:
                 proven = kept.exact.proven_line(state)
                 if proven is None:
-                    self.last_reason = "middle, quick"
+                    if fallback is not None:
+                        self.last_reason = "middle, quick"
                     return fallback
                 self.last_reason = "solver, unfinished"
                 return proven[1]
