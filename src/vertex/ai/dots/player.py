@@ -108,7 +108,7 @@ EXACT_SHARE = 0.82
 #: lines left the exact search alone kept the value on 24-26 of 28, after the pruned one on
 #: 20-23. With 23-26 left it seldom ends or proves a line in time, and the pruned search's
 #: line is the better guess (7 of 15 as it is; 4-5 of 16 going exact first; bench/RESULTS.md).
-#: Level 4 does the same on one thread (after the quick search, its fallback): 18 of 28
+#: Level 4 does the same on one thread (after the quick search, its fallback): 18-21 of 28
 #: Triangles 6 positions kept the value against 16-17 with the pruned search alone.
 EXACT_FIRST_LINES = 32
 EXACT_FIRST_QUIET = 22
