@@ -16,6 +16,12 @@ table size, on `--threads`), from a cold table. The line found is checked agains
 verdict's value-keeping lines; the bench prints the positions searched and the seconds of
 each position and tree, then the totals and their ratios. On one thread the positions are
 the same from run to run: the count that a change to the search moves, whatever the box.
+
+Beside each position's time, when the value was proved from below (`Core.passes`: the first
+pass, on any thread, that ended with the root's lower bound at the value; "-" for a tree
+whose core has no such log). A level-5 search stopped at its deadline (EXACT_SHARE of a 1 s
+budget) plays the line of that proof once it is there, so the count of proofs by then is the
+bench's nearest figure to level 5's own.
 """
 
 from __future__ import annotations
@@ -51,12 +57,17 @@ def worker(board: str, seeds: list[int] | None, threads: int) -> None:
         t0 = time.monotonic()
         value, line = solver.keep_line(state, threads=threads, **player.FAST)
         seconds = time.monotonic() - t0
+        passes = getattr(solver.core, "passes", None)  # (an older tree's core: none)
+        proof = None
+        if passes is not None:
+            proof = next((t for t, lower, _, _ in passes() if lower >= p["value"]), None)
         row = {
             "seed": p["seed"],
             "value": value,
             "right": value == p["value"] and names[line] in p["best"],
             "positions": solver.stats()["nodes"],
             "seconds": seconds,
+            "proof": proof,
         }
         print(json.dumps(row), flush=True)
 
@@ -95,14 +106,18 @@ def main() -> None:
         for name in reversed(trees):  # the other tree first in each round
             rows[name].append(run(trees[name], args))
     first = {name: got[0] for name, got in rows.items()}
-    print(f"\n{'seed':>4}  " + "  ".join(f"{name:>24}" for name in trees))
+    print(f"\n{'seed':>4}  " + "  ".join(f"{name + ' (proof at)':>36}" for name in trees))
     for i, row in enumerate(first["this tree"]):
         cells = []
         for name in trees:
             r = first[name][i]
             mark = "" if r["right"] else " WRONG"
-            cells.append(f"{r['positions']:>12,} {r['seconds']:6.2f} s{mark}")
-        print(f"{row['seed']:>4}  " + "  ".join(f"{c:>24}" for c in cells))
+            proof = "-" if r.get("proof") is None else f"{r['proof']:.2f} s"
+            cells.append(f"{r['positions']:>12,} {r['seconds']:6.2f} s ({proof:>6}){mark}")
+        print(f"{row['seed']:>4}  " + "  ".join(f"{c:>36}" for c in cells))
+    from vertex.ai.dots.player import EXACT_SHARE
+
+    in_time = EXACT_SHARE  # level 5's deadline at 1 s a move
     print(f"\nin all ({bm.load()}):")
     totals = {}
     for name, runs in rows.items():
@@ -114,6 +129,12 @@ def main() -> None:
             f"  {name:10} positions {', '.join(f'{p:,}' for p in positions)};"
             f" seconds {', '.join(f'{s:.1f}' for s in seconds)}; right {right} of {len(runs[0])}"
         )
+        if all(r.get("proof") is not None for got in runs for r in got):
+            by = [sum(r["proof"] <= in_time for r in got) for got in runs]
+            print(
+                f"  {'':10} the value proved from below by {in_time:.2f} s:"
+                f" {', '.join(map(str, by))} of {len(runs[0])}"
+            )
     if "against" not in totals:
         return
     (p_ours, s_ours), (p_other, s_other) = totals["this tree"], totals["against"]

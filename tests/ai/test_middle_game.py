@@ -232,6 +232,37 @@ def test_a_stopped_value_search_leaves_a_line_proven_to_keep_its_bound(seed: int
     assert value in found  # at the least the searches that ended proved it
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_value_search_logs_the_bounds_each_pass_proved(threads: int) -> None:
+    # `Core.passes`: every pass that ended, on any thread, bounds the value from below and
+    # above, from first guesses under and over it; the main thread's last pass ends at the
+    # value itself. A stopped search logs only the passes that ended; each search its own.
+    import contextlib
+    import time
+
+    from vertex.ai.dots.solver import SolveTimeout
+
+    for seed in (1, 2, 3):
+        game, state = four_by_four_after(10, seed)
+        value = CoreSolver(game, table_bytes=64 << 20).keep_line(state)[0]
+        for guess in (value - 4, value + 4):
+            solver = CoreSolver(game, table_bytes=64 << 20)
+            with contextlib.suppress(SolveTimeout):  # stopped early, or not
+                solver.keep_line(
+                    state, deadline=time.monotonic() + 0.002, threads=threads, guess=guess
+                )
+            assert all(lower <= value <= upper for _, lower, upper, _ in solver.core.passes())
+            solver.keep_line(state, threads=threads, guess=guess)
+            passes = solver.core.passes()
+            assert all(lower <= value <= upper for _, lower, upper, _ in passes)
+            main = [(t, lower, upper) for t, lower, upper, tid in passes if tid == 0]
+            assert main[-1][1:] == (value, value)
+            assert [t for t, *_ in main] == sorted(t for t, *_ in main)
+            assert all(tid in range(threads) for *_, tid in passes)
+            # from a guess two cells off, two passes at the least: one each side
+            assert len(main) >= 2
+
+
 def test_an_exact_search_out_of_time_on_4x4_plays_the_line_it_proved(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -375,6 +375,9 @@ static PyMethodDef Core_methods[] = {
     {"cancel", (PyCFunction)Core_cancel, METH_NOARGS, "stop a running search (any thread)"},
     {"clear", (PyCFunction)Core_clear, METH_NOARGS, "empty the transposition table"},
     {"stats", (PyCFunction)Core_stats, METH_NOARGS, "search counters and table size"},
+    {"passes", (PyCFunction)Core_passes, METH_NOARGS,
+     "passes() -> [(seconds, lower, upper, thread)]: the last value search's passes that "
+     "ended, on any thread (0: the main one), as they ended: the root's bounds proved so far"},
     {"save_table", (PyCFunction)Core_save_table, METH_O,
      "save_table(file) writes the table's entries to a file (a file object or descriptor)"},
     {"load_table", (PyCFunction)Core_load_table, METH_O,

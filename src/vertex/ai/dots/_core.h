@@ -55,6 +55,20 @@ typedef unsigned __int128 u128;
  * threads that would search the same subtree in step search different ones (simplified
  * ABDADA, Weill 1996). */
 #define BUSY_PLIES 3
+/* The value search's passes that ended, on any thread, as they ended (`Core.passes`): when
+ * the root's bounds were proved. A search stopped at a deadline leaves the line of the
+ * highest lower bound proved (`proven_line`), so these times, not the search's end, tell
+ * whether a computer player's line kept the value. */
+#define MAXPASS 64
+typedef struct {
+    double seconds; /* since the search started */
+    int lower, upper, tid;
+} Pass;
+typedef struct {
+    Pass pass[MAXPASS];
+    int n; /* passes ended (those past MAXPASS not kept) */
+    double t0;
+} PassLog;
 #define MAXC 127
 #define MAXSYM 24
 #define MAXCLASS 64
@@ -146,6 +160,7 @@ typedef struct {
      * (its lines drawn, hashed; 0: none), shared; NULL with one thread */
     volatile uint64_t (*inflight)[BUSY_PLIES];
     int tid, nthreads; /* this thread's row of `inflight` (0: the main one), and the rows */
+    PassLog log, *plog; /* the search's passes (the main thread's log; helpers point to it) */
     LMemo *lmemo;
     struct JPosS *jpos; /* scratch of `junction_eval`, one per thread */
     /* control */
@@ -289,6 +304,7 @@ PyObject *Core_clear(Core *self, PyObject *unused);
 PyObject *Core_save_table(Core *self, PyObject *file);
 PyObject *Core_load_table(Core *self, PyObject *file);
 PyObject *Core_stats(Core *self, PyObject *unused);
+PyObject *Core_passes(Core *self, PyObject *unused);
 PyObject *Core_probe(Core *self, PyObject *arg);
 PyObject *Core_loony(Core *self, PyObject *arg);
 PyObject *Core_canonical(Core *self, PyObject *arg);

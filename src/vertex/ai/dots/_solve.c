@@ -48,6 +48,11 @@ static int root_value(Core *self, u128 drawn, u128 reach, int left, int mtdf, in
             upper = g;
         else
             lower = g;
+        if (!self->stopped && self->plog) {
+            PassLog *log = self->plog;
+            int i = __atomic_fetch_add(&log->n, 1, __ATOMIC_RELAXED);
+            if (i < MAXPASS) log->pass[i] = (Pass){now_s() - log->t0, lower, upper, self->tid};
+        }
     }
     return g;
 }
@@ -237,6 +242,9 @@ PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     self->inflight = NULL;
     self->tid = 0;
     self->nthreads = threads;
+    self->log.n = 0;
+    self->log.t0 = now_s();
+    self->plog = &self->log;
     if (threads > 1 && mtdf && !self->khi) {
         /* (the helpers copy it). Not in the pruned search: its table's bounds are not exact,
          * so its line came to depend on the order the threads met the lines (a line worth 6
@@ -390,6 +398,26 @@ PyObject *Core_stats(Core *self, PyObject *unused) {
         "hits", (unsigned long long)self->hits, "stored", (unsigned long long)self->stored,
         "capacity", (unsigned long long)self->tt_entries, "table_bytes",
         (unsigned long long)(self->tt_entries * (sizeof(Entry) + (self->khi ? 4 : 0))));
+}
+
+PyObject *Core_passes(Core *self, PyObject *unused) {
+    if (self->busy) {
+        PyErr_SetString(PyExc_RuntimeError, "this solver is searching");
+        return NULL;
+    }
+    int n = self->log.n < MAXPASS ? self->log.n : MAXPASS;
+    PyObject *lst = PyList_New(n);
+    if (!lst) return NULL;
+    for (int i = 0; i < n; i++) {
+        const Pass *p = &self->log.pass[i];
+        PyObject *row = Py_BuildValue("(diii)", p->seconds, p->lower, p->upper, p->tid);
+        if (!row) {
+            Py_DECREF(lst);
+            return NULL;
+        }
+        PyList_SET_ITEM(lst, i, row);
+    }
+    return lst;
 }
 
 /* What the table holds for a position: (lo, hi, line) with line the move that refuted or
