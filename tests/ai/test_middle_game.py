@@ -259,7 +259,7 @@ def test_a_value_search_logs_the_bounds_each_pass_proved(threads: int) -> None:
             assert main[-1][1:] == (value, value)
             assert [t for t, *_ in main] == sorted(t for t, *_ in main)
             assert all(tid in range(threads) for *_, tid in passes)
-            # from a guess two cells off, two passes at the least: one each side
+            # from a guess four cells off, two passes at the least: one each side
             assert len(main) >= 2
 
 
