@@ -19,9 +19,9 @@ the same from run to run: the count that a change to the search moves, whatever 
 
 Beside each position's time, when the value was proved from below (`Core.passes`: the first
 pass, on any thread, that ended with the root's lower bound at the value; "-" for a tree
-whose core has no such log). A level-5 search stopped at its deadline (EXACT_SHARE of a 1 s
-budget) plays the line of that proof once it is there, so the count of proofs by then is the
-bench's nearest figure to level 5's own.
+whose core has no such log). A level-5 search stopped at its deadline (EXACT_FIRST_SHARE of a
+1 s budget: these positions are all searched exactly first) plays the line of that proof once
+it is there, so the count of proofs by then is the bench's nearest figure to level 5's own.
 """
 
 from __future__ import annotations
@@ -115,9 +115,9 @@ def main() -> None:
             proof = "-" if r.get("proof") is None else f"{r['proof']:.2f} s"
             cells.append(f"{r['positions']:>12,} {r['seconds']:6.2f} s ({proof:>6}){mark}")
         print(f"{row['seed']:>4}  " + "  ".join(f"{c:>36}" for c in cells))
-    from vertex.ai.dots.player import EXACT_SHARE
+    from vertex.ai.dots.player import EXACT_FIRST_SHARE
 
-    in_time = EXACT_SHARE  # level 5's deadline at 1 s a move
+    in_time = EXACT_FIRST_SHARE  # level 5's deadline at 1 s a move (all these go exact first)
     print(f"\nin all ({bm.load()}):")
     totals = {}
     for name, runs in rows.items():

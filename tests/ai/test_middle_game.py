@@ -10,6 +10,7 @@ must have the last word there.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -333,18 +334,25 @@ def test_with_few_quiet_lines_left_the_exact_search_alone_stopped_plays_its_proo
     assert dots_player.exact_first(state)
     real = CoreSolver.keep_line
     calls: list[bool] = []
+    deadlines: list[float] = []
 
     def out_of_time(self: CoreSolver, st: DotsState, **kw: Any) -> tuple[int, int]:
         calls.append(bool(kw.get("middle")))
+        deadlines.append(kw["deadline"])
         real(self, st, **kw)
         raise SolveTimeout  # proved from below (and above), then "out of time"
 
     monkeypatch.setattr(CoreSolver, "keep_line", out_of_time)
     forget_tables()
     me = DotsPlayer(game, 5, seed=1)
+    started = time.monotonic()
     assert me.choose(state, state.to_move[0], 120.0) in best
     assert me.last_reason == "solver, unfinished"
     assert calls == [False]  # the exact search alone: never the pruned one, wrong here
+    # with nothing after it but the way back, it has all the budget but that
+    share = (deadlines[0] - started) / 120.0
+    assert dots_player.EXACT_SHARE < dots_player.EXACT_FIRST_SHARE - 0.01 <= share
+    assert share < dots_player.EXACT_FIRST_SHARE + 0.01 < 1
 
 
 def test_which_positions_level_five_searches_exactly_first(

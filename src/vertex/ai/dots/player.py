@@ -12,7 +12,8 @@
    up to LEVEL4_SHARE_AFTER_QUICK of the budget;
 5. the budget in full: while quiet lines are left (the middle game, with the compiled
    core), with at most EXACT_FIRST_LINES lines open or EXACT_FIRST_QUIET quiet lines left
-   the exact value search first (out of time, the line it proved so far); else the pruned
+   the exact value search first, up to EXACT_FIRST_SHARE of the budget (out of time, the
+   line it proved so far); else the pruned
    searches — a quick one with no handout, the pruned search (`CoreSolver.keep_line`: no
    handout of three cells or more while a quiet line is left — a heuristic whose line kept
    the exact value on 26 of 31 recorded 5×5 middle-game positions) and, on one thread, a
@@ -101,6 +102,12 @@ KEPT_BOARDS = 2
 MIDDLE_SHARE = 0.65
 #: ... and when it is done early, the exact value search up to this share.
 EXACT_SHARE = 0.82
+#: Where the exact search goes first, alone (`exact_first`), up to this share: nothing follows
+#: it but MCTS where it proved nothing, so it has the budget but for the way back. Dots and
+#: Triangles 6: 25-27 of the 28 recorded positions kept the value, against 23-25 stopping at
+#: EXACT_SHARE, whose proofs of the value from below end at 0.8-1.0 s on four of them on a
+#: slow box (bench/RESULTS.md).
+EXACT_FIRST_SHARE = 0.95
 #: Level 5 with at most this many lines open, or this many quiet lines left, tries the exact
 #: search first, alone. The pruned search's value is off (too high on 26 of the 28 recorded
 #: Dots and Triangles 6 positions, by up to 14 cells), so it cannot tell whether a stopped
@@ -425,6 +432,7 @@ class DotsPlayer(RebuiltPlayer):
             # searches' shares of the budget have gone by). Level 4 on one thread, up to
             # its share, the quick search's line first as the fallback
             fallback = None
+            until = start + budget * EXACT_FIRST_SHARE
             if self.level == 4:
                 fallback = self._quick(state, start, budget, kept)
                 until = start + budget * LEVEL4_SHARE_AFTER_QUICK
