@@ -496,8 +496,10 @@ play:
             int other = 0;
             for (int t = 0; t < s->nthreads; t++)
                 other |= t != s->tid && s->inflight[t][s->ply] == bk;
-            if (other && !(deferred & BIT(moves[i])) && n - i > 1) {
-                /* another thread searches it: the others first, it at the end */
+            if (other && i && !(deferred & BIT(moves[i])) && n - i > 1) {
+                /* another thread searches it: the others first, it at the end; but never
+                 * the first line (the eldest son: at a node that cuts off it mostly does,
+                 * and the others are then searched for nothing) */
                 int m = moves[i];
                 deferred |= BIT(m);
                 s->deferred++;
