@@ -414,8 +414,9 @@ class DotsPlayer(RebuiltPlayer):
         self, state: DotsState, start: float, budget: float, kept: KeptTables
     ) -> int | None:
         """The middle game: a line or nothing (MCTS decides). Where `exact_first` says so:
-        the exact value search alone (level 4 on one thread, after the quick search that
-        gives its line when the exact one proved nothing). Else the pruned searches
+        the exact value search alone, up to EXACT_FIRST_SHARE of the budget (level 4 on one
+        thread, after the quick search that gives its line when the exact one proved
+        nothing, up to LEVEL4_SHARE_AFTER_QUICK). Else the pruned searches
         (`_pruned`) give a line; at level 5 the exact value search then runs up to
         EXACT_SHARE of the budget, and its line, when it is done, wins. While the machine
         has a core to spare (`spare_core`) level 5 runs each search on two threads and
