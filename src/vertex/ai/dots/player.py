@@ -13,18 +13,18 @@
 5. the budget in full: while quiet lines are left (the middle game, with the compiled
    core), with at most EXACT_FIRST_LINES lines open or EXACT_FIRST_QUIET quiet lines left
    the exact value search first, up to EXACT_FIRST_SHARE of the budget (out of time, the
-   line it proved so far); else the pruned
-   searches — a quick one with no handout, the pruned search (`CoreSolver.keep_line`: no
-   handout of three cells or more while a quiet line is left — a heuristic whose line kept
-   the exact value on 26 of 31 recorded 5×5 middle-game positions) and, on one thread, a
-   wider one if time is left (handouts of three cells too: 29 of 31) — then the exact value
-   search up to EXACT_SHARE of the budget, whose line wins when it is done or has proved at
-   least the pruned value (with more than WIDEN_LINES lines open, where it would not end,
-   the pruned search again with ever larger handouts allowed instead);
-   each search on two threads while the machine has a core to spare (`spare_core`); all of
-   them leave out dominated handouts (`FAST`); otherwise the solver first (its table kept;
-   with the compiled core at every move, up to SOLVER_SHARE of the budget), MCTS when the
-   position is still too big, and MCTS again to choose among equally good solved moves.
+   line it proved so far); else the pruned searches — a quick one with no handout, the
+   pruned search (`CoreSolver.keep_line`: no handout of three cells or more while a quiet
+   line is left — a heuristic whose line kept the exact value on 26 of 31 recorded 5×5
+   middle-game positions) and, on one thread, a wider one if time is left (handouts of
+   three cells too: 29 of 31) — then the exact value search up to EXACT_SHARE of the
+   budget, whose line wins when it is done or has proved at least the pruned value (with
+   more than WIDEN_LINES lines open, where it would not end, the pruned search again with
+   ever larger handouts allowed instead); each search on two threads while the machine has
+   a core to spare (`spare_core`); all of them leave out dominated handouts (`FAST`);
+   otherwise the solver first (its table kept; with the compiled core at every move, up to
+   SOLVER_SHARE of the budget), MCTS when the position is still too big, and MCTS again to
+   choose among equally good solved moves.
 
 Where the process allows it (the server's computer workers: `vertex.ai.ponder`), level 5
 thinks on the other side's time after its move (`DotsPlayer.ponder`): the pruned and the
