@@ -239,7 +239,6 @@ def test_a_value_search_logs_the_bounds_each_pass_proved(threads: int) -> None:
     # above, from first guesses under and over it; the main thread's last pass ends at the
     # value itself. A stopped search logs only the passes that ended; each search its own.
     import contextlib
-    import time
 
     from vertex.ai.dots.solver import SolveTimeout
 
