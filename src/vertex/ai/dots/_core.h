@@ -51,10 +51,11 @@ typedef unsigned __int128 u128;
 
 #define MAXL 128
 /* The exact search's threads tell each other what they search in the first plies
- * (`inflight`): a line another thread searches waits until the others are searched, so
- * threads that would search the same subtree in step search different ones (simplified
- * ABDADA, Weill 1996). Five plies since a node's first line is never put off: the value
- * proved from below 7-9% sooner on Triangles 6 and 4×4 than with three (eight: as five). */
+ * (`inflight`): below the root, a line another thread searches waits until the others are
+ * searched, so threads that would search the same subtree in step search different ones
+ * (simplified ABDADA, Weill 1996). Five plies since a node's first line is never put off:
+ * the value proved from below 7-9% sooner on Triangles 6 and 4×4 than with three (eight: as
+ * five). */
 #define BUSY_PLIES 5
 /* The value search's passes that ended, on any thread, as they ended (`Core.passes`): when
  * the root's bounds were proved. A search stopped at a deadline leaves the line of the
