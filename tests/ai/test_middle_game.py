@@ -444,13 +444,22 @@ def test_level_four_searches_exactly_on_one_thread_after_the_quick_search(
 ) -> None:
     # where level 5 searches exactly first, level 4 does too, on one thread, after the
     # quick search (no handout while a quiet line is left), its line kept as a fallback
+    from vertex.ai.dots import player as dots_player
+
     state = triangles_seed_3()
     calls = spy_keep_line(monkeypatch, "threads")
+    deadlines = spy_keep_line(monkeypatch, "deadline")
     forget_tables()
     me = DotsPlayer(state.game, 4, seed=1)
+    started = time.monotonic()
     assert me.choose(state, state.to_move[0], 120.0) in TRIANGLES_SEED_3[1]
     assert me.last_reason == "solver"
     assert calls == [(True, None), (False, 1)]  # the quick one, then the exact one alone
+    # the exact one up to its own share of the budget, more than the pruned search's
+    share = (deadlines[1][1] - started) / 120.0
+    low = dots_player.LEVEL4_EXACT_FIRST_SHARE - 0.01
+    assert dots_player.LEVEL4_SHARE_AFTER_QUICK < low <= share
+    assert share < dots_player.LEVEL4_EXACT_FIRST_SHARE + 0.01 < dots_player.EXACT_FIRST_SHARE
 
 
 def test_level_four_plays_the_quick_line_when_its_exact_search_proved_nothing(

@@ -7,7 +7,7 @@
 4. more simulations, plus exact play of simple chain-and-loop endgames and, with two
    players, the exact solver once few lines are left; with the compiled core, the middle
    game's searches of level 5 (below) on one thread: where level 5 searches exactly first
-   the quick search, then the exact one up to LEVEL4_SHARE_AFTER_QUICK of the budget (its
+   the quick search, then the exact one up to LEVEL4_EXACT_FIRST_SHARE of the budget (its
    proof when stopped, else the quick line); elsewhere no exact search, the pruned one in
    up to LEVEL4_SHARE_AFTER_QUICK of the budget;
 5. the budget in full: while quiet lines are left (the middle game, with the compiled
@@ -119,6 +119,10 @@ EXACT_FIRST_SHARE = 0.95
 #: Triangles 6 positions kept the value against 16-17 with the pruned search alone.
 EXACT_FIRST_LINES = 32
 EXACT_FIRST_QUIET = 22
+#: Level 4's exact-first search, after the quick one, up to this share of the budget (on one
+#: thread; MCTS does not follow it): on a slow box 20-21 of the 28 Triangles 6 positions
+#: kept the value against 17-18 stopping at LEVEL4_SHARE_AFTER_QUICK (bench/RESULTS.md).
+LEVEL4_EXACT_FIRST_SHARE = 0.8
 #: Level 4: the pruned search up to this share of the budget, then MCTS.
 LEVEL4_MIDDLE_SHARE = 0.5
 #: The quick pruned search first, up to this share; when it gave a line no MCTS is
@@ -416,7 +420,7 @@ class DotsPlayer(RebuiltPlayer):
         """The middle game: a line or nothing (MCTS decides). Where `exact_first` says so:
         the exact value search alone, up to EXACT_FIRST_SHARE of the budget (level 4 on one
         thread, after the quick search that gives its line when the exact one proved
-        nothing, up to LEVEL4_SHARE_AFTER_QUICK). Else the pruned searches
+        nothing, up to LEVEL4_EXACT_FIRST_SHARE). Else the pruned searches
         (`_pruned`) give a line; at level 5 the exact value search then runs up to
         EXACT_SHARE of the budget, and its line, when it is done, wins. While the machine
         has a core to spare (`spare_core`) level 5 runs each search on two threads and
@@ -436,7 +440,7 @@ class DotsPlayer(RebuiltPlayer):
             until = start + budget * EXACT_FIRST_SHARE
             if self.level == 4:
                 fallback = self._quick(state, start, budget, kept)
-                until = start + budget * LEVEL4_SHARE_AFTER_QUICK
+                until = start + budget * LEVEL4_EXACT_FIRST_SHARE
             try:
                 _, exact = kept.exact.keep_line(state, deadline=until, threads=threads, **FAST)
             except SolveTimeout:
