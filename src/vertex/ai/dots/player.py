@@ -119,9 +119,10 @@ EXACT_FIRST_SHARE = 0.95
 #: Triangles 6 positions kept the value against 16-17 with the pruned search alone.
 EXACT_FIRST_LINES = 32
 EXACT_FIRST_QUIET = 22
-#: Level 4's exact-first search, after the quick one, up to this share of the budget (on one
-#: thread; MCTS does not follow it): on a slow box 20-21 of the 28 Triangles 6 positions
-#: kept the value against 17-18 stopping at LEVEL4_SHARE_AFTER_QUICK (bench/RESULTS.md).
+#: Level 4's exact-first search, after the quick one, up to this share of the budget (one
+#: thread; only MCTS follows it, where neither search gave a line): on a slow box 20-21 of the
+#: 28 Triangles 6 positions kept the value against 17-18 stopping at
+#: LEVEL4_SHARE_AFTER_QUICK (bench/RESULTS.md).
 LEVEL4_EXACT_FIRST_SHARE = 0.8
 #: Level 4: the pruned search up to this share of the budget, then MCTS.
 LEVEL4_MIDDLE_SHARE = 0.5
