@@ -438,10 +438,11 @@ class DotsPlayer(RebuiltPlayer):
             # searches' shares of the budget have gone by). Level 4 on one thread, up to
             # its share, the quick search's line first as the fallback
             fallback = None
-            until = start + budget * EXACT_FIRST_SHARE
+            share = EXACT_FIRST_SHARE
             if self.level == 4:
                 fallback = self._quick(state, start, budget, kept)
-                until = start + budget * LEVEL4_EXACT_FIRST_SHARE
+                share = LEVEL4_EXACT_FIRST_SHARE
+            until = start + budget * share
             try:
                 _, exact = kept.exact.keep_line(state, deadline=until, threads=threads, **FAST)
             except SolveTimeout:
