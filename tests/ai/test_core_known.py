@@ -10,7 +10,7 @@ import pytest
 
 import vertex
 from vertex.ai import SolveTimeout, solve
-from vertex.ai.dots.core import CoreSolver
+from vertex.ai.dots.core import CoreSolver, Walk
 from vertex.games.dots.engine import DotsGame, DotsState
 
 
@@ -100,6 +100,33 @@ def test_a_stop_callback_stops_the_search() -> None:
     with pytest.raises(SolveTimeout):
         CoreSolver(game, table_bytes=8 << 20).solve(game.initial_state(), stop=stop)
     assert len(calls) == 2
+
+
+@pytest.mark.parametrize("misere", [False, True])
+def test_a_long_solve_says_where_it_is(misere: bool) -> None:
+    game = game_of("dots-and-boxes", rows=4, cols=4, misere=misere)
+    solver = CoreSolver(game, table_bytes=8 << 20, threads=1)
+    walks: list[Walk | None] = []
+
+    def progress(nodes: int, seconds: float) -> None:
+        walks.append(solver.walk())
+
+    with pytest.raises(SolveTimeout):
+        solver.solve(game.initial_state(), progress=progress, stop=lambda: len(walks) >= 3)
+    assert solver.walk() is None  # between solves
+    first = walks[0]
+    assert first is not None and not first.best_pass
+    # the first pass asks whether the first player gets at least 0 (fewer cells win in
+    # misère: at most 0), and is still in the first of the root's 36 lines: 40 less one
+    # of the two outer lines of each corner cell, which give the same position
+    assert (first.bound, first.at_least) == (0, not misere)
+    assert len(first.lines) == 3
+    assert first.lines[0] == (first.lines[0][0], 1, 36)
+    names = set(game.board.line_names)
+    for walk in walks:
+        assert walk is not None
+        assert all(name in names and 1 <= at <= of for name, at, of in walk.lines)
+        assert len({name for name, _, _ in walk.lines}) == len(walk.lines)
 
 
 def test_the_table_has_the_size_asked_for() -> None:

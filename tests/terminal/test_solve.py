@@ -11,7 +11,9 @@ from pathlib import Path
 import pytest
 
 from vertex.ai.dots import tablefile
+from vertex.ai.dots.core import Walk
 from vertex.cli import main
+from vertex.terminal.solve import _walk_words
 
 
 def test_solve_prints_the_value_and_best_moves(capsys: pytest.CaptureFixture[str]) -> None:
@@ -125,3 +127,17 @@ def test_a_table_that_cannot_be_saved_is_said_plainly(
     assert main(["solve", "dots-and-boxes", "rows=2", "cols=2", "--table", table]) == 1
     err = capsys.readouterr().err
     assert "cannot save the table" in err and "Traceback" not in err
+
+
+def test_a_long_solves_progress_line_says_where_the_search_is() -> None:
+    walk = Walk(2, True, False, [("b2-b3", 3, 36), ("a1-a2", 1, 35), ("c3-d3", 7, 34)])
+    assert _walk_words(walk, 3) == (
+        "asking at least +2: line b2-b3 (3 of 36), reply a1-a2 (1 of 35), then c3-d3 (7 of 34)"
+    )
+    assert _walk_words(walk, 1) == "asking at least +2: line b2-b3 (3 of 36)"
+    misere = Walk(-1, False, False, [("b2-b3", 1, 36)])
+    assert _walk_words(misere, 3) == "asking at most -1: line b2-b3 (1 of 36)"
+    best = Walk(0, True, True, [("a1-b1", 4, 9), ("b2-c2", 1, 27)])
+    assert (
+        _walk_words(best, 3) == "the lines that keep +0: line a1-b1 (4 of 9), reply b2-c2 (1 of 27)"
+    )

@@ -23,12 +23,15 @@ import sys
 import time
 from pathlib import Path
 from types import FrameType
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from vertex.core.errors import VertexError
 from vertex.core.game import State
 from vertex.core.registry import create_game
 from vertex.terminal.options import parse_options
+
+if TYPE_CHECKING:
+    from vertex.ai.dots.core import Walk
 
 HELP = "solve a two-player position exactly (the Dots family)"
 
@@ -129,6 +132,7 @@ def solve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     tty = err.isatty()
     show = not args.json and not args.no_progress and (tty or args.progress)
     last = [0.0]
+    width = [0]  # a terminal's last line, overwritten: a shorter one is padded
     saver = _Saver(solver, table, kept, args.save_every, err) if table is not None else None
 
     def progress(nodes: int, seconds: float) -> None:
@@ -144,6 +148,11 @@ def solve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         line = f"  {nodes:,} positions, {solver.stored:,} stored, {seconds:.0f} s ({rate:,.0f}/s)"
         if saver is not None and saver.bounds is not None:
             line += f", value {_bounds_words(saver.bounds)}"
+        walk = solver.walk() if isinstance(solver, CoreSolver) else None
+        if walk is not None:  # (a terminal's one line stays short: the root's line only)
+            line += f"; {_walk_words(walk, 1 if tty else len(walk.lines))}"
+        if tty:
+            line, width[0] = line.ljust(width[0]), len(line)
         print("\r" + line if tty else line, end="" if tty else "\n", file=err, flush=True)
 
     if saver is None:
@@ -202,6 +211,18 @@ def solve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     print(f"Best moves: {' '.join(sol.best_moves)}", file=out)
     print(f"Searched {sol.nodes:,} positions in {sol.seconds:.2f} s.", file=out)
     return 0
+
+
+def _walk_words(walk: Walk, plies: int) -> str:
+    """Where the search is, for the progress line: "asking at least +2: line b1-b2 (3 of 40),
+    reply a1-a2 (1 of 39), then ...", the lines the main thread searches at the first
+    `plies` plies, each with its place among its position's lines."""
+    if walk.best_pass:
+        head = f"the lines that keep {walk.bound:+d}"
+    else:
+        head = f"asking {'at least' if walk.at_least else 'at most'} {walk.bound:+d}"
+    steps = [f"{name} ({at} of {of})" for name, at, of in walk.lines[:plies]]
+    return head + ": line " + ", reply ".join(steps[:2]) + "".join(f", then {s}" for s in steps[2:])
 
 
 def _bounds_words(bounds: tuple[int, int]) -> str:

@@ -378,6 +378,10 @@ static PyMethodDef Core_methods[] = {
     {"passes", (PyCFunction)Core_passes, METH_NOARGS,
      "passes() -> [(seconds, lower, upper, thread)]: the last value search's passes that "
      "ended, on any thread (0: the main one), as they ended: the root's bounds proved so far"},
+    {"walk", (PyCFunction)Core_walk, METH_NOARGS,
+     "walk() -> (beta, best, [(line, at, of), ...]) or None: where the running search is (from "
+     "its progress poll): the pass's null window, whether it is the best-move pass, and at "
+     "each of the first plies the line searched, its place and the node's count of lines"},
     {"save_table", (PyCFunction)Core_save_table, METH_O,
      "save_table(file) writes the table's entries to a file (a file object or descriptor)"},
     {"load_table", (PyCFunction)Core_load_table, METH_O,

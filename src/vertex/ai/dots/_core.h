@@ -71,6 +71,17 @@ typedef struct {
     int n; /* passes ended (those past MAXPASS not kept) */
     double t0;
 } PassLog;
+/* Where the main thread's search is, for a long solve's progress (`Core.walk`): the pass's
+ * null window (the value it asks whether the root reaches), and at each of the first plies
+ * the line searched, its place among the node's lines and how many there are. */
+#define WALK_PLIES 3
+typedef struct {
+    int line, at, of; /* of = 0: no line searched at this ply */
+} Step;
+typedef struct {
+    int beta, best; /* best: the best-move pass (one line of each class at the root) */
+    Step step[WALK_PLIES];
+} Walk;
 #define MAXC 127
 #define MAXSYM 24
 #define MAXCLASS 64
@@ -163,6 +174,7 @@ typedef struct {
     volatile uint64_t (*inflight)[BUSY_PLIES];
     int tid, nthreads; /* this thread's row of `inflight` (0: the main one), and the rows */
     PassLog log, *plog; /* the search's passes (the main thread's log; helpers point to it) */
+    Walk walk; /* written by the main thread (tid 0) only */
     LMemo *lmemo;
     struct JPosS *jpos; /* scratch of `junction_eval`, one per thread */
     /* control */
@@ -307,6 +319,7 @@ PyObject *Core_save_table(Core *self, PyObject *file);
 PyObject *Core_load_table(Core *self, PyObject *file);
 PyObject *Core_stats(Core *self, PyObject *unused);
 PyObject *Core_passes(Core *self, PyObject *unused);
+PyObject *Core_walk(Core *self, PyObject *unused);
 PyObject *Core_probe(Core *self, PyObject *arg);
 PyObject *Core_loony(Core *self, PyObject *arg);
 PyObject *Core_canonical(Core *self, PyObject *arg);

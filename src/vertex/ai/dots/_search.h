@@ -514,6 +514,10 @@ play:
             }
             s->inflight[s->tid][s->ply] = bk;
         }
+        if (s->ply < WALK_PLIES && !s->tid) {
+            s->walk.step[s->ply] = (Step){moves[i], i, n};
+            if (s->ply + 1 < WALK_PLIES) s->walk.step[s->ply + 1].of = 0;
+        }
         int v = child(s, drawn, reach, moves[i], left, a, beta, rem, sd);
         if (bk) s->inflight[s->tid][s->ply] = 0;
         if (s->stopped) return 0;

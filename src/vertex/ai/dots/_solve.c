@@ -42,6 +42,7 @@ static int root_value(Core *self, u128 drawn, u128 reach, int left, int mtdf, in
     int lower = -left, upper = left, g = guess < -left ? -left : guess > left ? left : guess;
     while (lower < upper && !self->stopped) {
         int beta = g == lower ? g + 1 : g;
+        self->walk = (Walk){.beta = beta};
         g = search(self, drawn, reach, beta - 1, beta, left);
         g = to_parity(self, g, left, g >= beta); /* the next pass two cells on, not one */
         if (g < beta)
@@ -77,6 +78,7 @@ static void root_classes(Core *s, RootJob *job, u128 drawn, u128 reach, int left
     for (;;) {
         int i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
         if (i >= job->n || s->stopped) break;
+        if (!s->tid) s->walk = (Walk){.beta = job->g, .best = 1, .step = {{job->lines[i], i, job->n}}};
         int v = child(s, drawn, reach, job->lines[i], left, job->g - 1, job->g);
         if (!s->stopped) job->good[i] = v >= job->g;
     }
@@ -245,6 +247,7 @@ PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     self->log.n = 0;
     self->log.t0 = now_s();
     self->plog = &self->log;
+    self->walk = (Walk){0};
     if (threads > 1 && mtdf && !self->khi) {
         /* (the helpers copy it). Not in the pruned search: its table's bounds are not exact,
          * so its line came to depend on the order the threads met the lines (a line worth 6
@@ -291,6 +294,7 @@ PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     if (hs) PyMem_RawFree(hs);
     Py_END_ALLOW_THREADS;
     int stopped = self->stopped;
+    self->walk = (Walk){0};
     if (end_work(self)) return NULL;
     if (stopped) Py_RETURN_NONE;
     PyObject *lst = PyList_New(nbest);
@@ -418,6 +422,27 @@ PyObject *Core_passes(Core *self, PyObject *unused) {
         PyList_SET_ITEM(lst, i, row);
     }
     return lst;
+}
+
+/* Where the search is (`Walk`): None when no value search or best-move pass runs; else
+ * (beta, best, [(line, at, of), ...]) for the plies searched now. Read from the search's
+ * own thread (its progress poll): the main thread writes it. */
+PyObject *Core_walk(Core *self, PyObject *unused) {
+    if (!self->busy || !self->walk.step[0].of) Py_RETURN_NONE;
+    Walk w = self->walk;
+    int n = 0;
+    while (n < WALK_PLIES && w.step[n].of) n++;
+    PyObject *lst = PyList_New(n);
+    if (!lst) return NULL;
+    for (int i = 0; i < n; i++) {
+        PyObject *row = Py_BuildValue("(iii)", w.step[i].line, w.step[i].at, w.step[i].of);
+        if (!row) {
+            Py_DECREF(lst);
+            return NULL;
+        }
+        PyList_SET_ITEM(lst, i, row);
+    }
+    return Py_BuildValue("(iNN)", w.beta, PyBool_FromLong(w.best), lst);
 }
 
 /* What the table holds for a position: (lo, hi, line) with line the move that refuted or

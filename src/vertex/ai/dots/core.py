@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from vertex.ai import ponder
@@ -25,6 +26,23 @@ DEFAULT_TABLE_BYTES = 256 << 20
 #: The middle game's pruned search (`CoreSolver.keep_line(middle=True)`): no handout of this
 #: many cells or more below the root while a quiet line is left.
 MIDDLE_HANDOUT = 3
+
+
+@dataclass(frozen=True)
+class Walk:
+    """Where a running solve is (`CoreSolver.walk`), for a long solve's progress line. The
+    value search asks, pass after pass, whether the player to move gets at least `bound`
+    (at most, where fewer cells win: `at_least` false), in `solve`'s terms (cells taken
+    before counted in); the best-move pass (`best_pass`) tries a line of each class at the
+    root against the value found, `bound`. `lines`: the main thread's line at the root and
+    at the plies below it, each with its place among its position's lines (from 1) and how
+    many are listed there (a position lists its handouts only once its other lines have
+    not cut the search off: then the count grows)."""
+
+    bound: int
+    at_least: bool
+    best_pass: bool
+    lines: list[tuple[str, int, int]]
 
 
 def fits(game: DotsGame[Any]) -> bool:
@@ -109,6 +127,7 @@ class CoreSolver:
         self.sign = -1 if game.misere else 1
         self.names = game.board.line_names
         self.nodes = 0
+        self._diff = 0
 
     @property
     def stored(self) -> int:
@@ -117,6 +136,19 @@ class CoreSolver:
     def stats(self) -> dict[str, int]:
         """Counters: nodes, lookups, hits (table), stored, capacity, table_bytes."""
         return self.core.stats()
+
+    def walk(self) -> Walk | None:
+        """Where the running `solve` is; call it from its `progress` (None between solves)."""
+        got = self.core.walk()
+        if got is None:
+            return None
+        beta, best_pass, steps = got
+        return Walk(
+            self._diff + self.sign * beta,
+            self.sign > 0,
+            best_pass,
+            [(self.names[line], at + 1, of) for line, at, of in steps],
+        )
 
     def cancel(self) -> None:
         self.core.cancel()
@@ -144,6 +176,7 @@ class CoreSolver:
             return Solution(diff, [], 0, 0.0)
         started = time.monotonic()
         before = self.core.stats()["nodes"]
+        self._diff = diff  # (`walk`)
         poll = None
         if progress is not None or stop is not None:
 
