@@ -120,7 +120,7 @@ def test_a_long_solve_says_where_it_is(misere: bool) -> None:
     # misère: at most 0), and is still in the first of the root's 36 lines: 40 less one
     # of the two outer lines of each corner cell, which give the same position
     assert (first.bound, first.at_least) == (0, not misere)
-    assert len(first.lines) == 3
+    assert len(first.lines) == 6  # (the first plies: `WALK_PLIES`)
     assert first.lines[0] == (first.lines[0][0], 1, 36)
     names = set(game.board.line_names)
     for walk in walks:

@@ -130,9 +130,11 @@ def test_a_table_that_cannot_be_saved_is_said_plainly(
 
 
 def test_a_long_solves_progress_line_says_where_the_search_is() -> None:
-    walk = Walk(2, True, False, [("b2-b3", 3, 36), ("a1-a2", 1, 35), ("c3-d3", 7, 34)])
-    assert _walk_words(walk, 3) == (
-        "asking at least +2: line b2-b3 (3 of 36), reply a1-a2 (1 of 35), then c3-d3 (7 of 34)"
+    walk = Walk(
+        2, True, False, [("b2-b3", 3, 36), ("a1-a2", 1, 35), ("c3-d3", 7, 34), ("d4-d5", 1, 33)]
+    )
+    assert _walk_words(walk, 6) == (
+        "asking at least +2: line b2-b3 (3 of 36), reply a1-a2 (1 of 35); below 7/34 1/33"
     )
     assert _walk_words(walk, 1) == "asking at least +2: line b2-b3 (3 of 36)"
     misere = Walk(-1, False, False, [("b2-b3", 1, 36)])

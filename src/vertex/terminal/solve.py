@@ -215,14 +215,22 @@ def solve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
 
 def _walk_words(walk: Walk, plies: int) -> str:
     """Where the search is, for the progress line: "asking at least +2: line b1-b2 (3 of 40),
-    reply a1-a2 (1 of 39), then ...", the lines the main thread searches at the first
-    `plies` plies, each with its place among its position's lines."""
+    reply a1-a2 (1 of 39); below 2/37 1/36", the lines the main thread searches at the
+    first `plies` plies, each with its place among its position's lines (deeper than the
+    reply, the places only)."""
     if walk.best_pass:
         head = f"the lines that keep {walk.bound:+d}"
     else:
         head = f"asking {'at least' if walk.at_least else 'at most'} {walk.bound:+d}"
-    steps = [f"{name} ({at} of {of})" for name, at, of in walk.lines[:plies]]
-    return head + ": line " + ", reply ".join(steps[:2]) + "".join(f", then {s}" for s in steps[2:])
+    steps = walk.lines[:plies]
+    named = (
+        f"{'reply' if depth else 'line'} {name} ({at} of {of})"
+        for depth, (name, at, of) in enumerate(steps[:2])
+    )
+    words = f"{head}: {', '.join(named)}"
+    if len(steps) > 2:
+        words += "; below " + " ".join(f"{at}/{of}" for _, at, of in steps[2:])
+    return words
 
 
 def _bounds_words(bounds: tuple[int, int]) -> str:

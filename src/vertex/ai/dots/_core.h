@@ -74,7 +74,7 @@ typedef struct {
 /* Where the main thread's search is, for a long solve's progress (`Core.walk`): the pass's
  * null window (the value it asks whether the root reaches), and at each of the first plies
  * the line searched, its place among the node's lines and how many there are. */
-#define WALK_PLIES 3
+#define WALK_PLIES 6
 typedef struct {
     int line, at, of; /* of = 0: no line searched at this ply */
 } Step;

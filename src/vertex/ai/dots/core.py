@@ -21,7 +21,8 @@ from vertex.ai.dots.symmetry import line_symmetries
 from vertex.core.errors import VertexError
 from vertex.games.dots.engine import DotsGame, DotsState
 
-#: The transposition table's size unless told: 256 MiB (24 bytes an entry).
+#: The transposition table's size unless told: 256 MiB (16 bytes an entry; 20 on boards of more
+#: than 96 lines).
 DEFAULT_TABLE_BYTES = 256 << 20
 #: The middle game's pruned search (`CoreSolver.keep_line(middle=True)`): no handout of this
 #: many cells or more below the root while a quiet line is left.
