@@ -20,6 +20,7 @@ setup(
             sources=[
                 "src/vertex/ai/dots/_core.c",
                 "src/vertex/ai/dots/_table.c",
+                "src/vertex/ai/dots/_tablefile.c",
                 "src/vertex/ai/dots/_loony.c",
                 "src/vertex/ai/dots/_search64.c",
                 "src/vertex/ai/dots/_search128.c",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import struct
 import time
 from pathlib import Path
 
@@ -75,6 +76,68 @@ def test_a_table_saved_during_a_search_on_two_threads_is_still_exact(tmp_path: P
     assert answer.value == 0 and answer.best_moves == ["c1-c2", "c2-c3", "c3-c4"]
 
 
+def entries_of(path: Path) -> list[tuple[int, int, int]]:
+    """The records of a file of costly entries: (place, w0, w1)."""
+    data = path.read_bytes()[tablefile.HEADER_BYTES :]
+    assert len(data) % 24 == 0
+    return list(struct.iter_unpack("=QQQ", data))
+
+
+def test_the_costly_entries_alone_carry_a_stopped_solve_on(tmp_path: Path) -> None:
+    game = vertex.create_game("dots-and-boxes", rows=3, cols=4)
+    state = game.initial_state()
+    whole = CoreSolver(game, table_bytes=64 << 20).solve(state)
+    stopped = CoreSolver(game, table_bytes=64 << 20)
+    with pytest.raises(SolveTimeout):  # stopped at its first poll, a quarter second in
+        stopped.solve(state, stop=lambda: True)
+    full, costly = tmp_path / "3x4.table", tmp_path / "3x4.costly"
+    tablefile.save(stopped, full, positions=stopped.nodes, seconds=0.5)
+    tablefile.save(stopped, costly, positions=stopped.nodes, seconds=0.5, min_work=8)
+    header = tablefile.read_header(costly)
+    assert header.min_work == 8 and header.capacity == stopped.stats()["capacity"]
+    records = entries_of(costly)
+    # each settled by 2**7 positions or more, in its own place of the same table
+    assert 0 < len(records) < stopped.stored // 10
+    assert all((w1 >> 48) & 255 >= 8 for _, _, w1 in records)
+    assert len({at for at, _, _ in records}) == len(records)
+    assert all(at < header.capacity for at, _, _ in records)
+    assert costly.stat().st_size < full.stat().st_size // 100
+    resumed = CoreSolver(game, table_bytes=64 << 20)
+    tablefile.load(resumed, costly)
+    assert resumed.stored == len(records)
+    answer = resumed.solve(state)
+    assert answer.value == whole.value == 0 and answer.best_moves == whole.best_moves
+    assert answer.nodes < whole.nodes  # the subtrees settled before are not searched again
+
+
+def test_damaged_files_of_costly_entries_are_refused_and_leave_the_table_empty(
+    tmp_path: Path,
+) -> None:
+    first = three_by_three()
+    first.solve(first.game.initial_state())
+    path = tmp_path / "3x3.costly"
+    tablefile.save(first, path, positions=1, seconds=1.0, min_work=4)
+    data = path.read_bytes()
+    capacity = tablefile.read_header(path).capacity
+    solver = three_by_three()
+    solver.solve(solver.game.initial_state())  # a full table, to be emptied by the refusal
+    cut = tmp_path / "cut.costly"
+    cut.write_bytes(data[:-5])
+    with pytest.raises(VertexError, match="ends inside an entry"):
+        tablefile.load(solver, cut)
+    assert solver.stored == 0
+    assert solver.core.probe(solver.game.initial_state().drawn) is None
+    outside = tmp_path / "outside.costly"
+    outside.write_bytes(data + struct.pack("=QQQ", capacity, 1, 1 << 48))
+    with pytest.raises(VertexError, match="outside the table"):
+        tablefile.load(solver, outside)
+    assert solver.stored == 0
+    odd = tmp_path / "odd.costly"
+    odd.write_bytes(data.replace(b'"min_work": 4', b'"min_work": 300', 1))
+    with pytest.raises(VertexError, match="damaged header"):
+        tablefile.load(solver, odd)
+
+
 def test_a_table_of_another_board_or_size_is_refused(tmp_path: Path) -> None:
     first = three_by_three()
     first.solve(first.game.initial_state())
@@ -103,7 +166,7 @@ def test_damaged_files_are_refused_and_leave_the_table_empty(tmp_path: Path) -> 
     cut = tmp_path / "cut.table"
     cut.write_bytes(data[: len(data) // 2])
     solver = three_by_three()
-    with pytest.raises(VertexError, match="cut short"):
+    with pytest.raises(VertexError, match="ends before the table does"):
         tablefile.load(solver, cut)
     assert solver.stored == 0
     assert solver.core.probe(solver.game.initial_state().drawn) is None

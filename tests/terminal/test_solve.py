@@ -13,7 +13,7 @@ import pytest
 from vertex.ai.dots import tablefile
 from vertex.ai.dots.core import Walk
 from vertex.cli import main
-from vertex.terminal.solve import _walk_words
+from vertex.terminal.solve import _walk_words, parse_work
 
 
 def test_solve_prints_the_value_and_best_moves(capsys: pytest.CaptureFixture[str]) -> None:
@@ -51,6 +51,40 @@ def test_a_kept_table_answers_the_same_command_again(
     assert "Going on from" in captured.err
     assert again["value"] == -3 and again["best_moves"] == first["best_moves"]
     assert again["positions"] < first["positions"] // 100
+
+
+def test_a_kept_table_of_its_costly_entries_only_is_small_and_goes_on(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    table = tmp_path / "3x3.table"
+    command = ["solve", "dots-and-boxes", "rows=3", "cols=3", "--memory", "16M", "--json"]
+    assert main([*command, "--table", str(table), "--keep-above", "1K"]) == 0
+    assert json.loads(capsys.readouterr().out)["value"] == -3
+    header = tablefile.read_header(table)
+    assert header.min_work == 11  # 1,000 positions: 2**10 = 1,024 or more
+    assert table.stat().st_size < header.table_bytes // 100
+    assert main([*command, "--table", str(table)]) == 0  # and whole again when saved
+    captured = capsys.readouterr()
+    assert "Going on from" in captured.err and json.loads(captured.out)["value"] == -3
+    assert tablefile.read_header(table).min_work == 0
+    assert table.stat().st_size > header.table_bytes
+
+
+@pytest.mark.parametrize(
+    ("words", "min_work"), [("1", 1), ("2", 2), ("1000", 11), ("16K", 15), ("2M", 22)]
+)
+def test_keep_above_is_a_count_of_positions(words: str, min_work: int) -> None:
+    assert parse_work(words) == min_work
+
+
+def test_keep_above_refuses_what_is_no_count_or_has_no_table(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    for words in ("lots", "0", "1.5K", "-3"):
+        assert main(["solve", "dots-and-boxes", "--table", "t", "--keep-above", words]) == 2
+        assert "--keep-above" in capsys.readouterr().err
+    assert main(["solve", "dots-and-boxes", "--keep-above", "16K"]) == 2
+    assert "give --table too" in capsys.readouterr().err
 
 
 def test_a_kept_table_that_does_not_fit_is_refused(

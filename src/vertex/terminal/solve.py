@@ -67,6 +67,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="keep the solver's table in this file, and go on from it when it exists",
     )
     parser.add_argument(
+        "--keep-above",
+        default="",
+        metavar="N",
+        help="with --table, keep in the file only the positions whose search took N "
+        "positions or more (e.g. 16K; rounded up to a power of two): megabytes, not "
+        "gigabytes, to carry a long solve to another machine; going on from it searches "
+        "again what it left out",
+    )
+    parser.add_argument(
         "--save-every",
         type=float,
         default=600.0,
@@ -86,6 +95,20 @@ def parse_bytes(text: str) -> int | None:
     if not 1 << 20 <= size <= 1 << 40:
         raise VertexError("--memory: give between 1M and 1024G")
     return size
+
+
+def parse_work(text: str) -> int:
+    """`--keep-above`: a count of positions (`16K`, `2M`, `5000`) as the table's least work
+    kept (its entries' work w: the search took 2**(w - 1) positions or more); 0 for all."""
+    if not text:
+        return 0
+    m = re.fullmatch(r"\s*(\d+)\s*([KMG]?)\s*", text, re.IGNORECASE)
+    if not m:
+        raise VertexError(f"--keep-above: {text!r} is not a count like 16K or 5000")
+    count = int(m.group(1)) * {"": 1, "K": 10**3, "M": 10**6, "G": 10**9}[m.group(2).upper()]
+    if not 1 <= count <= 10**15:
+        raise VertexError("--keep-above: give between 1 and 10**15 positions")
+    return (count - 1).bit_length() + 1
 
 
 def run(args: argparse.Namespace) -> int:
@@ -112,6 +135,9 @@ def solve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         if not args.save_every > 0:
             raise VertexError("--save-every: give a number of seconds above 0")
         memory = parse_bytes(args.memory)
+        min_work = parse_work(args.keep_above)
+        if min_work and table is None:
+            raise VertexError("--keep-above: give --table too (it says what that file keeps)")
         if table is not None and table.exists():
             kept = tablefile.read_header(table)
             memory = memory or kept.table_bytes
@@ -120,8 +146,13 @@ def solve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
             raise VertexError("--table: only the compiled solver keeps its table in a file")
         if kept is not None and table is not None and isinstance(solver, CoreSolver):
             kept = tablefile.load(solver, table)
+            costly = (
+                f" (its positions whose search took {1 << (kept.min_work - 1):,} or more)"
+                if kept.min_work
+                else ""
+            )
             print(
-                f"Going on from {table}: {solver.stored:,} positions kept, "
+                f"Going on from {table}{costly}: {solver.stored:,} positions kept, "
                 f"{kept.positions:,} searched in {kept.seconds:,.0f} s before.",
                 file=err,
                 flush=True,
@@ -133,7 +164,7 @@ def solve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
     show = not args.json and not args.no_progress and (tty or args.progress)
     last = [0.0]
     width = [0]  # a terminal's last line, overwritten: a shorter one is padded
-    saver = _Saver(solver, table, kept, args.save_every, err) if table is not None else None
+    saver = _Saver(solver, table, kept, args.save_every, min_work) if table is not None else None
 
     def progress(nodes: int, seconds: float) -> None:
         if saver is not None:
@@ -161,8 +192,13 @@ def solve_command(args: argparse.Namespace, out: TextIO, err: TextIO) -> int:
         assert isinstance(solver, CoreSolver) and isinstance(state, DotsState)  # as checked
         saver.state = state
         with _stop_on_signals() as signalled:
+            what = (
+                f", its positions whose search took {1 << (min_work - 1):,} positions or more"
+                if min_work
+                else ""
+            )
             print(
-                f"Solving; the table is kept in {table} (Ctrl-C saves it and stops).",
+                f"Solving; the table is kept in {table}{what} (Ctrl-C saves it and stops).",
                 file=err,
                 flush=True,
             )
@@ -242,8 +278,8 @@ class _Saver:
     """Saves `--table` during a solve (from its progress calls) and after it, counting the
     positions and seconds of every run so far."""
 
-    def __init__(self, solver: Any, path: Path, kept: Any, every: float, err: TextIO) -> None:
-        self.solver, self.path, self.every, self.err = solver, path, every, err
+    def __init__(self, solver: Any, path: Path, kept: Any, every: float, min_work: int) -> None:
+        self.solver, self.path, self.every, self.min_work = solver, path, every, min_work
         self.before_positions = kept.positions if kept is not None else 0
         self.before_seconds = kept.seconds if kept is not None else 0.0
         self.started = time.monotonic()
@@ -281,6 +317,7 @@ class _Saver:
             positions=self.before_positions + self.nodes,
             seconds=self.before_seconds + time.monotonic() - self.started,
             bounds=self.root_bounds(),
+            min_work=self.min_work,
         )
         self.last_save = time.monotonic()
 

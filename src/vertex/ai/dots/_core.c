@@ -386,6 +386,11 @@ static PyMethodDef Core_methods[] = {
      "save_table(file) writes the table's entries to a file (a file object or descriptor)"},
     {"load_table", (PyCFunction)Core_load_table, METH_O,
      "load_table(file) -> entries stored: the table's entries read back from a file"},
+    {"save_entries", (PyCFunction)Core_save_entries, METH_VARARGS,
+     "save_entries(file, min_work) -> entries written: those settled by at least "
+     "2**(min_work - 1) positions, each with its place in the table"},
+    {"load_entries", (PyCFunction)Core_load_entries, METH_O,
+     "load_entries(file) -> entries stored: the table emptied, then filled from save_entries"},
     {"canonical", (PyCFunction)Core_canonical, METH_O, "the table key of a set of lines"},
     {"draw", (PyCFunction)Core_draw, METH_VARARGS, "draw(drawn, line) -> (drawn, closed cells)"},
     {"legal", (PyCFunction)Core_legal, METH_VARARGS, "legal(drawn, reach) -> open lines"},

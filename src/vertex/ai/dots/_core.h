@@ -20,6 +20,7 @@
  * `_bits.c`, sharing `_play.h`, and `_env.c`):
  *   _core.c    the Python type: a board's tables built and freed; the module
  *   _table.c   canonical keys, the transposition table, stopping a search
+ *   _tablefile.c  the table's file: whole, or its costly entries only
  *   _loony.c   loony endgames counted: chains and loops, and with junctions
  *   _search.h  the search: chains on offer, negamax on the table, built in two widths
  *              (_search64.c, _search128.c); its parts _handouts.h (the handouts searched,
@@ -187,7 +188,7 @@ typedef struct {
 } Core;
 
 #define MAXTHREADS 16
-/* The layout of the table's file (`save_table`, `load_table`): bump it when keys or entries
+/* The layout of the table's file (`_tablefile.c`): bump it when keys, entries or the buckets
  * change their layout. */
 #define TABLE_FORMAT 1
 
@@ -311,12 +312,16 @@ static inline int child(Core *s, u128 drawn, u128 reach, int line, int left, int
                        : child_128(s, drawn, reach, line, left, alpha, beta);
 }
 #endif
+/* _tablefile.c: the table's file */
+void empty_table(Core *self);
+PyObject *Core_save_table(Core *self, PyObject *file);
+PyObject *Core_load_table(Core *self, PyObject *file);
+PyObject *Core_save_entries(Core *self, PyObject *args);
+PyObject *Core_load_entries(Core *self, PyObject *file);
 /* _solve.c: the type's methods */
 PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw);
 PyObject *Core_cancel(Core *self, PyObject *unused);
 PyObject *Core_clear(Core *self, PyObject *unused);
-PyObject *Core_save_table(Core *self, PyObject *file);
-PyObject *Core_load_table(Core *self, PyObject *file);
 PyObject *Core_stats(Core *self, PyObject *unused);
 PyObject *Core_passes(Core *self, PyObject *unused);
 PyObject *Core_walk(Core *self, PyObject *unused);

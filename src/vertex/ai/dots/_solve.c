@@ -1,5 +1,5 @@
 /* The methods that run a search or read its table: solve (MTD(f), the best-move pass, helper
- * threads), cancel, clear, the table's file, stats, probes of one position (`_core.h`). */
+ * threads), cancel, clear, stats, probes of one position (`_core.h`). */
 #include "_core.h"
 
 static int start_work(Core *self) {
@@ -308,12 +308,6 @@ PyObject *Core_cancel(Core *self, PyObject *unused) {
     Py_RETURN_NONE;
 }
 
-static void empty_table(Core *self) {
-    memset(self->tt, 0, self->tt_entries * sizeof(Entry));
-    if (self->khi) memset(self->khi, 0, self->tt_entries * sizeof(uint32_t));
-    self->stored = 0;
-}
-
 PyObject *Core_clear(Core *self, PyObject *unused) {
     if (self->busy) {
         PyErr_SetString(PyExc_RuntimeError, "this solver is searching");
@@ -321,77 +315,6 @@ PyObject *Core_clear(Core *self, PyObject *unused) {
     }
     empty_table(self);
     Py_RETURN_NONE;
-}
-
-/* The table's entries written whole to a file descriptor, or read back from one: a long
- * solve goes on where it stopped (`vertex solve --table`). The caller checks that the file
- * is this board's and this size's (a header before the entries). Each entry checks itself
- * (w0 = key ^ w1), so a copy taken while helper threads store is still a set of finished
- * entries: one torn in the copy reads as empty. The layout's version: TABLE_FORMAT
- * (`_core.h`). */
-static int table_io(Core *self, PyObject *file, int writing) {
-    if (self->khi) {
-        PyErr_SetString(PyExc_ValueError,
-                        "boards of more than 96 lines keep part of their keys beside the table; "
-                        "it cannot be saved");
-        return -1;
-    }
-    int fd = PyObject_AsFileDescriptor(file);
-    if (fd < 0) return -1;
-    char *p = (char *)self->tt;
-    size_t n = self->tt_entries * sizeof(Entry);
-    int err = 0, short_read = 0;
-    Py_BEGIN_ALLOW_THREADS;
-    while (n) {
-        size_t want = n > ((size_t)1 << 30) ? ((size_t)1 << 30) : n;
-        ssize_t k = writing ? write(fd, p, want) : read(fd, p, want);
-        if (k < 0) {
-            if (errno == EINTR) continue;
-            err = errno;
-            break;
-        }
-        if (k == 0) {
-            short_read = 1;
-            break;
-        }
-        p += k;
-        n -= (size_t)k;
-    }
-    Py_END_ALLOW_THREADS;
-    if (err) {
-        errno = err;
-        PyErr_SetFromErrno(PyExc_OSError);
-        return -1;
-    }
-    if (short_read) {
-        PyErr_SetString(PyExc_ValueError, "the table file ends before the table does");
-        return -1;
-    }
-    return 0;
-}
-
-PyObject *Core_save_table(Core *self, PyObject *file) {
-    if (table_io(self, file, 1)) return NULL;
-    Py_RETURN_NONE;
-}
-
-PyObject *Core_load_table(Core *self, PyObject *file) {
-    if (self->busy) {
-        PyErr_SetString(PyExc_RuntimeError, "this solver is searching");
-        return NULL;
-    }
-    if (table_io(self, file, 0)) {
-        /* half a table is no table: whatever was read is dropped */
-        PyObject *t, *v, *tb;
-        PyErr_Fetch(&t, &v, &tb);
-        empty_table(self);
-        PyErr_Restore(t, v, tb);
-        return NULL;
-    }
-    uint64_t stored = 0;
-    for (uint64_t i = 0; i < self->tt_entries; i++) stored += W_WORK(self->tt[i].w1) != 0;
-    self->stored = stored;
-    return PyLong_FromUnsignedLongLong(stored);
 }
 
 PyObject *Core_stats(Core *self, PyObject *unused) {

@@ -2,7 +2,12 @@
 
 The file is a header of `HEADER_BYTES` (a magic line, then one JSON object: the game and its
 options, the table's size, the core's table format, the positions and seconds spent so far
-and the root's bounds when saved) followed by the table's entries as the core keeps them.
+and the root's bounds when saved) followed by the table's entries as the core keeps them:
+all of them, or (`min_work`) only those whose search took 2**(min_work - 1) positions or
+more, each with its place in the table. That file is megabytes where the whole table is
+gigabytes, so a solve of days can be carried from machine to machine; read back, it
+settles the subtrees it holds at once, and the search goes over again only the small ones
+it left out.
 A table holds only finished entries (exact bounds of positions), so whatever a stopped
 search left is still true, and a later search on the same board starts from it. Saving
 writes a sibling file first and renames it over the old one: a crash while saving leaves
@@ -38,6 +43,7 @@ class TableHeader:
     seconds: float
     saved: str
     bounds: tuple[int, int] | None  # the root's (lo, hi) when saved, for the mover
+    min_work: int = 0  # 0: the whole table; else only its entries of this work or more
 
     def size_words(self) -> str:
         """The table's size as `--memory` takes it: 4G, 256M."""
@@ -47,9 +53,12 @@ class TableHeader:
         return f"{size / (1 << 20):g}M"
 
 
-def _header(solver: CoreSolver, positions: int, seconds: float, bounds: Any) -> bytes:
+def _header(
+    solver: CoreSolver, positions: int, seconds: float, bounds: Any, min_work: int
+) -> bytes:
     stats = solver.stats()
     body = {
+        "min_work": min_work,
         "format": TABLE_FORMAT,
         "game": solver.game.id,
         "options": solver.game.options_dict(),
@@ -73,14 +82,20 @@ def save(
     positions: int,
     seconds: float,
     bounds: tuple[int, int] | None = None,
+    min_work: int = 0,
 ) -> None:
-    """Write the solver's table to `path` (whole, then renamed into place). Safe while the
-    solver searches: its entries check themselves, so one torn in the copy reads as empty."""
+    """Write the solver's table to `path` (to a sibling file, then renamed into place):
+    whole, or with `min_work` only the entries whose search took 2**(min_work - 1)
+    positions or more. Safe while the solver searches: its entries check themselves, so
+    one torn in the copy reads as empty."""
     target = Path(path)
     part = target.with_name(target.name + ".part")
     with open(part, "wb", buffering=0) as f:
-        f.write(_header(solver, positions, seconds, bounds))
-        solver.core.save_table(f.fileno())
+        f.write(_header(solver, positions, seconds, bounds, min_work))
+        if min_work:
+            solver.core.save_entries(f.fileno(), min_work)
+        else:
+            solver.core.save_table(f.fileno())
         os.fsync(f.fileno())
     os.replace(part, target)
 
@@ -106,6 +121,9 @@ def read_header(path: str | os.PathLike[str]) -> TableHeader:
         )
     try:
         bounds = body["bounds"]
+        min_work = int(body.get("min_work", 0))
+        if not 0 <= min_work <= 255:
+            raise ValueError(min_work)
         return TableHeader(
             game=str(body["game"]),
             options=dict(body["options"]),
@@ -115,6 +133,7 @@ def read_header(path: str | os.PathLike[str]) -> TableHeader:
             seconds=float(body["seconds"]),
             saved=str(body["saved"]),
             bounds=(int(bounds[0]), int(bounds[1])) if bounds else None,
+            min_work=min_work,
         )
     except (ValueError, KeyError, TypeError, IndexError) as exc:
         raise VertexError(f"{os.fspath(path)!r} has a damaged header") from exc
@@ -138,9 +157,12 @@ def load(solver: CoreSolver, path: str | os.PathLike[str]) -> TableHeader:
     with open(path, "rb", buffering=0) as f:
         f.seek(HEADER_BYTES)
         try:
-            solver.core.load_table(f.fileno())
+            if header.min_work:
+                solver.core.load_entries(f.fileno())
+            else:
+                solver.core.load_table(f.fileno())
         except ValueError as exc:
-            raise VertexError(f"{os.fspath(path)!r} is cut short: {exc}") from exc
+            raise VertexError(f"{os.fspath(path)!r} is damaged: {exc}") from exc
     return header
 
 
