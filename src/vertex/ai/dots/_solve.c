@@ -78,7 +78,8 @@ static void root_classes(Core *s, RootJob *job, u128 drawn, u128 reach, int left
     for (;;) {
         int i = __atomic_fetch_add(&job->next, 1, __ATOMIC_RELAXED);
         if (i >= job->n || s->stopped) break;
-        if (!s->tid) s->walk = (Walk){.beta = job->g, .best = 1, .step = {{job->lines[i], i, job->n}}};
+        if (!s->tid)
+            s->walk = (Walk){.beta = job->g, .best = 1, .step = {{job->lines[i], i, job->n}}};
         int v = child(s, drawn, reach, job->lines[i], left, job->g - 1, job->g);
         if (!s->stopped) job->good[i] = v >= job->g;
     }
