@@ -65,38 +65,34 @@ static int load_check(Core *self) {
     return savable(self);
 }
 
-PyObject *Core_save_table(Core *self, PyObject *file) {
-    if (!savable(self)) return NULL;
+/* The whole table written to `file`, or read from it: 0, or -1 with the error set */
+static int whole_io(Core *self, PyObject *file, int writing) {
     int fd = PyObject_AsFileDescriptor(file), err = 0;
-    if (fd < 0) return NULL;
+    if (fd < 0) return -1;
     ssize_t r;
     Py_BEGIN_ALLOW_THREADS;
-    r = io_all(fd, (char *)self->tt, self->tt_entries * sizeof(Entry), 1, &err);
+    r = io_all(fd, (char *)self->tt, self->tt_entries * sizeof(Entry), writing, &err);
     Py_END_ALLOW_THREADS;
-    if (r) {
+    if (r < 0) {
         errno = err;
-        return PyErr_SetFromErrno(PyExc_OSError);
+        PyErr_SetFromErrno(PyExc_OSError);
+        return -1;
     }
+    if (r > 0) {
+        PyErr_SetString(PyExc_ValueError, "the table file ends before the table does");
+        return -1;
+    }
+    return 0;
+}
+
+PyObject *Core_save_table(Core *self, PyObject *file) {
+    if (!savable(self) || whole_io(self, file, 1)) return NULL;
     Py_RETURN_NONE;
 }
 
 PyObject *Core_load_table(Core *self, PyObject *file) {
     if (!load_check(self)) return NULL;
-    int fd = PyObject_AsFileDescriptor(file), err = 0;
-    if (fd < 0) return NULL;
-    ssize_t r;
-    Py_BEGIN_ALLOW_THREADS;
-    r = io_all(fd, (char *)self->tt, self->tt_entries * sizeof(Entry), 0, &err);
-    Py_END_ALLOW_THREADS;
-    if (r < 0) {
-        errno = err;
-        PyErr_SetFromErrno(PyExc_OSError);
-        return load_failed(self);
-    }
-    if (r > 0) {
-        PyErr_SetString(PyExc_ValueError, "the table file ends before the table does");
-        return load_failed(self);
-    }
+    if (whole_io(self, file, 0)) return load_failed(self);
     count_stored(self);
     return PyLong_FromUnsignedLongLong(self->stored);
 }
