@@ -46,6 +46,10 @@ def worker(board: str, seeds: list[int] | None, threads: int) -> None:
     from vertex.ai.dots import player
     from vertex.ai.dots.core import CoreSolver
 
+    try:
+        from vertex.ai.dots.kept import TABLE_BYTES as table_bytes
+    except ImportError:  # a tree from before the kept tables had a module of their own
+        table_bytes = player.TABLE_BYTES
     bm.BOARD = board
     game = bm.game_5x5()
     names = game.board.line_names
@@ -53,7 +57,7 @@ def worker(board: str, seeds: list[int] | None, threads: int) -> None:
         if p["value"] is None or (seeds is not None and p["seed"] not in seeds):
             continue
         state = bm.replay(game, p["moves"])
-        solver = CoreSolver(game, table_bytes=player.TABLE_BYTES)
+        solver = CoreSolver(game, table_bytes=table_bytes)
         t0 = time.monotonic()
         value, line = solver.keep_line(state, threads=threads, **player.FAST)
         seconds = time.monotonic() - t0

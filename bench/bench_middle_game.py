@@ -233,9 +233,15 @@ def cold() -> None:
     the first move a worker thinks about); a tree without kept tables has nothing to drop."""
     try:
         from vertex.ai import ponder
-        from vertex.ai.dots.player import forget_tables
     except ImportError:
         return
+    try:
+        from vertex.ai.dots.kept import forget_tables
+    except ImportError:  # a tree from before the kept tables had a module of their own
+        try:
+            from vertex.ai.dots.player import forget_tables
+        except ImportError:
+            return
     ponder.stop()
     forget_tables()
 

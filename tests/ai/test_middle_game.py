@@ -17,8 +17,9 @@ import pytest
 
 import vertex
 from vertex.ai.dots.core import CoreSolver
+from vertex.ai.dots.kept import forget_tables
 from vertex.ai.dots.kit import quiet_lines
-from vertex.ai.dots.player import FAST, DotsPlayer, forget_tables
+from vertex.ai.dots.player import FAST, DotsPlayer
 from vertex.games.dots.engine import DotsGame, DotsState
 
 #: (bench seed, lines drawn, value for the player to move, the value-keeping lines)
@@ -145,25 +146,6 @@ def test_two_threads_that_put_off_each_others_lines_keep_the_values() -> None:
         assert got == value and game.board.line_names[line] in best
         deferred += solver.stats()["deferred"]
     assert deferred > 0
-
-
-def test_the_kept_tables_stay_within_their_budget() -> None:
-    from vertex.ai.dots import player as dots_player
-
-    forget_tables()
-    for rows in (2, 3, 4):
-        game = vertex.create_game("dots-and-boxes", rows=rows, cols=rows)
-        assert isinstance(game, DotsGame)
-        dots_player.kept_tables(game)
-    assert len(dots_player._kept) == dots_player.KEPT_BOARDS
-    forget_tables()
-    per_board = (
-        dots_player.TABLE_BYTES
-        + dots_player.MIDDLE_BYTES
-        + dots_player.WIDE_BYTES
-        + dots_player.QUICK_BYTES
-    )
-    assert dots_player.KEPT_BOARDS * per_board <= 256 << 20
 
 
 def test_a_second_thread_only_while_a_core_is_spare(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -13,7 +13,8 @@ import pytest
 
 from tests.ai.test_middle_game import POSITIONS, position
 from vertex.ai import ponder
-from vertex.ai.dots.player import DotsPlayer, forget_tables, kept_tables
+from vertex.ai.dots.kept import forget_tables, kept_tables
+from vertex.ai.dots.player import DotsPlayer
 
 DEADLINE_S = 240.0
 

@@ -123,6 +123,8 @@ typedef struct {
     /* quiet: the middle game's pruning (below) at every node of ply quiet - 1 or more, so 1:
      * everywhere, the root too (0: never); ply: the current node's distance from the root */
     int quiet, ply, handout, sac_quiet;
+    /* first: the root's line to search first, before the table's (-1: none) */
+    int first;
     /* junctions: loony positions with junctions counted (`junction_eval`), not searched */
     int junctions;
     /* hard: of a chain of two, only the middle line is handed out (the middle game) */

@@ -423,6 +423,7 @@ static int node(Core *s, Bits drawn, Bits reach, int alpha, int beta, int left, 
     /* the handouts are listed only when the captures and quiet lines gave no cut-off */
     defer = n1 + n2 > 0;
 play:
+    if (!s->ply && s->first >= 0) ttmove = s->first; /* the caller's guess first */
     if (ttmove >= 0 && (!(free & BIT(ttmove)) || (same & BIT(ttmove))))
         for (int c = 0; c < s->nclass; c++) /* an equal line of the same cells */
             if (s->classmask[c] & BIT(ttmove)) {

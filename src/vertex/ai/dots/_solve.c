@@ -170,15 +170,15 @@ static void stop_helpers(Core *self, Helper *hs, int n, volatile int *halt, int 
 PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     static char *names[] = {"drawn", "reach", "deadline", "poll", "best", "mtdf", "history",
                             "chains", "threads", "guess", "quiet", "handout", "sac_quiet",
-                            "junctions", "hard", "stabilizer", "alone", NULL};
+                            "junctions", "hard", "stabilizer", "alone", "first", NULL};
     PyObject *drawn_o, *reach_o, *deadline = Py_None, *poll = Py_None;
     int want_best = 1, mtdf = 1, history = 0, chains = 1, threads = 1, guess = 0, quiet = 0;
     int handout = 3, sac_quiet = MAXL, junctions = 0, hard = 0,
-        stabilizer = 0, alone = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOppppiiiiipppi", names, &drawn_o, &reach_o,
+        stabilizer = 0, alone = -1, first = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kw, "OO|OOppppiiiiipppii", names, &drawn_o, &reach_o,
                                      &deadline, &poll, &want_best, &mtdf, &history, &chains,
                                      &threads, &guess, &quiet, &handout, &sac_quiet, &junctions, &hard,
-                                     &stabilizer, &alone))
+                                     &stabilizer, &alone, &first))
         return NULL;
     if (threads < 1 || threads > MAXTHREADS) {
         PyErr_Format(PyExc_ValueError, "threads: 1 to %d", MAXTHREADS);
@@ -236,6 +236,7 @@ PyObject *Core_solve(Core *self, PyObject *args, PyObject *kw) {
     int best[MAXL], nbest = 0;
     u128 free = self->all & ~drawn;
     if (self->touch) free &= reach;
+    self->first = first >= 0 && first < self->nl && (free & BIT(first)) ? first : -1;
     Py_BEGIN_ALLOW_THREADS;
     volatile int halt = 0;
     Helper *hs = NULL;

@@ -219,6 +219,7 @@ class CoreSolver:
         stabilizer: bool = False,
         threads: int | None = None,
         guess: int = 0,
+        first: int | None = None,
     ) -> tuple[int, int]:
         """A line that keeps the value, and that value for the player to move (cells from
         here on, score-free), by the value search alone: no search per root line, the line
@@ -246,7 +247,9 @@ class CoreSolver:
         below is searched twice). `threads`: as the solver's unless given. `guess`: the
         value search's first try (MTD(f)); a right one proves the line from below in its
         first pass, so that a search stopped in the second still left a line that keeps
-        the value (`proven_line`)."""
+        the value (`proven_line`). `first`: a line to search first at the root, before the
+        table's (a guess, say a pruned search's line): a right one proves the value from
+        below in its own subtree, however late the line comes in the search's order."""
         if state.game.key() != self.game.key():
             raise VertexError("this solver was built for another game")
         if state.is_over:
@@ -264,6 +267,7 @@ class CoreSolver:
             stabilizer=stabilizer,
             threads=self.threads if threads is None else threads,
             guess=guess,
+            first=-1 if first is None else first,
         )
         if out is None:
             raise SolveTimeout

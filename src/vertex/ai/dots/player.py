@@ -8,12 +8,15 @@
    players, the exact solver once few lines are left; with the compiled core, the middle
    game's searches of level 5 (below) on one thread: where level 5 searches exactly first
    the quick search, then the exact one up to LEVEL4_EXACT_FIRST_SHARE of the budget (its
-   proof when stopped, else the quick line); elsewhere no exact search, the pruned one in
+   proof when stopped, else the quick line; with at most EXACT_FIRST_LINES lines open the
+   quick line searched first at the root); elsewhere no exact search, the pruned one in
    up to LEVEL4_SHARE_AFTER_QUICK of the budget;
 5. the budget in full: while quiet lines are left (the middle game, with the compiled
    core), with at most EXACT_FIRST_LINES lines open or EXACT_FIRST_QUIET quiet lines left
    the exact value search first, up to EXACT_FIRST_SHARE of the budget (out of time, the
-   line it proved so far); else the pruned searches — a quick one with no handout, the
+   line it proved so far; with at most EXACT_FIRST_LINES open, the quick search's line,
+   searched first at the root, up to QUICK_FIRST_SHARE of the budget while the exact
+   search begins beside it); else the pruned searches — a quick one with no handout, the
    pruned search (`CoreSolver.keep_line`: no handout of three cells or more while a quiet
    line is left — a heuristic whose line kept the exact value on 26 of 31 recorded 5×5
    middle-game positions) and, on one thread, a wider one if time is left (handouts of
@@ -34,34 +37,26 @@ table so warmed lets the next move's exact search end in time with more lines op
 (WIDEN_LINES no longer applies).
 
 The compiled solvers' tables are kept per process between moves, games and tables of the
-same board (`kept_tables`): at most KEPT_BOARDS boards, each an exact table of TABLE_BYTES
-and middle-game tables of MIDDLE_BYTES, WIDE_BYTES and QUICK_BYTES — a process's computer
-players never hold more than KEPT_BOARDS × (TABLE_BYTES + MIDDLE_BYTES + WIDE_BYTES +
-QUICK_BYTES) = 256 MiB of tables, however many tables they play at. A table's entries are
-values of positions, true in any game of that board.
+same board (`vertex.ai.dots.kept`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import threading
 import time
-from collections import OrderedDict
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from vertex.ai import ponder
 from vertex.ai.dots._core import Core
 from vertex.ai.dots.adapter import DotsAdapter
 from vertex.ai.dots.core import spare_core
 from vertex.ai.dots.endgame import best_opening, components
+from vertex.ai.dots.kept import TABLE_BYTES, KeptTables, kept_tables
 from vertex.ai.dots.kit import DotsKit, Pos, lines_of, quiet_lines
 from vertex.ai.dots.solver import AnySolver, PySolver, Solver, SolveTimeout
-
-if TYPE_CHECKING:
-    from vertex.ai.dots.core import CoreSolver
-
-from vertex.ai import ponder
 from vertex.ai.mcts import Mcts
 from vertex.ai.search import BUDGET_SHARE, RebuiltPlayer, check_turn, move_rng
 from vertex.core.game import State
@@ -79,15 +74,8 @@ SOLVER_SHARE = 0.6
 TIEBREAK_SHARE = 0.25
 #: Entries kept in the Python solver's table before it is cleared (memory bound).
 TABLE_LIMIT = 3_000_000
-#: The compiled solver's table (fixed size; old entries make room for new ones).
-TABLE_BYTES = 48 << 20
-#: The middle game's pruned search: its own table (its bounds are not exact) ...
-MIDDLE_BYTES = 40 << 20
-#: ... the wider one's (level 5: handouts of up to WIDE_HANDOUT - 1 cells) ...
-WIDE_BYTES = 38 << 20
+#: The wider pruned search's handouts (level 5: of up to WIDE_HANDOUT - 1 cells).
 WIDE_HANDOUT = 4
-#: ... and the quick one's (`QUICK_HANDOUTS`; cleared before each use).
-QUICK_BYTES = 2 << 20
 #: Level 5 with more lines open than this widens the pruned search instead of searching
 #: exactly, up to handouts below WIDEST_HANDOUT cells: boards whose middle game has more
 #: lines open than Dots and Triangles 6's (50-53; 5×5's: 36-43), such as 6×6. Triangles 6
@@ -95,8 +83,6 @@ QUICK_BYTES = 2 << 20
 #: the value against 19-20 widening, in five runs each, with 13% less CPU (bench/RESULTS.md).
 WIDEN_LINES = 56
 WIDEST_HANDOUT = 7
-#: Boards whose tables a process keeps (the least recently used go first).
-KEPT_BOARDS = 2
 #: Level 5 while quiet lines are left: the middle game's pruned search up to this share of
 #: the budget (MCTS has the rest when it is not done) ...
 MIDDLE_SHARE = 0.65
@@ -119,6 +105,11 @@ EXACT_FIRST_SHARE = 0.95
 #: Triangles 6 positions kept the value against 16-17 with the pruned search alone.
 EXACT_FIRST_LINES = 32
 EXACT_FIRST_QUIET = 22
+#: Level 5's quick search where the exact search goes first with few lines open, its line
+#: the exact search's first at the root, up to this share of the budget (the exact search
+#: on one thread meanwhile): 4×4 from ply 8 at 0.8 s a move (as on a box 20% slower) kept
+#: the value on 40 of 40 with 0.2 or 0.25, 39 with 0.15 or 0.3 or none (bench/RESULTS.md).
+QUICK_FIRST_SHARE = 0.25
 #: Level 4's exact-first search, after the quick one, up to this share of the budget (one
 #: thread; only MCTS follows it, where neither search gave a line): on a slow box 20-21 of the
 #: 28 Triangles 6 positions kept the value against 17-18 stopping at
@@ -142,71 +133,6 @@ QUICK_HANDOUTS = (1,)
 #: keeps the value in 7 of 10 Triangles positions instead of 5, 38 of 40 4×4 ones instead
 #: of 36, and as many 5×5 ones (bench/RESULTS.md).
 FAST = {"junctions": False, "hard": True, "stabilizer": True}
-#: Level 5 thinks on the other side's time where the process allows it (`vertex.ai.ponder`):
-#: the pruned search of the position after its line (where its next move will start with
-#: it: `exact_first` says no), the exact value search of it, then of the positions after
-#: the other side's likely lines, on the kept tables. After at least WARM_S of it (or its
-#: end) the next move's exact search, after the pruned ones, is tried with more lines open
-#: too (WIDEN_LINES): its table holds much of the tree.
-WARM_S = 0.5
-
-
-@dataclass
-class KeptTables:
-    """The compiled solvers of one board, kept between moves: one player at a time."""
-
-    exact: CoreSolver
-    middle: CoreSolver | None = None
-    quick: CoreSolver | None = None
-    wide: CoreSolver | None = None
-    lock: threading.Lock = field(default_factory=threading.Lock)
-    #: the position the exact table last searched on the other side's time (its lines),
-    #: for how long, and whether that search ended (`DotsPlayer.ponder`)
-    pondered: tuple[int, float, bool] | None = None
-
-    def warm_for(self, state: DotsState) -> bool:
-        """Whether the exact table searched an earlier position of this game on the other
-        side's time to its end or for at least WARM_S (its entries are then much of this
-        one's tree)."""
-        got = self.pondered
-        return got is not None and got[0] & state.drawn == got[0] and (got[2] or got[1] >= WARM_S)
-
-    def made(self, which: str) -> CoreSolver:
-        """The middle, quick or wide solver, made on first use (its table: MIDDLE_BYTES,
-        QUICK_BYTES or WIDE_BYTES)."""
-        from vertex.ai.dots.core import CoreSolver
-
-        got: CoreSolver | None = getattr(self, which)
-        if got is None:
-            size = {"middle": MIDDLE_BYTES, "quick": QUICK_BYTES, "wide": WIDE_BYTES}[which]
-            got = CoreSolver(self.exact.game, table_bytes=size)
-            setattr(self, which, got)
-        return got
-
-
-_kept: OrderedDict[tuple[str, str], KeptTables] = OrderedDict()
-_kept_lock = threading.Lock()
-
-
-def kept_tables(game: DotsGame[Any]) -> KeptTables:
-    """This process's solver tables for `game`'s board (made on first use)."""
-    from vertex.ai.dots.core import CoreSolver
-
-    key = game.key()
-    with _kept_lock:
-        got = _kept.get(key)
-        if got is None:
-            while len(_kept) >= KEPT_BOARDS:
-                _kept.popitem(last=False)
-            got = _kept[key] = KeptTables(CoreSolver(game, table_bytes=TABLE_BYTES))
-        _kept.move_to_end(key)
-        return got
-
-
-def forget_tables() -> None:
-    """Drop the kept tables (tests and benches that want a cold start)."""
-    with _kept_lock:
-        _kept.clear()
 
 
 def exact_first(state: DotsState, ahead: int = 0) -> bool:
@@ -434,23 +360,32 @@ class DotsPlayer(RebuiltPlayer):
             # few lines open (4×4 from its eighth line) or few quiet lines left (the chain
             # fight near): the exact search alone often ends in time; stopped, its line
             # proven to keep the most so far (the value itself when only the last pass, the
-            # proof from above, was left), else MCTS in the little time left (the pruned
-            # searches' shares of the budget have gone by). Level 4 on one thread, up to
-            # its share, the quick search's line first as the fallback
-            fallback = None
-            share = EXACT_FIRST_SHARE
+            # proof from above, was left), else the quick search's line. Level 4 on one
+            # thread, up to its share, the quick search first. With few lines open the
+            # quick line goes first at the root (`keep_line(first=)`): where it keeps the
+            # value, its subtree alone proves it from below (4×4 seed 17: at 0.42 s, not
+            # 0.91; its keeper is the 28th line in the search's order), and level 5
+            # searches it while the exact search begins on the other thread
+            # (`_quick_beside`). With more open, where only few quiet lines are left, its
+            # line seldom keeps the value (Triangles 6: 3 of 28; 5×5: 8 of 32)
+            few = len(state.legal_moves()) <= EXACT_FIRST_LINES
+            share = LEVEL4_EXACT_FIRST_SHARE if self.level == 4 else EXACT_FIRST_SHARE
+            quick = None
             if self.level == 4:
-                fallback = self._quick(state, start, budget, kept)
-                share = LEVEL4_EXACT_FIRST_SHARE
+                quick = self._quick(state, start, budget, kept)
+            elif few:
+                quick = self._quick_beside(state, start, budget, kept, threads)
             until = start + budget * share
             try:
-                _, exact = kept.exact.keep_line(state, deadline=until, threads=threads, **FAST)
+                _, exact = kept.exact.keep_line(
+                    state, deadline=until, threads=threads, first=quick if few else None, **FAST
+                )
             except SolveTimeout:
                 proven = kept.exact.proven_line(state)
                 if proven is None:
-                    if fallback is not None:
+                    if quick is not None:
                         self.last_reason = "middle, quick"
-                    return fallback
+                    return quick
                 self.last_reason = "solver, unfinished"
                 return proven[1]
             else:
@@ -556,9 +491,16 @@ class DotsPlayer(RebuiltPlayer):
                 pass
         return value, line
 
-    def _quick(self, state: DotsState, start: float, budget: float, kept: KeptTables) -> int | None:
+    def _quick(
+        self,
+        state: DotsState,
+        start: float,
+        budget: float,
+        kept: KeptTables,
+        share: float = QUICK_SHARE,
+    ) -> int | None:
         """The quick pruned searches' line (`QUICK_HANDOUTS`: no handout while a quiet line
-        is left), up to QUICK_SHARE of the budget; None when none ended in time."""
+        is left), up to `share` of the budget; None when none ended in time."""
         quick_solver = kept.made("quick")
         quick: int | None = None
         for handout in QUICK_HANDOUTS:  # one table, cleared
@@ -566,7 +508,7 @@ class DotsPlayer(RebuiltPlayer):
             try:
                 _, quick = quick_solver.keep_line(
                     state,
-                    deadline=start + budget * QUICK_SHARE,
+                    deadline=start + budget * share,
                     middle=True,
                     handout=handout,
                     **FAST,
@@ -574,6 +516,31 @@ class DotsPlayer(RebuiltPlayer):
             except SolveTimeout:
                 break
         return quick
+
+    def _quick_beside(
+        self, state: DotsState, start: float, budget: float, kept: KeptTables, threads: int
+    ) -> int | None:
+        """The quick search's line, up to QUICK_FIRST_SHARE of the budget, while the exact
+        value search runs on the other thread (its finished entries stay in the table for
+        the search that follows): the quick one costs the exact one half a core for its
+        time, not all of it."""
+        if threads < 2:
+            return self._quick(state, start, budget, kept, QUICK_FIRST_SHARE)
+
+        def exact() -> None:
+            with contextlib.suppress(SolveTimeout):
+                until = start + budget * QUICK_FIRST_SHARE
+                kept.exact.keep_line(state, deadline=until, threads=1, **FAST)
+
+        beside = threading.Thread(target=exact, name="vertex-exact", daemon=True)
+        beside.start()
+        try:
+            return self._quick(state, start, budget, kept, QUICK_FIRST_SHARE)
+        finally:
+            # again until it returns: a cancel can land before the search has begun
+            while beside.is_alive():
+                kept.exact.cancel()
+                beside.join(0.002)
 
     def _search(
         self,
