@@ -137,3 +137,45 @@ def test_level_five_plays_the_quick_line_when_its_exact_search_proved_nothing(
     assert me.choose(state, state.to_move[0], 60.0) == KEEPER
     assert me.last_reason == "middle, quick"
     assert [c[0] for c in calls].count(True) == 1
+
+
+#: 3×3, the player to move with cells on offer: the search takes the cell b2-c2 closes (it
+#: offers no other) before its root lists its lines, so b2-c2 is drawn by then
+TAKEN_FIRST = "c2-c3 b3-b4 c2-d2 a4-b4 d2-d3 c3-d3 a2-a3 a1-b1 c3-c4 d3-d4 c4-d4 b3-c3 b2-b3"
+
+
+def three_by_three(moves: str) -> DotsState:
+    game = vertex.create_game("dots-and-boxes", rows=3, cols=3)
+    assert isinstance(game, DotsGame)
+    state = game.initial_state()
+    for move in moves.split():
+        nxt = state.play(move)
+        assert isinstance(nxt, DotsState)
+        state = nxt
+    return state
+
+
+def test_a_first_line_the_root_took_before_its_search_is_not_drawn_again() -> None:
+    # once it was (a line drawn twice: +7 here, not +5, or a search that never ended)
+    state = three_by_three(TAKEN_FIRST)
+    assert searched(state, None)[0] == 5
+    for name in state.legal_moves():
+        assert searched(state, name)[0] == 5, name
+
+
+def test_any_first_line_leaves_the_value_as_it_is() -> None:
+    import random
+
+    rng = random.Random(5)
+    game = three_by_three("").game
+    for _ in range(12):
+        state = game.initial_state()
+        for _ in range(rng.randrange(8, 20)):
+            nxt = state.play(rng.choice(state.legal_moves()))
+            assert isinstance(nxt, DotsState)
+            state = nxt
+        if state.is_over:
+            continue
+        value = searched(state, None)[0]
+        for name in state.legal_moves():
+            assert searched(state, name)[0] == value, (state.history, name)

@@ -423,7 +423,8 @@ static int node(Core *s, Bits drawn, Bits reach, int alpha, int beta, int left, 
     /* the handouts are listed only when the captures and quiet lines gave no cut-off */
     defer = n1 + n2 > 0;
 play:
-    if (!s->ply && s->first >= 0) ttmove = s->first; /* the caller's guess first */
+    /* the caller's guess first, where it is still to draw (not a capture the root took) */
+    if (!s->ply && s->first >= 0 && (free & BIT(s->first))) ttmove = s->first;
     if (ttmove >= 0 && (!(free & BIT(ttmove)) || (same & BIT(ttmove))))
         for (int c = 0; c < s->nclass; c++) /* an equal line of the same cells */
             if (s->classmask[c] & BIT(ttmove)) {
@@ -431,6 +432,7 @@ play:
                 ttmove = f ? lowbit(f) : -1;
                 break;
             }
+    if (ttmove >= 0 && !(free & BIT(ttmove))) ttmove = -1; /* never a line drawn */
     if (ttmove >= 0 && (!n || moves[0] != ttmove)) {
         int at = -1;
         for (int i = 1; i < n; i++)
