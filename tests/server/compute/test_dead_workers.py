@@ -195,3 +195,24 @@ def test_a_dead_analysis_worker_is_replaced(tmp_path: Path) -> None:
         assert replaced("analysis") == before + 4
         answered = analyse(client, tid)
         assert answered.status_code == 200 and answered.json()["ply"] == 15
+
+
+def test_a_stuck_computer_worker_does_not_hold_the_servers_stop(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # before, the stop waited for the worker for ever (a search in an endless loop held
+    # `vertex serve` after SIGTERM); a stopped process stands for one
+    from vertex.server.compute import ai_runner
+
+    monkeypatch.setattr(ai_runner, "CLOSE_WAIT_S", 1.0)
+    thinker = Thinker("process", workers=1, per_address=1)
+
+    async def run() -> int:
+        return int(await asyncio.wrap_future(thinker._executor(0).submit(os.getpid)))
+
+    pid = asyncio.run(run())
+    os.kill(pid, signal.SIGSTOP)  # it neither answers nor dies
+    started = time.monotonic()
+    thinker.close()
+    assert time.monotonic() - started < 10
+    eventually(lambda: pid not in workers(), what="the stuck worker's end")

@@ -37,7 +37,7 @@ from typing import Any
 
 from vertex.core import Rng, State
 from vertex.server.compute.fair import FairShare
-from vertex.server.compute.pools import Slots, kill_pool, make_pool
+from vertex.server.compute.pools import Slots, kill_pool, make_pool, stop_pool
 from vertex.server.compute.worker_states import state_of
 from vertex.server.metrics import THINK_BUDGET_SECONDS, WORKERS_REPLACED
 
@@ -106,6 +106,8 @@ RESTART_S = 10.0
 #: How long past its budget a think may run before its worker is taken for stuck (killed
 #: and replaced): far beyond a busy machine's lateness, with a fresh worker's start in it.
 OVERRUN_S = 30.0
+#: How long the server's stop waits for a think in progress before its worker is killed.
+CLOSE_WAIT_S = 5.0
 
 
 class Thinker:
@@ -221,7 +223,9 @@ class Thinker:
         return move
 
     def close(self) -> None:
+        """Stop the workers: a think in progress has CLOSE_WAIT_S to end, then its worker is
+        killed."""
         for i, pool in enumerate(self._pools):
             if pool is not None:
-                pool.shutdown(wait=True, cancel_futures=True)
+                stop_pool(pool, CLOSE_WAIT_S)
                 self._pools[i] = None

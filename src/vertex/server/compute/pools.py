@@ -72,6 +72,24 @@ def kill_pool(pool: Executor) -> None:
     pool.shutdown(wait=False, cancel_futures=True)
 
 
+def stop_pool(pool: Executor, wait_s: float) -> None:
+    """Stop a pool: the work it is on is waited for up to `wait_s` seconds, then its
+    processes are killed (a search stuck in a loop would hold the server's stop for ever);
+    a pool of threads is waited for (threads cannot be killed)."""
+    if not isinstance(pool, ProcessPoolExecutor):
+        pool.shutdown(wait=True, cancel_futures=True)
+        return
+    procs = list(getattr(pool, "_processes", {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    until = time.monotonic() + wait_s
+    for proc in procs:
+        proc.join(max(0.0, until - time.monotonic()))
+        if proc.is_alive():
+            with contextlib.suppress(Exception):
+                proc.kill()
+                proc.join(1.0)
+
+
 class Slots:
     """Which worker a table's next job goes to: a free one, the table's last if it is free
     (that worker keeps the table's search state warm). Remembers the last `keep` tables."""
