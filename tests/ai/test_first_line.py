@@ -13,27 +13,20 @@ from typing import Any
 
 import pytest
 
-import vertex
+from tests.ai.test_middle_game import position
 from vertex.ai.dots import player as dots_player
 from vertex.ai.dots.core import CoreSolver
 from vertex.ai.dots.kept import TABLE_BYTES, forget_tables
 from vertex.ai.dots.player import FAST, DotsPlayer
 from vertex.ai.dots.solver import SolveTimeout
-from vertex.games.dots.engine import DotsGame, DotsState
+from vertex.games.dots.engine import DotsState
 
 SEED_17 = "a3-b3 a1-b1 b2-c2 d3-d4 e2-e3 d1-e1 b4-b5 e3-e4"
 VALUE, KEEPER = 2, "e1-e2"
 
 
 def seed_17() -> DotsState:
-    game = vertex.create_game("dots-and-boxes", rows=4, cols=4)
-    assert isinstance(game, DotsGame)
-    state = game.initial_state()
-    for move in SEED_17.split():
-        nxt = state.play(move)
-        assert isinstance(nxt, DotsState)
-        state = nxt
-    return state
+    return position(SEED_17, rows=4)[1]
 
 
 def line(state: DotsState, name: str) -> int:
@@ -93,16 +86,24 @@ def spy(monkeypatch: pytest.MonkeyPatch, exact_stops: bool = False) -> list[list
     return calls
 
 
+def chosen(
+    monkeypatch: pytest.MonkeyPatch, level: int, exact_stops: bool = False
+) -> tuple[DotsPlayer, list[list[Any]], int]:
+    """Level `level` at seed 17, from cold tables: the player (its choice checked to be the
+    keeper), its searches as `spy` saw them, and the keeper's line."""
+    state = seed_17()
+    calls = spy(monkeypatch, exact_stops)
+    forget_tables()
+    me = DotsPlayer(state.game, level, seed=1)
+    assert me.choose(state, state.to_move[0], 60.0) == KEEPER
+    return me, calls, line(state, KEEPER)
+
+
 def test_level_five_searches_the_quick_line_first_with_few_lines_open(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.setattr(dots_player, "spare_core", lambda: True)
-    state = seed_17()
-    keeper = line(state, KEEPER)
-    calls = spy(monkeypatch)
-    forget_tables()
-    me = DotsPlayer(state.game, 5, seed=1)
-    assert me.choose(state, state.to_move[0], 60.0) == KEEPER
+    me, calls, keeper = chosen(monkeypatch, 5)
     assert me.last_reason == "solver"
     quick = [c for c in calls if c[0]]
     assert quick == [[True, None, None, keeper]]  # the quick search's line keeps it here
@@ -115,12 +116,7 @@ def test_level_five_searches_the_quick_line_first_with_few_lines_open(
 def test_level_four_searches_the_quick_line_first_with_few_lines_open(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    state = seed_17()
-    keeper = line(state, KEEPER)
-    calls = spy(monkeypatch)
-    forget_tables()
-    me = DotsPlayer(state.game, 4, seed=1)
-    assert me.choose(state, state.to_move[0], 60.0) == KEEPER
+    _me, calls, keeper = chosen(monkeypatch, 4)
     # the quick search, then the exact one alone on one thread, the quick line first
     assert [c[:3] for c in calls] == [[True, None, None], [False, 1, keeper]]
 
@@ -130,11 +126,7 @@ def test_level_five_plays_the_quick_line_when_its_exact_search_proved_nothing(
     monkeypatch: pytest.MonkeyPatch, spare: bool
 ) -> None:
     monkeypatch.setattr(dots_player, "spare_core", lambda: spare)
-    state = seed_17()
-    calls = spy(monkeypatch, exact_stops=True)
-    forget_tables()
-    me = DotsPlayer(state.game, 5, seed=1)
-    assert me.choose(state, state.to_move[0], 60.0) == KEEPER
+    me, calls, _keeper = chosen(monkeypatch, 5, exact_stops=True)
     assert me.last_reason == "middle, quick"
     assert [c[0] for c in calls].count(True) == 1
 
@@ -145,14 +137,7 @@ TAKEN_FIRST = "c2-c3 b3-b4 c2-d2 a4-b4 d2-d3 c3-d3 a2-a3 a1-b1 c3-c4 d3-d4 c4-d4
 
 
 def three_by_three(moves: str) -> DotsState:
-    game = vertex.create_game("dots-and-boxes", rows=3, cols=3)
-    assert isinstance(game, DotsGame)
-    state = game.initial_state()
-    for move in moves.split():
-        nxt = state.play(move)
-        assert isinstance(nxt, DotsState)
-        state = nxt
-    return state
+    return position(moves, rows=3)[1]
 
 
 def test_a_first_line_the_root_took_before_its_search_is_not_drawn_again() -> None:

@@ -87,8 +87,9 @@ PRUNED_WRONG = {19, 29}
 IDS = [f"seed{seed}" for seed, *_ in POSITIONS]
 
 
-def position(moves: str) -> tuple[DotsGame[Any], DotsState]:
-    game = vertex.create_game("dots-and-boxes", rows=5, cols=5)
+def position(moves: str, rows: int = 5) -> tuple[DotsGame[Any], DotsState]:
+    """Dots and Boxes `rows`×`rows` (5×5 unless told) after `moves`."""
+    game = vertex.create_game("dots-and-boxes", rows=rows, cols=rows)
     assert isinstance(game, DotsGame)
     state = game.initial_state()
     for move in moves.split():
