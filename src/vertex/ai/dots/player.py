@@ -14,9 +14,10 @@
 5. the budget in full: while quiet lines are left (the middle game, with the compiled
    core), with at most EXACT_FIRST_LINES lines open or EXACT_FIRST_QUIET quiet lines left
    the exact value search first, up to EXACT_FIRST_SHARE of the budget (out of time, the
-   line it proved so far; with at most EXACT_FIRST_LINES open, the quick search's line,
-   searched first at the root, up to QUICK_FIRST_SHARE of the budget while the exact
-   search begins beside it); else the pruned searches — a quick one with no handout, the
+   line it proved so far); with at most EXACT_FIRST_LINES open, the quick search (below)
+   first, up to QUICK_FIRST_SHARE of the budget while the exact search begins beside it,
+   its line searched first at the root and played where the exact search proved nothing;
+   else the pruned searches — a quick one with no handout, the
    pruned search (`CoreSolver.keep_line`: no handout of three cells or more while a quiet
    line is left — a heuristic whose line kept the exact value on 26 of 31 recorded 5×5
    middle-game positions) and, on one thread, a wider one if time is left (handouts of
