@@ -9,6 +9,7 @@ the players get a generous budget, and only their searches and choice are checke
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -16,7 +17,7 @@ import pytest
 from tests.ai.test_middle_game import position
 from vertex.ai.dots import player as dots_player
 from vertex.ai.dots.core import CoreSolver
-from vertex.ai.dots.kept import TABLE_BYTES, forget_tables
+from vertex.ai.dots.kept import TABLE_BYTES, forget_tables, kept_tables
 from vertex.ai.dots.player import FAST, DotsPlayer
 from vertex.ai.dots.solver import SolveTimeout
 from vertex.games.dots.engine import DotsState
@@ -129,6 +130,32 @@ def test_level_five_plays_the_quick_line_when_its_exact_search_proved_nothing(
     me, calls, _keeper = chosen(monkeypatch, 5, exact_stops=True)
     assert me.last_reason == "middle, quick"
     assert [c[0] for c in calls].count(True) == 1
+
+
+def test_a_quick_search_out_of_time_gives_the_line_it_proved_as_the_first(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    state = seed_17()
+    real = CoreSolver.keep_line
+
+    def quick_out_of_time(self: CoreSolver, st: DotsState, **kw: Any) -> tuple[int, int]:
+        got = real(self, st, **kw)
+        if kw.get("middle"):
+            raise SolveTimeout  # it ended, but as if the clock had run out just before
+        return got
+
+    monkeypatch.setattr(CoreSolver, "keep_line", quick_out_of_time)
+    forget_tables()
+    me = DotsPlayer(state.game, 4, seed=1)
+    kept = kept_tables(state.game)
+    start = time.monotonic()
+    assert me._quick(state, start, 60.0, kept) is None  # a fallback move: none unfinished
+    assert me._quick(state, start, 60.0, kept, partial=True) == line(state, KEEPER)
+    calls = spy(monkeypatch)
+    assert me.choose(state, state.to_move[0], 60.0) == KEEPER
+    # level 4 with few lines open: the quick search out of time, its line first all the same
+    keeper = line(state, KEEPER)
+    assert calls == [[True, None, None, None], [False, 1, keeper, keeper]]
 
 
 #: 3×3, the player to move with cells on offer: the search takes the cell b2-c2 closes (it

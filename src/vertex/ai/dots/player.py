@@ -107,9 +107,10 @@ EXACT_FIRST_SHARE = 0.95
 EXACT_FIRST_LINES = 32
 EXACT_FIRST_QUIET = 22
 #: Level 5's quick search where the exact search goes first with few lines open, its line
-#: the exact search's first at the root, up to this share of the budget (the exact search
-#: on one thread meanwhile): 4×4 from ply 8 at 0.8 s a move (as on a box 20% slower) kept
-#: the value on 40 of 40 with 0.2 or 0.25, 39 with 0.15 or 0.3 or none (bench/RESULTS.md).
+#: (or, not done, that of its last pass that raised its bound) the exact search's first at
+#: the root, up to this share of the budget (the exact search on one thread meanwhile): 4×4
+#: from ply 8 kept the value on 40 of 40 at 0.6-1 s a move with 0.2 or 0.25, against 38-40
+#: before (bench/RESULTS.md).
 QUICK_FIRST_SHARE = 0.25
 #: Level 4's exact-first search, after the quick one, up to this share of the budget (one
 #: thread; only MCTS follows it, where neither search gave a line): on a slow box 20-21 of the
@@ -373,7 +374,7 @@ class DotsPlayer(RebuiltPlayer):
             share = LEVEL4_EXACT_FIRST_SHARE if self.level == 4 else EXACT_FIRST_SHARE
             quick = None
             if self.level == 4:
-                quick = self._quick(state, start, budget, kept)
+                quick = self._quick(state, start, budget, kept, partial=few)
             elif few:
                 quick = self._quick_beside(state, start, budget, kept, threads)
             until = start + budget * share
@@ -499,9 +500,12 @@ class DotsPlayer(RebuiltPlayer):
         budget: float,
         kept: KeptTables,
         share: float = QUICK_SHARE,
+        partial: bool = False,
     ) -> int | None:
         """The quick pruned searches' line (`QUICK_HANDOUTS`: no handout while a quiet line
-        is left), up to `share` of the budget; None when none ended in time."""
+        is left), up to `share` of the budget; None when none ended in time, unless
+        `partial`: then the line of the last pass that raised its bound, if one did (a first
+        line for the exact search: 4×4 seed 18's, at 0.1-0.2 s, keeps the value)."""
         quick_solver = kept.made("quick")
         quick: int | None = None
         for handout in QUICK_HANDOUTS:  # one table, cleared
@@ -515,6 +519,9 @@ class DotsPlayer(RebuiltPlayer):
                     **FAST,
                 )
             except SolveTimeout:
+                got = quick_solver.proven_line(state) if partial else None
+                if got is not None:
+                    quick = got[1]
                 break
         return quick
 
@@ -526,7 +533,7 @@ class DotsPlayer(RebuiltPlayer):
         the search that follows): the quick one costs the exact one half a core for its
         time, not all of it."""
         if threads < 2:
-            return self._quick(state, start, budget, kept, QUICK_FIRST_SHARE)
+            return self._quick(state, start, budget, kept, QUICK_FIRST_SHARE, partial=True)
 
         def exact() -> None:
             with contextlib.suppress(SolveTimeout):
@@ -536,7 +543,7 @@ class DotsPlayer(RebuiltPlayer):
         beside = threading.Thread(target=exact, name="vertex-exact", daemon=True)
         beside.start()
         try:
-            return self._quick(state, start, budget, kept, QUICK_FIRST_SHARE)
+            return self._quick(state, start, budget, kept, QUICK_FIRST_SHARE, partial=True)
         finally:
             # again until it returns: a cancel can land before the search has begun
             while beside.is_alive():
