@@ -24,9 +24,9 @@ TABLE_BYTES = 48 << 20
 MIDDLE_BYTES = 40 << 20
 #: ... the wider one's (level 5: larger handouts, `player.WIDE_HANDOUT`) ...
 WIDE_BYTES = 32 << 20
-#: ... and the quick one's (`player.QUICK_HANDOUTS`; cleared before each use): 8 MiB, not 2, made
-#: its search of 4×4 seed 17 (bench/middle_game_4x4.json) 1.3x faster, of seed 18 1.6x;
-#: the wider one gave up the 6 MiB (level 5 runs it on one thread only).
+#: ... and the quick one's (`player.QUICK_HANDOUTS`; cleared before each use): 8 MiB, not
+#: 2, made its search of 4×4 seed 17 (bench/middle_game_4x4.json) 1.3x faster, of seed 18
+#: 1.6x; the wider one gave up the 6 MiB (level 5 runs it on one thread only).
 QUICK_BYTES = 8 << 20
 #: Boards whose tables a process keeps (the least recently used go first).
 KEPT_BOARDS = 2
